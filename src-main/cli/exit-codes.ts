@@ -1,0 +1,15 @@
+/**
+ * Process exit codes of the picscan command (documented in README.md).
+ * A spec-level error body (e.g. detect's "no faces found") is a normal result: exit 0.
+ */
+export const ExitCode = {
+  ok: 0,
+  /** The command ran but failed (unreachable image, model error, batch with failures…). */
+  failed: 1,
+  /** Bad command line: unknown option, missing argument, invalid value. */
+  usage: 2,
+  /** Interrupted by the user (Ctrl-C); a batch is paused and can be resumed. */
+  interrupted: 130,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,16 @@
+// Entry of the `picscan` command under plain Node (no Electron).
+import { AppError } from '../core';
+import { ExitCode } from './exit-codes';
+import { runCli } from './program';
+
+try {
+  process.exitCode = await runCli(process.argv);
+} catch (err) {
+  if (err instanceof AppError) {
+    process.stderr.write(`picscan: ${err.message}\n`);
+    process.exitCode = err.code === 'invalid-input' || err.code === 'invalid-parameter' ? ExitCode.usage : ExitCode.failed;
+  } else {
+    process.stderr.write(`picscan: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = ExitCode.failed;
+  }
+}

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { AppError } from '../core';
+import { defaultAppDataDir } from './app-data-dir';
+
+/** Repository/app root: the folder holding `models/` and `package.json`. */
+export const appRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+const settingsSchema = z
+  .object({
+    /** Model threads per ONNX session (intraOpNumThreads); default = number of cores. */
+    modelThreads: z.number().int().min(1).max(64),
+    /** Concurrent image downloads in a batch. */
+    downloadConcurrency: z.number().int().min(1).max(256),
+    /** Concurrent analyses in a batch (CPU-bound). */
+    analysisConcurrency: z.number().int().min(1).max(64),
+    /** Refuse image URLs on private/loopback addresses (desktop/CLI default: allowed, a user's own LAN). */
+    blockPrivateNetworks: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** The one validated, frozen runtime configuration, passed down through constructors. */
+export interface AppConfig {
+  readonly version: string;
+  /** OS app-data folder (database, certificates, settings). */
+  readonly dataDir: string;
+  /** SQLite database file. */
+  readonly dbPath: string;
+  /** Folder with the ONNX models and manifest.json. */
+  readonly modelsDir: string;
+  readonly modelThreads: number;
+  readonly downloadConcurrency: number;
+  readonly analysisConcurrency: number;
+  readonly blockPrivateNetworks: boolean;
+}
+
+export interface ConfigOverrides {
+  dataDir?: string;
+  dbPath?: string;
+  modelsDir?: string;
+  settings?: Settings;
+}
+
+function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function readSettingsFile(file: string): Settings {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  const parsed = settingsSchema.safeParse(JSON.parse(raw));
+  if (!parsed.success) {
+    throw new AppError(
+      'invalid-input',
+      `Settings file ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}
+
+function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
+  const out: Settings = {};
+  if (env.PICSCAN_MODEL_THREADS) out.modelThreads = Number(env.PICSCAN_MODEL_THREADS);
+  if (env.PICSCAN_DOWNLOAD_CONCURRENCY) out.downloadConcurrency = Number(env.PICSCAN_DOWNLOAD_CONCURRENCY);
+  if (env.PICSCAN_ANALYSIS_CONCURRENCY) out.analysisConcurrency = Number(env.PICSCAN_ANALYSIS_CONCURRENCY);
+  return settingsSchema.parse(out);
+}
+
+/**
+ * Builds the configuration: defaults < settings file (`<dataDir>/settings.json`) < environment
+ * (`PICSCAN_DATA_DIR`, `PICSCAN_DB`, `PICSCAN_MODEL_THREADS`, …) < explicit overrides (CLI flags).
+ */
+export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const dataDir = resolve(overrides.dataDir ?? env.PICSCAN_DATA_DIR ?? defaultAppDataDir(env));
+  const cores = availableParallelism();
+  const merged: Required<Settings> = {
+    modelThreads: cores,
+    downloadConcurrency: 16,
+    analysisConcurrency: Math.max(1, cores),
+    blockPrivateNetworks: false,
+    ...readSettingsFile(join(dataDir, 'settings.json')),
+    ...settingsFromEnv(env),
+    ...overrides.settings,
+  };
+  return Object.freeze({
+    version: readVersion(),
+    dataDir,
+    dbPath: resolve(overrides.dbPath ?? env.PICSCAN_DB ?? join(dataDir, 'picscan.db')),
+    modelsDir: resolve(overrides.modelsDir ?? env.PICSCAN_MODELS_DIR ?? join(appRoot, 'models')),
+    ...merged,
+  });
+}

@@ -1,0 +1,2 @@
+/** IPC adapters: the typed handler table and its registration with Electron. */
+export { createHandlers, type HandlerTable, type HandlerDeps } from './handlers';

@@ -1,0 +1,3 @@
+/** Runtime-neutral types and constants shared by main, preload and renderer. */
+export * from './errors';
+export * from './ipc';
