@@ -1,3 +1,5 @@
 /** Runtime-neutral types and constants shared by main, preload and renderer. */
 export * from './errors';
 export * from './ipc';
+export * from './spec';
+export * from './batch';

@@ -1,0 +1,138 @@
+import type { Detail, Selector, VisualFeature } from './spec';
+
+/** Lifecycle of one item of a batch: queued → fetching → analyzing → done | failed | skipped. */
+export type ItemStatus = 'queued' | 'fetching' | 'analyzing' | 'done' | 'failed' | 'skipped';
+
+/** Lifecycle of a batch. */
+export type BatchStatus = 'queued' | 'running' | 'paused' | 'done' | 'cancelled';
+
+/** What a batch does to each image. */
+export type BatchOperation =
+  { kind: 'analyze'; features: VisualFeature[]; details: Detail[] } | { kind: 'detect'; minHeadScale: number; selector: Selector[] };
+
+/** Where analysis runs: the local models, or the remote cloud API. */
+export type Backend = { kind: 'local' } | { kind: 'remote'; baseUrl: string; method?: 'GET' | 'POST' };
+
+export interface BatchOptions {
+  name: string;
+  operation: BatchOperation;
+  backend: Backend;
+  /** Concurrent downloads (default 16). */
+  downloadConcurrency?: number;
+  /** Concurrent analyses (default: cores). */
+  analysisConcurrency?: number;
+}
+
+export interface BatchCounts {
+  total: number;
+  queued: number;
+  running: number;
+  done: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface BatchSummary {
+  id: number;
+  name: string;
+  status: BatchStatus;
+  operation: BatchOperation;
+  backend: Backend;
+  counts: BatchCounts;
+  /** ISO 8601 */
+  createdAt: string;
+  /** ISO 8601, when the last item finished */
+  finishedAt: string | null;
+}
+
+/** Progress of a running batch (event `batches:progress`). */
+export interface BatchProgress {
+  batchId: number;
+  status: BatchStatus;
+  counts: BatchCounts;
+  /** Completed items per second over the recent window. */
+  imagesPerSecond: number;
+  /** Seconds to completion at the current rate, null when unknown. */
+  etaSeconds: number | null;
+}
+
+/** Filters for browsing and exporting results; every field optional, all combined with AND. */
+export interface ResultFilter {
+  batchId?: number;
+  status?: ItemStatus[];
+  /** Items having every one of these tags (confidence ≥ tagMinConfidence, default 0.5). */
+  tags?: string[];
+  tagMinConfidence?: number;
+  categories?: string[];
+  minFaces?: number;
+  maxFaces?: number;
+  /** Keep items with adultScore ≤ maxAdult (0..1). */
+  maxAdult?: number;
+  minAdult?: number;
+  maxRacy?: number;
+  minRacy?: number;
+  /** Dominant colour names (any of). */
+  colors?: string[];
+  isBW?: boolean;
+  /** Minimum clipArtType (0..3). */
+  minClipArt?: number;
+  lineDrawing?: boolean;
+  celebrity?: string;
+  landmark?: string;
+  /** Case-insensitive text search in captions. */
+  captionText?: string;
+}
+
+export type ResultSort = 'id' | 'faces' | 'adult' | 'racy' | 'caption';
+
+/** One row of the results browser. */
+export interface ResultItem {
+  itemId: number;
+  batchId: number;
+  url: string;
+  status: ItemStatus;
+  error: { code: string; message: string } | null;
+  width: number | null;
+  height: number | null;
+  caption: string | null;
+  tags: Array<{ name: string; confidence: number }>;
+  faceCount: number | null;
+  adultScore: number | null;
+  racyScore: number | null;
+  isBW: boolean | null;
+  clipArtType: number | null;
+  lineDrawingType: number | null;
+  dominantColors: string[];
+  accentColor: string | null;
+  /** True when the result was reused from an identical image analysed earlier. */
+  reused: boolean;
+  /** `/thumbs/<itemId>` in web mode; a data URL or app URL in Electron. */
+  hasThumbnail: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export interface FacetCount {
+  name: string;
+  count: number;
+}
+
+/** Counts for the current filter (live counts in the filter panel, small charts). */
+export interface Facets {
+  total: number;
+  tags: FacetCount[];
+  categories: FacetCount[];
+  colors: FacetCount[];
+  status: FacetCount[];
+  withFaces: number;
+  bw: number;
+  clipArt: number;
+  lineDrawing: number;
+}
+
+export type ExportFormat = 'csv' | 'json' | 'ndjson';

@@ -1,0 +1,39 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrate, openDatabase, schemaVersion, type Migration } from '../../../src-main/store';
+
+const steps: Migration[] = [
+  { version: 1, name: 'create-a', up: (db) => db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY)') },
+  { version: 2, name: 'create-b', up: (db) => db.exec('CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a(id))') },
+  { version: 3, name: 'broken', up: (db) => db.exec('CREATE TABLE c (id INTEGER PRIMARY KEY); SELECT * FROM no_such_table') },
+];
+
+describe('migration runner', () => {
+  it('opens a file database with WAL and foreign keys on', () => {
+    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'picscan-db-')), 'sub', 'x.db'));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('applies steps in order up to a target and records user_version', () => {
+    const db = openDatabase(':memory:');
+    expect(migrate(db, 1, steps)).toBe(1);
+    expect(migrate(db, 2, steps)).toBe(2);
+    expect(schemaVersion(db)).toBe(2);
+  });
+
+  it('rolls back a failing step as a whole, leaving the previous version', () => {
+    const db = openDatabase(':memory:');
+    expect(() => migrate(db, 3, steps)).toThrow(/no_such_table/);
+    expect(schemaVersion(db)).toBe(2);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'c'").get()).toEqual({ n: 0 });
+  });
+
+  it('refuses duplicate versions', () => {
+    const db = openDatabase(':memory:');
+    expect(() => migrate(db, undefined, [steps[0]!, { ...steps[1]!, version: 1 }])).toThrow(/Duplicate migration version 1/);
+  });
+});
