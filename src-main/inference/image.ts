@@ -1,0 +1,129 @@
+/**
+ * Image decoding and pixel helpers: the only place that decodes with sharp. Everything after
+ * decoding works on `RgbImage` (8-bit RGB, HWC, rows top to bottom, no padding).
+ */
+import sharp from 'sharp';
+import { AppError, BugError } from '../core';
+
+/** Decoded pixels: `data[(y * width + x) * 3 + c]`, c = 0 R, 1 G, 2 B, each 0..255. */
+export interface RgbImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: 3;
+}
+
+/** A small encoded preview for the UI. */
+export interface Thumbnail {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  mimeType: 'image/webp';
+}
+
+/** Decoding limits. */
+export interface DecodeOptions {
+  /** sharp refuses inputs with more pixels than this before allocating them (bomb guard). */
+  maxPixels: number;
+}
+
+// Transparent pixels are composited on white: clip art and logos are drawn for a white page, and
+// models see them as a viewer would (black-on-transparent line art stays black-on-white).
+const WHITE = { r: 255, g: 255, b: 255 };
+
+/**
+ * Decodes JPEG/PNG bytes to 8-bit sRGB after EXIF rotation: greyscale is expanded to RGB, alpha
+ * is composited on white, 16-bit is scaled to 8-bit, CMYK is converted, and only the first frame
+ * of an animated PNG is read. Damaged or truncated data throws `decode-failed`.
+ */
+export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promise<RgbImage> {
+  try {
+    const { data, info } = await sharp(bytes, { limitInputPixels: opts.maxPixels, failOn: 'error', pages: 1 })
+      .rotate() // no angle: apply the EXIF orientation, then drop the tag
+      .flatten({ background: WHITE })
+      .toColourspace('srgb')
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new BugError(`decodeImage produced ${info.channels} channels, expected 3`);
+    return { data: asBytes(data), width: info.width, height: info.height, channels: 3 };
+  } catch (err) {
+    if (err instanceof BugError) throw err;
+    throw new AppError('decode-failed', `The image could not be decoded: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Encodes a WebP preview whose longest side is `sizePx` (smaller images keep their size). */
+export async function makeThumbnail(img: RgbImage, sizePx: number): Promise<Thumbnail> {
+  const { data, info } = await fromRgb(img)
+    .resize({ width: sizePx, height: sizePx, fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 80 })
+    .toBuffer({ resolveWithObject: true });
+  return { data: asBytes(data), width: info.width, height: info.height, mimeType: 'image/webp' };
+}
+
+/** How `resizeRgb` maps the source onto the target box (sharp's names). */
+export type ResizeFit = 'fill' | 'cover' | 'contain' | 'inside';
+/** Resampling kernel; `linear` and `cubic` match common model preprocessors. */
+export type ResizeKernel = 'nearest' | 'linear' | 'cubic' | 'lanczos3';
+
+/** Options for `resizeRgb`. */
+export interface ResizeOptions {
+  /** Default `fill` (stretch to exactly width × height). */
+  fit?: ResizeFit;
+  /** Default `linear`. */
+  kernel?: ResizeKernel;
+  /** Padding colour for `contain`, 0..255 per channel; default black. */
+  background?: { r: number; g: number; b: number };
+}
+
+/**
+ * Resizes RGB pixels to `width × height` px (for `inside`, to fit within it). `cover` crops the
+ * centre; `contain` pads (letterbox) with `background`.
+ */
+export async function resizeRgb(img: RgbImage, width: number, height: number, opts: ResizeOptions = {}): Promise<RgbImage> {
+  if (!(width > 0 && height > 0)) throw new BugError(`resizeRgb to ${width}x${height}`);
+  const { data, info } = await fromRgb(img)
+    .resize({ width, height, fit: opts.fit ?? 'fill', kernel: opts.kernel ?? 'linear', background: opts.background ?? { r: 0, g: 0, b: 0 } })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: asBytes(data), width: info.width, height: info.height, channels: 3 };
+}
+
+/** A pixel rectangle; `left`/`top` from the top-left corner, all in px. */
+export interface PixelRect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Copies a rectangle out of an image (pure, synchronous). The rectangle is rounded to whole
+ * pixels and clamped to the image; an empty result throws a BugError (callers pass real boxes).
+ */
+export function cropRgb(img: RgbImage, rect: PixelRect): RgbImage {
+  const left = clamp(Math.round(rect.left), 0, img.width);
+  const top = clamp(Math.round(rect.top), 0, img.height);
+  const right = clamp(Math.round(rect.left + rect.width), left, img.width);
+  const bottom = clamp(Math.round(rect.top + rect.height), top, img.height);
+  const width = right - left;
+  const height = bottom - top;
+  if (width === 0 || height === 0) throw new BugError(`cropRgb: empty rectangle ${JSON.stringify(rect)} in ${img.width}x${img.height}`);
+  const out = new Uint8Array(width * height * 3);
+  const rowBytes = width * 3;
+  for (let y = 0; y < height; y++) {
+    const from = ((top + y) * img.width + left) * 3;
+    out.set(img.data.subarray(from, from + rowBytes), y * rowBytes);
+  }
+  return { data: out, width, height, channels: 3 };
+}
+
+function fromRgb(img: RgbImage): sharp.Sharp {
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+}
+
+// sharp returns a Buffer; expose it as a plain Uint8Array view of the same memory.
+const asBytes = (buf: Buffer): Uint8Array => new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));

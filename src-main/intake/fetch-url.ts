@@ -1,0 +1,105 @@
+import { STATUS_CODES } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { AppError, sleep } from '../core';
+import { checkAddress, type AllowList } from './address-policy';
+import { checkHttpUrl } from './input';
+import { httpGet, type GetOutcome } from './http-get';
+import { toFetchError } from './network-errors';
+import type { IntakeOptions } from './options';
+import { backoffDelayMs, isRetryableStatus, isTransientNetworkError, parseRetryAfterMs } from './retry-policy';
+
+/** Shared state for fetching: the guarded agent and the parsed exemption list. */
+export interface FetchContext {
+  opts: IntakeOptions;
+  dispatcher: Dispatcher;
+  allow: AllowList;
+}
+
+/**
+ * Downloads an http(s) URL's body within the limits: every redirect hop re-checked (scheme,
+ * credentials, address policy), transient failures retried, and the whole fetch bounded by
+ * `totalTimeoutMs`. Throws intake AppErrors naming `shown`.
+ */
+export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, signal?: AbortSignal): Promise<Uint8Array> {
+  const { opts } = ctx;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), opts.totalTimeoutMs);
+  const combined = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  const startedMs = Date.now();
+  try {
+    let current = url;
+    for (let redirects = 0; ; redirects++) {
+      checkLiteralHost(current, shown, ctx);
+      const outcome = await getWithRetries(current, shown, ctx, combined, startedMs);
+      if (outcome.kind === 'body') return outcome.bytes;
+      if (outcome.kind === 'status') throw statusError(outcome.status, shown);
+      if (redirects >= opts.maxRedirects) {
+        throw new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: more than ${opts.maxRedirects} redirects.`, {
+          details: { status: outcome.status, redirects: redirects + 1 },
+        });
+      }
+      current = redirectTarget(current, outcome.location, shown);
+    }
+  } catch (err) {
+    throw toFetchError(err, shown, { user: signal, deadline: deadline.signal, totalTimeoutMs: opts.totalTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One hop with retries; returns the last outcome or throws the last error when retries run out. */
+async function getWithRetries(url: URL, shown: string, ctx: FetchContext, signal: AbortSignal, startedMs: number): Promise<GetOutcome> {
+  const { opts } = ctx;
+  for (let retry = 0; ; retry++) {
+    let failure: { outcome: GetOutcome } | { error: unknown };
+    let retryAfterMs: number | undefined;
+    try {
+      const outcome = await httpGet({ url, shown, dispatcher: ctx.dispatcher, signal, userAgent: opts.userAgent, maxBytes: opts.maxBytes });
+      if (outcome.kind !== 'status' || !isRetryableStatus(outcome.status)) return outcome;
+      failure = { outcome };
+      retryAfterMs = parseRetryAfterMs(outcome.retryAfter);
+    } catch (error) {
+      if (signal.aborted || !isTransientNetworkError(error)) throw error;
+      failure = { error };
+    }
+    const delayMs = retryAfterMs ?? backoffDelayMs(retry, opts.retryBaseDelayMs, opts.maxRetryDelayMs);
+    const remainingMs = opts.totalTimeoutMs - (Date.now() - startedMs);
+    // Give up with the real failure (not a timeout) when no retry is left or it could not finish in time.
+    const giveUp = retry >= opts.maxRetries || delayMs > opts.maxRetryDelayMs || delayMs >= remainingMs;
+    if (giveUp) {
+      if ('outcome' in failure) return failure.outcome;
+      throw failure.error;
+    }
+    await sleep(delayMs, signal);
+  }
+}
+
+/** With the policy on, an IP-literal host is checked here: sockets skip `lookup` for literals. */
+function checkLiteralHost(url: URL, shown: string, ctx: FetchContext): void {
+  if (!ctx.opts.blockPrivateNetworks) return;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!/^[\d.]+$/.test(host) && !host.includes(':')) return; // a name: the guarded lookup checks it
+  const range = checkAddress(host, ctx.allow);
+  if (range) {
+    throw new AppError('blocked-address', `Refused to fetch ${shown}: ${host} is a ${range} address. Private and local network addresses are blocked.`, {
+      details: { address: host, range },
+    });
+  }
+}
+
+function redirectTarget(from: URL, location: string, shown: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch (cause) {
+    throw new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: the server redirected to an invalid address.`, { cause });
+  }
+  const checked = checkHttpUrl(next); // scheme and credentials, as for the original input
+  return checked.url;
+}
+
+function statusError(status: number, shown: string): AppError {
+  return new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: the server answered HTTP ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}.`, {
+    details: { status },
+  });
+}

@@ -1,0 +1,56 @@
+import { AppError } from '../core';
+import { BlockedAddressError } from './guarded-agent';
+import { formatMs } from './describe';
+
+/** What aborted a fetch, for turning an abort into `cancelled` or `image-timeout`. */
+export interface AbortCauses {
+  user?: AbortSignal;
+  deadline: AbortSignal;
+  totalTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+const REASONS: Record<string, string> = {
+  ENOTFOUND: 'the host name could not be resolved',
+  EAI_AGAIN: 'the host name could not be resolved (temporary DNS failure)',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  UND_ERR_SOCKET: 'the server closed the connection',
+  EPIPE: 'the connection was closed',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+/** Turns anything a fetch threw into an intake AppError naming the URL. */
+export function toFetchError(err: unknown, shown: string, causes: AbortCauses): AppError {
+  if (causes.user?.aborted) return new AppError('cancelled', `Loading the image at ${shown} was cancelled.`, { cause: err });
+  if (causes.deadline.aborted) {
+    return new AppError('image-timeout', `Fetching the image at ${shown} took longer than ${formatMs(causes.totalTimeoutMs)}.`, {
+      cause: err,
+      details: { timeoutMs: causes.totalTimeoutMs, phase: 'total' },
+    });
+  }
+  if (err instanceof AppError) return err;
+  if (err instanceof BlockedAddressError) {
+    return new AppError(
+      'blocked-address',
+      `Refused to fetch ${shown}: the host "${err.hostname}" resolves to ${err.address}, a ${err.range} address. Private and local network addresses are blocked.`,
+      { details: { address: err.address, range: err.range } },
+    );
+  }
+  const code = String((err as { code?: unknown } | null)?.code ?? '');
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new AppError('image-timeout', `Connecting to fetch the image at ${shown} took longer than ${formatMs(causes.connectTimeoutMs)}.`, {
+      cause: err,
+      details: { timeoutMs: causes.connectTimeoutMs, phase: 'connect' },
+    });
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new AppError('image-timeout', `The server of ${shown} stopped responding.`, { cause: err, details: { phase: 'response' } });
+  }
+  const reason = REASONS[code] ?? (/CERT|SSL|TLS/.test(code) ? `a TLS/certificate error (${code})` : `a network error${code ? ` (${code})` : ''}`);
+  return new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: ${reason}.`, {
+    cause: err,
+    details: code ? { reason: code } : undefined,
+  });
+}

@@ -1,0 +1,46 @@
+import { open } from 'node:fs/promises';
+import { AppError, throwIfAborted } from '../core';
+import { formatBytes } from './describe';
+
+/** Reads a local image file (desktop/CLI only), refusing it before reading when it exceeds `maxBytes`. */
+export async function readLocalFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+  throwIfAborted(signal);
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    throw fileError(err, path);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new AppError('file-not-found', `${path} is not a file.`, { details: { path } });
+    if (stat.size > maxBytes) {
+      throw new AppError('image-too-large', `The image at ${path} is too large: ${formatBytes(stat.size)}, and the limit is ${formatBytes(maxBytes)}.`, {
+        details: { bytes: stat.size, limit: maxBytes, declared: true },
+      });
+    }
+    const bytes = await handle.readFile({ signal });
+    // The file may have grown since stat; the limit still holds.
+    if (bytes.length > maxBytes) {
+      throw new AppError('image-too-large', `The image at ${path} is too large: more than ${formatBytes(maxBytes)}.`, {
+        details: { bytes: bytes.length, limit: maxBytes, declared: false },
+      });
+    }
+    return bytes;
+  } catch (err) {
+    throw err instanceof AppError ? err : fileError(err, path);
+  } finally {
+    await handle.close();
+  }
+}
+
+function fileError(err: unknown, path: string): AppError {
+  const code = (err as { code?: unknown } | null)?.code;
+  if ((err as Error | null)?.name === 'AbortError') return new AppError('cancelled', `Loading the image at ${path} was cancelled.`, { cause: err });
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new AppError('file-not-found', `The file ${path} does not exist.`, { cause: err, details: { path } });
+  if (code === 'EISDIR') return new AppError('file-not-found', `${path} is a folder, not an image file.`, { cause: err, details: { path } });
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new AppError('file-not-found', `The file ${path} cannot be read (permission denied).`, { cause: err, details: { path } });
+  }
+  return new AppError('file-not-found', `The file ${path} could not be read${typeof code === 'string' ? ` (${code})` : ''}.`, { cause: err, details: { path } });
+}
