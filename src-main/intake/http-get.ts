@@ -37,7 +37,7 @@ export async function httpGet(req: GetRequest): Promise<GetOutcome> {
     return { kind: 'body', bytes: await readLimited(res.body, header('content-length'), req) };
   }
   // Nothing else needs the body: drop it (closing the socket) instead of reading an error page.
-  res.body.destroy();
+  discard(res.body);
   const location = header('location');
   if (REDIRECT_STATUSES.has(res.statusCode) && location) return { kind: 'redirect', status: res.statusCode, location };
   return { kind: 'status', status: res.statusCode, retryAfter: header('retry-after') };
@@ -50,7 +50,7 @@ export async function httpGet(req: GetRequest): Promise<GetOutcome> {
 async function readLimited(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, req: GetRequest): Promise<Uint8Array> {
   const declared = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
   if (declared !== undefined && declared > req.maxBytes) {
-    body.destroy();
+    discard(body);
     throw tooLarge(req, declared, true);
   }
   const chunks: Buffer[] = [];
@@ -58,12 +58,18 @@ async function readLimited(body: Dispatcher.ResponseData['body'], contentLength:
   for await (const chunk of body as AsyncIterable<Buffer>) {
     received += chunk.length;
     if (received > req.maxBytes) {
-      body.destroy();
+      discard(body);
       throw tooLarge(req, received, false);
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, received); // a Buffer is a Uint8Array
+}
+
+/** Destroys a body we will not read. undici then emits an AbortError; without a listener it would be an uncaught error. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 function tooLarge(req: GetRequest, bytes: number, declared: boolean): AppError {
