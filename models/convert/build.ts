@@ -1,0 +1,101 @@
+/**
+ * `npm run models:build`: converts every model in specs.ts to models/<id>.onnx and writes
+ * models/manifest.json. Deterministic: same sources -> byte-identical files and hashes.
+ *   --only a,b   convert only these ids (merged into the existing manifest)
+ *   --out DIR    write somewhere else (determinism checks)
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { convertGraph } from './convert';
+import { buildSpecs, type BuildSpec } from './specs';
+import { loadArtifacts, packageVersion } from './tfjs-source';
+
+export const modelsDir = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ManifestEntry {
+  id: string;
+  task: string;
+  file: string;
+  sha256: string;
+  bytes: number;
+  source: { package: string; version: string; path: string };
+  license: string;
+  inputs: { name: string; shape: number[]; dtype: 'float32'; layout: string; range: [number, number]; normalization: string }[];
+  outputs: { name: string; shape: number[]; meaning: string }[];
+  labels?: string;
+}
+
+export async function buildModel(spec: BuildSpec, outDir: string): Promise<ManifestEntry> {
+  const art = loadArtifacts(spec.source);
+  const version = packageVersion(spec.source.package);
+  const { graph, outputShapes } = await convertGraph(art, {
+    inputName: spec.input.name,
+    inputShape: spec.input.shape,
+    outputs: spec.outputs,
+  });
+  const bytes = graph.serialize({
+    docString: `${spec.id}: converted from ${spec.source.package}@${version} ${spec.source.path} by models/convert`,
+    props: { id: spec.id, source: `${spec.source.package}@${version}/${spec.source.path}`, license: spec.license },
+  });
+  const file = `${spec.id}.onnx`;
+  writeFileSync(join(outDir, file), bytes);
+  return {
+    id: spec.id,
+    task: spec.task,
+    file,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes: bytes.byteLength,
+    source: { package: spec.source.package, version, path: spec.source.path },
+    license: spec.license,
+    inputs: [
+      {
+        name: spec.input.name,
+        shape: spec.input.shape,
+        dtype: 'float32',
+        layout: spec.input.layout,
+        range: spec.input.range,
+        normalization: spec.input.normalization,
+      },
+    ],
+    outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: outputShapes[i]!, meaning: o.meaning })),
+    ...(spec.labels ? { labels: spec.labels } : {}),
+  };
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const outDir = resolve(arg('--out') ?? modelsDir);
+  mkdirSync(outDir, { recursive: true });
+  const only = arg('--only')?.split(',');
+  const specs = only ? buildSpecs.filter((s) => only.includes(s.id)) : buildSpecs;
+  if (only && specs.length !== only.length) throw new Error(`unknown id in --only ${only.join(',')}`);
+  const manifestPath = join(outDir, 'manifest.json');
+  const previous: ManifestEntry[] =
+    only && existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models : [];
+  const entries = new Map(previous.map((e) => [e.id, e]));
+  for (const spec of specs) {
+    const t0 = performance.now();
+    const entry = await buildModel(spec, outDir);
+    entries.set(spec.id, entry);
+    process.stderr.write(
+      `${spec.id}: ${(entry.bytes / 1e6).toFixed(2)} MB ${entry.sha256.slice(0, 12)} (${Math.round(performance.now() - t0)} ms)\n`,
+    );
+  }
+  // Manifest order follows specs.ts so rebuilds are byte-identical.
+  const order = buildSpecs.map((s) => s.id);
+  const models = [...entries.values()].filter((e) => order.includes(e.id)).sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+  writeFileSync(manifestPath, `${JSON.stringify({ version: 1, models }, null, 2)}\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
