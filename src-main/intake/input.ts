@@ -24,6 +24,9 @@ export function parseInput(input: string, allowLocalFiles: boolean): ImageSource
     throw new AppError('invalid-image-url', `"${describeRawInput(trimmed)}" is not a valid image URL: expected an http:// or https:// address.`);
   }
   const url = parseUrl(trimmed);
+  if (url.protocol === 'data:') {
+    throw unsupportedScheme(url, 'inline (base64) images are not accepted; give the URL of a JPEG or PNG image');
+  }
   if (url.protocol === 'file:') {
     if (!allowLocalFiles) throw unsupportedScheme(url, 'local files cannot be read here');
     try {
@@ -32,12 +35,14 @@ export function parseInput(input: string, allowLocalFiles: boolean): ImageSource
       throw new AppError('invalid-image-url', `"${describeUrl(url)}" is not a valid file URL.`, { cause });
     }
   }
-  return checkHttpUrl(url);
+  return checkHttpUrl(url, allowLocalFiles);
 }
 
 /** Checks an http(s) URL (an input or a redirect target) and names it for messages. */
-export function checkHttpUrl(url: URL): ImageSource & { kind: 'url' } {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw unsupportedScheme(url, 'only http: and https: image URLs are accepted');
+export function checkHttpUrl(url: URL, allowLocalFiles = false): ImageSource & { kind: 'url' } {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw unsupportedScheme(url, allowLocalFiles ? 'only http: and https: URLs, file: URLs and file paths are accepted' : 'only http: and https: image URLs are accepted');
+  }
   if (url.username || url.password) {
     // Never echo the credentials: name the host only.
     throw new AppError(

@@ -125,6 +125,15 @@ describe('fetching over HTTP', () => {
     expect(Date.now() - start).toBeLessThan(1000);
   });
 
+  it('times out a connection that cannot be opened within connectTimeoutMs', async () => {
+    const hangingLookup = (): Promise<never> => new Promise(() => {}); // the connect timer covers the lookup
+    const start = Date.now();
+    const opts = testOptions('desktop', { lookup: hangingLookup, connectTimeoutMs: 200, totalTimeoutMs: 5000 });
+    const err = await expectAppError(loadImage(`http://stuck.example:${server.port}/cat.jpg`, opts), 'image-timeout');
+    expect(err.details).toMatchObject({ phase: 'connect', timeoutMs: 200 });
+    expect(Date.now() - start).toBeLessThan(1500);
+  });
+
   it('refuses a Content-Length over the limit before reading the body', async () => {
     server.route('/big.jpg', { file: ASTRONAUT });
     const err = await expectAppError(loadImage(server.url('/big.jpg'), testOptions('desktop', { maxBytes: 50_000 })), 'image-too-large');

@@ -17,7 +17,7 @@ describe('input parsing', () => {
     for (const mode of ['api', 'desktop'] as const) {
       const err = await expectAppError(loadImage(input, testOptions(mode)), 'unsupported-scheme');
       expect(err.details).toMatchObject({ scheme: scheme.slice(0, -1) });
-      expect(err.message).toContain('only http: and https:');
+      expect(err.message).toMatch(scheme === 'data:' ? /inline \(base64\) images are not accepted/ : /only http: and https:/);
     }
   });
 
