@@ -85,6 +85,29 @@ export interface ResultFilter {
 
 export type ResultSort = 'id' | 'faces' | 'adult' | 'racy' | 'caption';
 
+/** One page request of the results browser; `limit` is capped at 500. */
+export interface ResultQuery {
+  filter: ResultFilter;
+  sort?: ResultSort;
+  /** Default 'asc' for id and caption, 'desc' for scores. */
+  order?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+}
+
+/** What creating a batch from a list did, line by line. */
+export interface BatchImportReport {
+  batch: BatchSummary;
+  /** Non-blank, non-comment lines (or CSV records) read. */
+  lines: number;
+  /** Items created (valid and invalid). */
+  items: number;
+  /** Lines collapsed into an earlier identical URL. */
+  duplicates: number;
+  /** Lines recorded as failed items because the URL is not valid. */
+  invalid: number;
+}
+
 /** One row of the results browser. */
 export interface ResultItem {
   itemId: number;
@@ -108,6 +131,18 @@ export interface ResultItem {
   reused: boolean;
   /** `/thumbs/<itemId>` in web mode; a data URL or app URL in Electron. */
   hasThumbnail: boolean;
+  /** 'Jpeg' | 'Png' once analysed. */
+  format: string | null;
+  categories: Array<{ name: string; score: number }>;
+  /** Extra CSV columns of the input list, as given. */
+  metadata: Record<string, string> | null;
+}
+
+/** One item with its full stored response (spec JSON), for the detail view and export. */
+export interface ResultDetail {
+  item: ResultItem;
+  /** `AnalyzeData` for analyze batches, `DetectResponse` for detect batches; null until done. */
+  response: unknown;
 }
 
 export interface Page<T> {

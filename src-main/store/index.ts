@@ -1,3 +1,9 @@
 /** The SQLite store: connection, migrations and one repository per aggregate. All SQL lives here. */
 export { openDatabase, type Db } from './db';
 export { migrate, schemaVersion, type Migration } from './migrate';
+export { BatchesRepo, type BatchRecord, type NewBatch } from './batches.repo';
+export { ItemsRepo, type NewItem, type WorkItem } from './items.repo';
+export { ResultsRepo, type NewResult } from './results.repo';
+export { analyzeColumns, detectColumns, type ImageFacts, type ResultColumns } from './result-columns';
+export { ResultsQuery, type ExportRow, type ItemRow } from './results-query';
+export { buildFilter, type FilterSql } from './result-filter';

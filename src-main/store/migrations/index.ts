@@ -1,7 +1,14 @@
 import type { Migration } from '../migrate';
+import { m0001 } from './0001-create-batches-and-items';
+import { m0002 } from './0002-create-results';
+import { m0003 } from './0003-caption-search-index';
 
 /**
  * All schema migrations, one file each (`NNNN-kebab-reason.ts`). Version ranges by area keep
  * parallel work from colliding: 1–99 batches/results, 100–199 API accounts, 200–299 galleries.
  */
-export const migrations: readonly Migration[] = [];
+export const migrations: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+];

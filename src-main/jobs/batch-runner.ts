@@ -1,0 +1,184 @@
+import PQueue from 'p-queue';
+import { AppError, isCancellation, sleep, type Logger } from '../core';
+import type { BatchOperation } from '../shared/batch';
+import type { ItemsRepo, ResultsRepo, WorkItem } from '../store';
+import { analyzeColumns, detectColumns } from '../store';
+import type { ItemTransition } from './progress';
+import { isTransient, retryDelayMs, type RetryPolicy } from './retry';
+import type { FetchedImage, ImageFetcher, ImageProcessor, ProcessedImage } from './types';
+
+/** Analyses in flight, by `sha256|opKey`, shared by every runner so identical bytes run once. */
+export type InflightAnalyses = Map<string, Promise<unknown>>;
+
+export interface RunnerDeps {
+  items: ItemsRepo;
+  results: ResultsRepo;
+  fetcher: ImageFetcher;
+  processor: ImageProcessor;
+  logger: Logger;
+  inflight: InflightAnalyses;
+}
+
+export interface RunSettings {
+  batchId: number;
+  operation: BatchOperation;
+  opKey: string;
+  downloadConcurrency: number;
+  analysisConcurrency: number;
+  retry: RetryPolicy;
+  /** Called after each persisted transition. */
+  onTransition: (t: ItemTransition, info: { itemId: number; reused?: boolean }) => void;
+}
+
+/** How a run ended. `stopped` = pause or cancel asked; the caller decides which. */
+export type RunOutcome = 'finished' | 'stopped';
+
+const CLAIM_CHUNK = 256;
+
+/**
+ * Runs the queued items of one batch through two p-queues: downloads (I/O bound, default 16)
+ * and analyses (CPU bound, default = cores). The feeder waits while either stage is full, so at
+ * most ~2×download + 3×analysis images are held in memory. Every status change is persisted
+ * before it is reported; a result and `done` are written in one transaction.
+ */
+export class BatchRunner {
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly s: RunSettings,
+  ) {}
+
+  /** Asks the run to stop: nothing new starts, downloads abort, running analyses finish and are kept. */
+  stop(): void {
+    this.controller.abort();
+  }
+
+  get stopping(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  async run(): Promise<RunOutcome> {
+    const { signal } = this.controller;
+    const downloads = new PQueue({ concurrency: this.s.downloadConcurrency });
+    const analyses = new PQueue({ concurrency: this.s.analysisConcurrency });
+    let cursor = 0;
+    feed: while (!signal.aborted) {
+      const chunk = this.deps.items.nextQueued(this.s.batchId, cursor, CLAIM_CHUNK);
+      if (chunk.length === 0) break;
+      for (const item of chunk) {
+        // Backpressure: bounded waiting downloads, bounded fetched images awaiting analysis.
+        await downloads.onSizeLessThan(this.s.downloadConcurrency);
+        await analyses.onSizeLessThan(this.s.analysisConcurrency * 2);
+        if (signal.aborted) break feed;
+        cursor = item.id;
+        void downloads.add(() => this.handle(item, analyses)).catch((err: unknown) => this.crashed(item, err));
+      }
+    }
+    await downloads.onIdle();
+    await analyses.onIdle();
+    return signal.aborted ? 'stopped' : 'finished';
+  }
+
+  private async handle(item: WorkItem, analyses: PQueue): Promise<void> {
+    const { items } = this.deps;
+    if (this.stopping || !items.markFetching(item.id)) return;
+    this.s.onTransition('claimed', { itemId: item.id });
+    const startedMs = Date.now();
+    const image = await this.withRetries(item, () => this.deps.fetcher.fetch(item.url, this.controller.signal));
+    if (!image) return;
+    const { sha256 } = image;
+    if (await this.tryReuse(item, sha256)) return;
+    if (!items.markAnalyzing(item.id, sha256, Date.now() - startedMs)) return;
+    const key = `${sha256}|${this.s.opKey}`;
+    const task = analyses.add(() => this.analyse(item, image, sha256));
+    this.deps.inflight.set(key, task);
+    void task.finally(() => {
+      if (this.deps.inflight.get(key) === task) this.deps.inflight.delete(key);
+    }).catch(() => {});
+    await Promise.resolve(); // the task itself is awaited by analyses.onIdle()
+  }
+
+  /** Reuses a stored result for the same bytes, waiting first for an identical analysis in flight. */
+  private async tryReuse(item: WorkItem, sha256: string): Promise<boolean> {
+    const { results } = this.deps;
+    const pending = this.deps.inflight.get(`${sha256}|${this.s.opKey}`);
+    if (pending) await pending.catch(() => {});
+    const source = results.findReusable(sha256, this.s.opKey);
+    if (source === undefined || source === item.id) return false;
+    if (!results.reuse(source, item.id, this.s.batchId, sha256)) return false;
+    this.s.onTransition('done', { itemId: item.id, reused: true });
+    return true;
+  }
+
+  private async analyse(item: WorkItem, image: FetchedImage, sha256: string): Promise<void> {
+    if (this.stopping) return this.requeue(item);
+    const startedMs = Date.now();
+    const processed = await this.withRetries(item, () => this.deps.processor.process(image, this.s.operation, this.controller.signal));
+    if (!processed) return;
+    const facts = image.metadata;
+    const stored = this.deps.results.complete({
+      itemId: item.id,
+      batchId: this.s.batchId,
+      sha256,
+      opKey: this.s.opKey,
+      response: responseOf(processed),
+      columns: processed.kind === 'analyze' ? analyzeColumns(processed.data, facts) : detectColumns(processed.response, facts),
+      thumbnail: { mime: image.thumbnail.mimeType, bytes: image.thumbnail.data },
+      analyzeMs: Date.now() - startedMs,
+    });
+    if (stored) this.s.onTransition('done', { itemId: item.id });
+  }
+
+  /**
+   * Runs one step with the batch retry policy. Returns undefined when the item was settled
+   * instead (failed, or put back in the queue because the run is stopping).
+   */
+  private async withRetries<T>(item: WorkItem, step: () => Promise<T>): Promise<T | undefined> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await step();
+      } catch (err) {
+        if (this.stopping && isCancellation(err)) return void this.requeue(item);
+        if (isTransient(err) && retry + 1 < this.s.retry.maxAttempts && !this.stopping) {
+          this.deps.logger.debug('batch item retry', { itemId: item.id, retry: retry + 1, code: (err as AppError).code });
+          try {
+            await sleep(retryDelayMs(retry, this.s.retry), this.controller.signal);
+          } catch {
+            return void this.requeue(item);
+          }
+          continue;
+        }
+        if (this.stopping && !(err instanceof AppError)) return void this.requeue(item);
+        return void this.fail(item, err);
+      }
+    }
+  }
+
+  private requeue(item: WorkItem): void {
+    this.deps.items.requeue(item.id);
+    this.s.onTransition('requeued', { itemId: item.id });
+  }
+
+  private fail(item: WorkItem, err: unknown): void {
+    const known = err instanceof AppError;
+    if (!known) this.deps.logger.error('batch item failed unexpectedly', { itemId: item.id, error: String((err as Error)?.stack ?? err) });
+    const code = known ? err.code : 'internal';
+    const message = known ? err.message : 'An unexpected internal error occurred.';
+    this.deps.items.markFailed(item.id, code, message);
+    this.s.onTransition('failed', { itemId: item.id });
+  }
+
+  // A bug in the pipeline itself: record it on the item rather than lose the rejection.
+  private crashed(item: WorkItem, err: unknown): void {
+    try {
+      this.fail(item, err);
+    } catch (inner) {
+      this.deps.logger.error('batch item could not be settled', { itemId: item.id, error: String(inner) });
+    }
+  }
+}
+
+function responseOf(p: ProcessedImage): unknown {
+  return p.kind === 'analyze' ? p.data : p.response;
+}

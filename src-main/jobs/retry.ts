@@ -1,0 +1,32 @@
+import { AppError } from '../core';
+
+/** Per-item retry policy of a batch, on top of intake's own quick retries. Times in ms. */
+export interface RetryPolicy {
+  /** Attempts per item in one run, including the first. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 10_000 };
+
+// Reasons a later attempt can fix: resets and timeouts, overloaded servers. A refused
+// connection, 404 or a bad image will fail the same way again.
+const TRANSIENT_REASONS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'EAI_AGAIN']);
+
+/** True when another attempt may succeed: timeouts, 5xx/429/408, connection resets, remote overload. */
+export function isTransient(err: unknown): boolean {
+  if (!(err instanceof AppError)) return false;
+  if (err.code === 'image-timeout' || err.code === 'rate-limited' || err.code === 'remote-failed') return true;
+  if (err.code !== 'image-fetch-failed') return false;
+  const status = err.details?.status;
+  if (typeof status === 'number') return status === 429 || status === 408 || (status >= 500 && status !== 501 && status !== 505);
+  const reason = err.details?.reason;
+  return typeof reason === 'string' && TRANSIENT_REASONS.has(reason);
+}
+
+/** Exponential backoff with equal jitter before retry number `retry` (0-based). */
+export function retryDelayMs(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.round(exp / 2 + (random() * exp) / 2);
+}

@@ -1,0 +1,28 @@
+import type { LoadedImage } from '../intake';
+import type { BatchOperation } from '../shared/batch';
+import type { AnalyzeData, DetectResponse } from '../shared/spec';
+
+/** An image after intake: fetched, checked, decoded, hashed, with a thumbnail. */
+export type FetchedImage = LoadedImage;
+
+/**
+ * Gets one image of a batch: url (http(s) or file:) → a loaded image. Throws an AppError with an
+ * intake code (`image-fetch-failed`, `image-timeout`, `invalid-image-format`…) or `cancelled`.
+ */
+export interface ImageFetcher {
+  fetch(url: string, signal: AbortSignal): Promise<FetchedImage>;
+  /** Releases pooled connections. */
+  close?(): Promise<void>;
+}
+
+/** A spec response for one image: analyze `data`, or the detect body (including its Kairos error body). */
+export type ProcessedImage = { kind: 'analyze'; data: AnalyzeData } | { kind: 'detect'; response: DetectResponse };
+
+/**
+ * Runs the batch's operation on one fetched image. A spec-level outcome (detect's "no faces")
+ * is a normal return value; throws an AppError only when the image could not be processed
+ * (`model-failed`, `remote-failed`…) or `cancelled`.
+ */
+export interface ImageProcessor {
+  process(image: FetchedImage, operation: BatchOperation, signal: AbortSignal): Promise<ProcessedImage>;
+}

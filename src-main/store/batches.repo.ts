@@ -1,0 +1,114 @@
+import type { Backend, BatchCounts, BatchOperation, BatchStatus, BatchSummary } from '../shared/batch';
+import type { Db } from './db';
+
+/** A new batch's stored settings. */
+export interface NewBatch {
+  name: string;
+  operation: BatchOperation;
+  backend: Backend;
+  downloadConcurrency?: number;
+  analysisConcurrency?: number;
+}
+
+/** A batch row with its run settings (concurrency), beyond the summary the UI shows. */
+export interface BatchRecord extends BatchSummary {
+  downloadConcurrency: number | null;
+  analysisConcurrency: number | null;
+}
+
+interface BatchRow {
+  id: number;
+  name: string;
+  status: BatchStatus;
+  operation: string;
+  backend: string;
+  download_concurrency: number | null;
+  analysis_concurrency: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** Batches and their per-status item counts. */
+export class BatchesRepo {
+  private readonly insertStmt;
+  private readonly getStmt;
+  private readonly listStmt;
+  private readonly countsStmt;
+  private readonly statusStmt;
+  private readonly finishStmt;
+  private readonly deleteStmt;
+
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare<[string, string, string, number | null, number | null, string]>(
+      `INSERT INTO batches (name, operation, backend, download_concurrency, analysis_concurrency, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.getStmt = db.prepare<[number], BatchRow>('SELECT * FROM batches WHERE id = ?');
+    this.listStmt = db.prepare<[], BatchRow>('SELECT * FROM batches ORDER BY id DESC');
+    this.countsStmt = db.prepare<[number], { status: string; n: number }>(
+      'SELECT status, count(*) AS n FROM items WHERE batch_id = ? GROUP BY status',
+    );
+    this.statusStmt = db.prepare<[BatchStatus, number]>('UPDATE batches SET status = ?, finished_at = NULL WHERE id = ?');
+    this.finishStmt = db.prepare<[BatchStatus, string, number]>('UPDATE batches SET status = ?, finished_at = ? WHERE id = ?');
+    this.deleteStmt = db.prepare<[number]>('DELETE FROM batches WHERE id = ?');
+  }
+
+  insert(batch: NewBatch, createdAt = new Date()): number {
+    const info = this.insertStmt.run(
+      batch.name,
+      JSON.stringify(batch.operation),
+      JSON.stringify(batch.backend),
+      batch.downloadConcurrency ?? null,
+      batch.analysisConcurrency ?? null,
+      createdAt.toISOString(),
+    );
+    return Number(info.lastInsertRowid);
+  }
+
+  get(id: number): BatchRecord | undefined {
+    const row = this.getStmt.get(id);
+    return row && this.toRecord(row);
+  }
+
+  list(): BatchRecord[] {
+    return this.listStmt.all().map((row) => this.toRecord(row));
+  }
+
+  counts(id: number): BatchCounts {
+    const counts: BatchCounts = { total: 0, queued: 0, running: 0, done: 0, failed: 0, skipped: 0 };
+    for (const { status, n } of this.countsStmt.all(id)) {
+      counts.total += n;
+      if (status === 'fetching' || status === 'analyzing') counts.running += n;
+      else if (status === 'queued' || status === 'done' || status === 'failed' || status === 'skipped') counts[status] += n;
+    }
+    return counts;
+  }
+
+  setStatus(id: number, status: BatchStatus): void {
+    this.statusStmt.run(status, id);
+  }
+
+  /** Records a terminal status (done, cancelled) with its time. */
+  finish(id: number, status: 'done' | 'cancelled', at = new Date()): void {
+    this.finishStmt.run(status, at.toISOString(), id);
+  }
+
+  /** Deletes the batch; items, results and thumbnails go with it (ON DELETE CASCADE). */
+  delete(id: number): boolean {
+    return this.deleteStmt.run(id).changes > 0;
+  }
+
+  private toRecord(row: BatchRow): BatchRecord {
+    return {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      operation: JSON.parse(row.operation) as BatchOperation,
+      backend: JSON.parse(row.backend) as Backend,
+      counts: this.counts(row.id),
+      createdAt: row.created_at,
+      finishedAt: row.finished_at,
+      downloadConcurrency: row.download_concurrency,
+      analysisConcurrency: row.analysis_concurrency,
+    };
+  }
+}

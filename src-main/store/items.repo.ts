@@ -1,0 +1,94 @@
+import type { ErrorCode } from '../shared/errors';
+import type { Db } from './db';
+
+/** One line of an input list, ready to store. Invalid lines carry their error and start `failed`. */
+export interface NewItem {
+  line: number;
+  url: string;
+  metadata: Record<string, string> | null;
+  error: { code: ErrorCode; message: string } | null;
+}
+
+/** A queued item handed to the pipeline. */
+export interface WorkItem {
+  id: number;
+  url: string;
+  attempts: number;
+}
+
+/** Items of batches: import, claiming and status transitions. Times are epoch ms. */
+export class ItemsRepo {
+  private readonly insertStmt;
+  private readonly nextStmt;
+  private readonly fetchingStmt;
+  private readonly analyzingStmt;
+  private readonly failStmt;
+  private readonly requeueStmt;
+  private readonly resetStmt;
+  private readonly skipStmt;
+  readonly insertMany: (batchId: number, rows: readonly NewItem[]) => number;
+
+  constructor(db: Db) {
+    // OR IGNORE on UNIQUE(batch_id, url) collapses duplicate URLs; the first line wins.
+    this.insertStmt = db.prepare<[number, number, string, string, string | null, string | null, string | null]>(
+      `INSERT OR IGNORE INTO items (batch_id, line, url, status, error_code, error_message, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.nextStmt = db.prepare<[number, number, number], WorkItem>(
+      `SELECT id, url, attempts FROM items WHERE batch_id = ? AND status = 'queued' AND id > ? ORDER BY id LIMIT ?`,
+    );
+    this.fetchingStmt = db.prepare<[number, number]>(
+      `UPDATE items SET status = 'fetching', attempts = attempts + 1, started_at = ? WHERE id = ? AND status = 'queued'`,
+    );
+    this.analyzingStmt = db.prepare<[string, number, number]>(
+      `UPDATE items SET status = 'analyzing', sha256 = ?, fetch_ms = ? WHERE id = ? AND status = 'fetching'`,
+    );
+    this.failStmt = db.prepare<[string, string, number, number]>(
+      `UPDATE items SET status = 'failed', error_code = ?, error_message = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'fetching', 'analyzing')`,
+    );
+    this.requeueStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE id = ? AND status IN ('fetching', 'analyzing')`);
+    this.resetStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND status IN ('fetching', 'analyzing')`);
+    this.skipStmt = db.prepare<[number]>(`UPDATE items SET status = 'skipped' WHERE batch_id = ? AND status = 'queued'`);
+    this.insertMany = db.transaction((batchId: number, rows: readonly NewItem[]): number => {
+      let added = 0;
+      for (const r of rows) {
+        const status = r.error ? 'failed' : 'queued';
+        const meta = r.metadata ? JSON.stringify(r.metadata) : null;
+        added += this.insertStmt.run(batchId, r.line, r.url, status, r.error?.code ?? null, r.error?.message ?? null, meta).changes;
+      }
+      return added;
+    });
+  }
+
+  /** Queued items after `afterId`, in id order (the pipeline's cursor). */
+  nextQueued(batchId: number, afterId: number, limit: number): WorkItem[] {
+    return this.nextStmt.all(batchId, afterId, limit);
+  }
+
+  /** queued → fetching, counting the attempt; false if the item was no longer queued. */
+  markFetching(id: number, nowMs = Date.now()): boolean {
+    return this.fetchingStmt.run(nowMs, id).changes > 0;
+  }
+
+  markAnalyzing(id: number, sha256: string, fetchMs: number): boolean {
+    return this.analyzingStmt.run(sha256, fetchMs, id).changes > 0;
+  }
+
+  markFailed(id: number, code: string, message: string, nowMs = Date.now()): void {
+    this.failStmt.run(code, message, nowMs, id);
+  }
+
+  /** Puts an interrupted item back in the queue (pause, shutdown). */
+  requeue(id: number): void {
+    this.requeueStmt.run(id);
+  }
+
+  /** After a crash or pause: every item left mid-way goes back to `queued`. Returns how many. */
+  resetInterrupted(batchId: number): number {
+    return this.resetStmt.run(batchId).changes;
+  }
+
+  /** On cancel: items never started become `skipped`. */
+  skipQueued(batchId: number): number {
+    return this.skipStmt.run(batchId).changes;
+  }
+}

@@ -1,0 +1,204 @@
+import type { Facets, FacetCount, ItemStatus, Page, ResultFilter, ResultItem, ResultQuery, ResultSort } from '../shared/batch';
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db';
+import { buildFilter, tagThreshold, type FilterSql } from './result-filter';
+
+/** An item row with its result columns, as the browser and the exporters read it. */
+export interface ItemRow {
+  id: number;
+  batch_id: number;
+  url: string;
+  status: ItemStatus;
+  error_code: string | null;
+  error_message: string | null;
+  metadata: string | null;
+  reused_from: number | null;
+  width: number | null;
+  height: number | null;
+  format: string | null;
+  caption: string | null;
+  caption_confidence: number | null;
+  face_count: number | null;
+  adult_score: number | null;
+  racy_score: number | null;
+  is_bw: number | null;
+  clip_art_type: number | null;
+  line_drawing_type: number | null;
+  accent_color: string | null;
+  has_thumb: number;
+}
+
+const SELECT = `SELECT i.id, i.batch_id, i.url, i.status, i.error_code, i.error_message, i.metadata, i.reused_from,
+  r.width, r.height, r.format, r.caption, r.caption_confidence, r.face_count, r.adult_score, r.racy_score, r.is_bw,
+  r.clip_art_type, r.line_drawing_type, r.accent_color,
+  EXISTS (SELECT 1 FROM thumbnails t WHERE t.item_id = i.id) AS has_thumb
+  FROM items i LEFT JOIN results r ON r.item_id = i.id`;
+
+const SORT_COLUMN: Record<ResultSort, string> = {
+  id: 'i.id',
+  faces: 'r.face_count',
+  adult: 'r.adult_score',
+  racy: 'r.racy_score',
+  caption: 'r.caption',
+};
+
+type Stmt = Statement<unknown[]>;
+
+const MAX_LIMIT = 500;
+const TOP_FACETS = 20;
+
+/**
+ * Read side of results: filtered pages, facet counts, single items and keyset-paged scans for
+ * export. Filter SQL varies per request; statements are cached per SQL text.
+ */
+export class ResultsQuery {
+  private readonly cache = new Map<string, Stmt>();
+  private readonly tagsStmt;
+  private readonly catsStmt;
+  private readonly colorsStmt;
+  private readonly responseStmt;
+  private readonly thumbStmt;
+  private readonly namesStmt;
+
+  constructor(private readonly db: Db) {
+    this.tagsStmt = db.prepare<[number], { name: string; confidence: number }>('SELECT name, confidence FROM result_tags WHERE item_id = ? ORDER BY confidence DESC');
+    this.catsStmt = db.prepare<[number], { name: string; score: number }>('SELECT name, score FROM result_categories WHERE item_id = ? ORDER BY score DESC');
+    this.colorsStmt = db.prepare<[number], { name: string }>('SELECT name FROM result_colors WHERE item_id = ?');
+    this.namesStmt = db.prepare<[number], { kind: string; name: string }>('SELECT kind, name FROM result_names WHERE item_id = ? ORDER BY confidence DESC');
+    this.responseStmt = db.prepare<[number], { response: string }>('SELECT response FROM results WHERE item_id = ?');
+    this.thumbStmt = db.prepare<[number], { mime: string; bytes: Buffer }>('SELECT mime, bytes FROM thumbnails WHERE item_id = ?');
+  }
+
+  page(q: ResultQuery): Page<ResultItem> {
+    const f = buildFilter(q.filter);
+    const sort = q.sort ?? 'id';
+    const order = (q.order ?? (sort === 'id' || sort === 'caption' ? 'asc' : 'desc')) === 'asc' ? 'ASC' : 'DESC';
+    const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(q.limit ?? 50)));
+    const offset = Math.max(0, Math.floor(q.offset ?? 0));
+    const orderBy = sort === 'id' ? `i.id ${order}` : `${SORT_COLUMN[sort]} ${order} NULLS LAST, i.id ${order}`;
+    const rows = this.stmt(`${SELECT} WHERE ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...f.params, limit, offset) as ItemRow[];
+    const total = (this.stmt(`SELECT count(*) AS n FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where}`).get(...f.params) as { n: number }).n;
+    return { items: rows.map((row) => this.toItem(row)), total, offset, limit };
+  }
+
+  facets(filter: ResultFilter): Facets {
+    const f = buildFilter(filter);
+    const agg = this.stmt(
+      `SELECT count(*) AS total, coalesce(sum(r.face_count > 0), 0) AS withFaces, coalesce(sum(r.is_bw = 1), 0) AS bw,
+         coalesce(sum(r.clip_art_type >= 2), 0) AS clipArt, coalesce(sum(r.line_drawing_type = 1), 0) AS lineDrawing
+       FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where}`,
+    ).get(...f.params) as Omit<Facets, 'tags' | 'categories' | 'colors' | 'status'>;
+    const status = this.stmt(`SELECT i.status AS name, count(*) AS count FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where} GROUP BY i.status ORDER BY count DESC`).all(
+      ...f.params,
+    ) as FacetCount[];
+    return {
+      ...agg,
+      status,
+      tags: this.childFacet('result_tags', f, filter, 'AND c.confidence >= ?', [tagThreshold(filter)]),
+      categories: this.childFacet('result_categories', f, filter),
+      colors: this.childFacet('result_colors', f, filter),
+    };
+  }
+
+  /** The full stored response of one item (null until done). */
+  response(itemId: number): unknown {
+    const row = this.responseStmt.get(itemId);
+    return row ? (JSON.parse(row.response) as unknown) : null;
+  }
+
+  item(itemId: number): ResultItem | undefined {
+    const row = this.stmt(`${SELECT} WHERE i.id = ?`).get(itemId) as ItemRow | undefined;
+    return row && this.toItem(row);
+  }
+
+  thumbnail(itemId: number): { mime: string; bytes: Uint8Array } | undefined {
+    return this.thumbStmt.get(itemId);
+  }
+
+  /**
+   * Keyset-paged scan in id order for export: short read statements, so a running batch can
+   * keep writing between pages and memory stays at one page.
+   */
+  *scan(filter: ResultFilter, pageSize = 500): Generator<ExportRow[]> {
+    const f = buildFilter(filter);
+    const stmt = this.stmt(`${SELECT} WHERE ${f.where} AND i.id > ? ORDER BY i.id LIMIT ?`);
+    for (let after = 0; ; ) {
+      const rows = stmt.all(...f.params, after, pageSize) as ItemRow[];
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.id;
+      yield rows.map((row) => ({ row, ...this.children(row.id) }));
+    }
+  }
+
+  /** Tags, categories, colours and names of one item, for export. */
+  children(itemId: number): Omit<ExportRow, 'row'> {
+    const names = this.namesStmt.all(itemId);
+    return {
+      tags: this.tagsStmt.all(itemId),
+      categories: this.catsStmt.all(itemId),
+      colors: this.colorsStmt.all(itemId).map((c) => c.name),
+      celebrities: names.filter((n) => n.kind === 'celebrity').map((n) => n.name),
+      landmarks: names.filter((n) => n.kind === 'landmark').map((n) => n.name),
+    };
+  }
+
+  private childFacet(table: string, f: FilterSql, filter: ResultFilter, extra = '', extraParams: unknown[] = []): FacetCount[] {
+    const scope = filter.batchId !== undefined ? 'c.batch_id = ?' : '1';
+    const scopeParams = filter.batchId !== undefined ? [filter.batchId] : [];
+    // With only the batch constrained, the (batch_id, name, …) index answers alone, in name order.
+    const items = f.batchOnly ? '' : `AND c.item_id IN (SELECT i.id FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where})`;
+    return this.stmt(`SELECT c.name AS name, count(*) AS count FROM ${table} c WHERE ${scope} ${extra} ${items} GROUP BY c.name ORDER BY count DESC, name LIMIT ${TOP_FACETS}`).all(
+      ...scopeParams,
+      ...extraParams,
+      ...(f.batchOnly ? [] : f.params),
+    ) as FacetCount[];
+  }
+
+  private toItem(row: ItemRow): ResultItem {
+    const done = row.status === 'done';
+    return {
+      itemId: row.id,
+      batchId: row.batch_id,
+      url: row.url,
+      status: row.status,
+      error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+      width: row.width,
+      height: row.height,
+      format: row.format,
+      caption: row.caption,
+      tags: done ? this.tagsStmt.all(row.id).slice(0, 10) : [],
+      categories: done ? this.catsStmt.all(row.id) : [],
+      faceCount: row.face_count,
+      adultScore: row.adult_score,
+      racyScore: row.racy_score,
+      isBW: row.is_bw === null ? null : row.is_bw === 1,
+      clipArtType: row.clip_art_type,
+      lineDrawingType: row.line_drawing_type,
+      dominantColors: done ? this.colorsStmt.all(row.id).map((c) => c.name) : [],
+      accentColor: row.accent_color,
+      reused: row.reused_from !== null,
+      hasThumbnail: row.has_thumb === 1,
+      metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : null,
+    };
+  }
+
+  private stmt(sql: string): Stmt {
+    let s = this.cache.get(sql);
+    if (!s) {
+      s = this.db.prepare<unknown[]>(sql);
+      if (this.cache.size > 200) this.cache.clear();
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+}
+
+/** One item for export: its row plus child lists. */
+export interface ExportRow {
+  row: ItemRow;
+  tags: Array<{ name: string; confidence: number }>;
+  categories: Array<{ name: string; score: number }>;
+  colors: string[];
+  celebrities: string[];
+  landmarks: string[];
+}
