@@ -83,7 +83,13 @@ export interface ResizeOptions {
 export async function resizeRgb(img: RgbImage, width: number, height: number, opts: ResizeOptions = {}): Promise<RgbImage> {
   if (!(width > 0 && height > 0)) throw new BugError(`resizeRgb to ${width}x${height}`);
   const { data, info } = await fromRgb(img)
-    .resize({ width, height, fit: opts.fit ?? 'fill', kernel: opts.kernel ?? 'linear', background: opts.background ?? { r: 0, g: 0, b: 0 } })
+    .resize({
+      width,
+      height,
+      fit: opts.fit ?? 'fill',
+      kernel: opts.kernel ?? 'linear',
+      background: opts.background ?? { r: 0, g: 0, b: 0 },
+    })
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });

@@ -41,7 +41,12 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
       current = redirectTarget(current, outcome.location, shown);
     }
   } catch (err) {
-    throw toFetchError(err, shown, { user: signal, deadline: deadline.signal, totalTimeoutMs: opts.totalTimeoutMs, connectTimeoutMs: opts.connectTimeoutMs });
+    throw toFetchError(err, shown, {
+      user: signal,
+      deadline: deadline.signal,
+      totalTimeoutMs: opts.totalTimeoutMs,
+      connectTimeoutMs: opts.connectTimeoutMs,
+    });
   } finally {
     clearTimeout(timer);
   }
@@ -81,9 +86,13 @@ function checkLiteralHost(url: URL, shown: string, ctx: FetchContext): void {
   if (!/^[\d.]+$/.test(host) && !host.includes(':')) return; // a name: the guarded lookup checks it
   const range = checkAddress(host, ctx.allow);
   if (range) {
-    throw new AppError('blocked-address', `Refused to fetch ${shown}: ${host} is a ${range} address. Private and local network addresses are blocked.`, {
-      details: { address: host, range },
-    });
+    throw new AppError(
+      'blocked-address',
+      `Refused to fetch ${shown}: ${host} is a ${range} address. Private and local network addresses are blocked.`,
+      {
+        details: { address: host, range },
+      },
+    );
   }
 }
 
@@ -92,14 +101,20 @@ function redirectTarget(from: URL, location: string, shown: string): URL {
   try {
     next = new URL(location, from);
   } catch (cause) {
-    throw new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: the server redirected to an invalid address.`, { cause });
+    throw new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: the server redirected to an invalid address.`, {
+      cause,
+    });
   }
   const checked = checkHttpUrl(next); // scheme and credentials, as for the original input
   return checked.url;
 }
 
 function statusError(status: number, shown: string): AppError {
-  return new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: the server answered HTTP ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}.`, {
-    details: { status },
-  });
+  return new AppError(
+    'image-fetch-failed',
+    `Could not fetch the image at ${shown}: the server answered HTTP ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}.`,
+    {
+      details: { status },
+    },
+  );
 }

@@ -30,7 +30,8 @@ export function guardedLookup(resolve: HostLookup, policy: { block: boolean; all
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname).then(
       (all) => {
-        const wanted: ResolvedAddress[] = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
+        const wanted: ResolvedAddress[] =
+          options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
         if (wanted.length === 0) return callback(Object.assign(new Error(`no addresses for ${hostname}`), { code: 'ENOTFOUND' }), []);
         if (policy.block) {
           for (const a of wanted) {

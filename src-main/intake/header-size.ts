@@ -22,7 +22,8 @@ export function readPngSize(bytes: Uint8Array): HeaderSize | null {
 }
 
 // Start-of-frame markers carry the size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not.
-const isStartOfFrame = (marker: number): boolean => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+const isStartOfFrame = (marker: number): boolean =>
+  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 // Markers without a length field.
 const isStandalone = (marker: number): boolean => (marker >= 0xd0 && marker <= 0xd8) || marker === 0x01;
 

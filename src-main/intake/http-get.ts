@@ -74,7 +74,11 @@ function discard(body: Dispatcher.ResponseData['body']): void {
 
 function tooLarge(req: GetRequest, bytes: number, declared: boolean): AppError {
   const size = declared ? `announced ${formatBytes(bytes)}` : `sent more than ${formatBytes(req.maxBytes)}`;
-  return new AppError('image-too-large', `The image at ${req.shown} is too large: the server ${size}, and the limit is ${formatBytes(req.maxBytes)}.`, {
-    details: { bytes, limit: req.maxBytes, declared },
-  });
+  return new AppError(
+    'image-too-large',
+    `The image at ${req.shown} is too large: the server ${size}, and the limit is ${formatBytes(req.maxBytes)}.`,
+    {
+      details: { bytes, limit: req.maxBytes, declared },
+    },
+  );
 }

@@ -5,8 +5,7 @@ import { describeRawInput, describeUrl } from './describe';
 
 /** Where an input's bytes come from, after syntax checks. */
 export type ImageSource =
-  | { kind: 'url'; url: URL; shown: string; fileName: string }
-  | { kind: 'file'; path: string; shown: string; fileName: string };
+  { kind: 'url'; url: URL; shown: string; fileName: string } | { kind: 'file'; path: string; shown: string; fileName: string };
 
 // A scheme prefix as in RFC 3986; a single letter is a Windows drive (C:\…), not a scheme.
 const SCHEME = /^([a-z][a-z0-9+.-]+):/i;
@@ -21,7 +20,10 @@ export function parseInput(input: string, allowLocalFiles: boolean): ImageSource
   const scheme = SCHEME.exec(trimmed)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     if (allowLocalFiles) return fileSource(resolve(trimmed));
-    throw new AppError('invalid-image-url', `"${describeRawInput(trimmed)}" is not a valid image URL: expected an http:// or https:// address.`);
+    throw new AppError(
+      'invalid-image-url',
+      `"${describeRawInput(trimmed)}" is not a valid image URL: expected an http:// or https:// address.`,
+    );
   }
   const url = parseUrl(trimmed);
   if (url.protocol === 'data:') {
@@ -41,7 +43,12 @@ export function parseInput(input: string, allowLocalFiles: boolean): ImageSource
 /** Checks an http(s) URL (an input or a redirect target) and names it for messages. */
 export function checkHttpUrl(url: URL, allowLocalFiles = false): ImageSource & { kind: 'url' } {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw unsupportedScheme(url, allowLocalFiles ? 'only http: and https: URLs, file: URLs and file paths are accepted' : 'only http: and https: image URLs are accepted');
+    throw unsupportedScheme(
+      url,
+      allowLocalFiles
+        ? 'only http: and https: URLs, file: URLs and file paths are accepted'
+        : 'only http: and https: image URLs are accepted',
+    );
   }
   if (url.username || url.password) {
     // Never echo the credentials: name the host only.

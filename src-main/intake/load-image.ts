@@ -95,7 +95,9 @@ async function loadWith(ctx: FetchContext, input: string, signal?: AbortSignal):
 }
 
 function readSource(source: ImageSource, ctx: FetchContext, signal?: AbortSignal): Promise<Uint8Array> {
-  return source.kind === 'url' ? fetchUrlBytes(source.url, source.shown, ctx, signal) : readLocalFile(source.path, ctx.opts.maxBytes, signal);
+  return source.kind === 'url'
+    ? fetchUrlBytes(source.url, source.shown, ctx, signal)
+    : readLocalFile(source.path, ctx.opts.maxBytes, signal);
 }
 
 /** Decodes; damaged pixel data (e.g. a truncated body) is a format problem of the input. */
@@ -104,10 +106,14 @@ async function decode(bytes: Uint8Array, opts: IntakeOptions, shown: string, for
     return await decodeImage(bytes, { maxPixels: opts.maxPixels });
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'decode-failed') throw err;
-    throw new AppError('invalid-image-format', `The image at ${shown} is a damaged or truncated ${format.toUpperCase()} file and cannot be decoded.`, {
-      cause: err,
-      details: { detected: format.toLowerCase() },
-    });
+    throw new AppError(
+      'invalid-image-format',
+      `The image at ${shown} is a damaged or truncated ${format.toUpperCase()} file and cannot be decoded.`,
+      {
+        cause: err,
+        details: { detected: format.toLowerCase() },
+      },
+    );
   }
 }
 

@@ -40,15 +40,20 @@ export function toFetchError(err: unknown, shown: string, causes: AbortCauses): 
   }
   const code = String((err as { code?: unknown } | null)?.code ?? '');
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new AppError('image-timeout', `Connecting to fetch the image at ${shown} took longer than ${formatMs(causes.connectTimeoutMs)}.`, {
-      cause: err,
-      details: { timeoutMs: causes.connectTimeoutMs, phase: 'connect' },
-    });
+    return new AppError(
+      'image-timeout',
+      `Connecting to fetch the image at ${shown} took longer than ${formatMs(causes.connectTimeoutMs)}.`,
+      {
+        cause: err,
+        details: { timeoutMs: causes.connectTimeoutMs, phase: 'connect' },
+      },
+    );
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new AppError('image-timeout', `The server of ${shown} stopped responding.`, { cause: err, details: { phase: 'response' } });
   }
-  const reason = REASONS[code] ?? (/CERT|SSL|TLS/.test(code) ? `a TLS/certificate error (${code})` : `a network error${code ? ` (${code})` : ''}`);
+  const reason =
+    REASONS[code] ?? (/CERT|SSL|TLS/.test(code) ? `a TLS/certificate error (${code})` : `a network error${code ? ` (${code})` : ''}`);
   return new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: ${reason}.`, {
     cause: err,
     details: code ? { reason: code } : undefined,

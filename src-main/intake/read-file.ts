@@ -15,9 +15,13 @@ export async function readLocalFile(path: string, maxBytes: number, signal?: Abo
     const stat = await handle.stat();
     if (!stat.isFile()) throw new AppError('file-not-found', `${path} is not a file.`, { details: { path } });
     if (stat.size > maxBytes) {
-      throw new AppError('image-too-large', `The image at ${path} is too large: ${formatBytes(stat.size)}, and the limit is ${formatBytes(maxBytes)}.`, {
-        details: { bytes: stat.size, limit: maxBytes, declared: true },
-      });
+      throw new AppError(
+        'image-too-large',
+        `The image at ${path} is too large: ${formatBytes(stat.size)}, and the limit is ${formatBytes(maxBytes)}.`,
+        {
+          details: { bytes: stat.size, limit: maxBytes, declared: true },
+        },
+      );
     }
     const bytes = await handle.readFile({ signal });
     // The file may have grown since stat; the limit still holds.
@@ -36,11 +40,17 @@ export async function readLocalFile(path: string, maxBytes: number, signal?: Abo
 
 function fileError(err: unknown, path: string): AppError {
   const code = (err as { code?: unknown } | null)?.code;
-  if ((err as Error | null)?.name === 'AbortError') return new AppError('cancelled', `Loading the image at ${path} was cancelled.`, { cause: err });
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new AppError('file-not-found', `The file ${path} does not exist.`, { cause: err, details: { path } });
-  if (code === 'EISDIR') return new AppError('file-not-found', `${path} is a folder, not an image file.`, { cause: err, details: { path } });
+  if ((err as Error | null)?.name === 'AbortError')
+    return new AppError('cancelled', `Loading the image at ${path} was cancelled.`, { cause: err });
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new AppError('file-not-found', `The file ${path} does not exist.`, { cause: err, details: { path } });
+  if (code === 'EISDIR')
+    return new AppError('file-not-found', `${path} is a folder, not an image file.`, { cause: err, details: { path } });
   if (code === 'EACCES' || code === 'EPERM') {
     return new AppError('file-not-found', `The file ${path} cannot be read (permission denied).`, { cause: err, details: { path } });
   }
-  return new AppError('file-not-found', `The file ${path} could not be read${typeof code === 'string' ? ` (${code})` : ''}.`, { cause: err, details: { path } });
+  return new AppError('file-not-found', `The file ${path} could not be read${typeof code === 'string' ? ` (${code})` : ''}.`, {
+    cause: err,
+    details: { path },
+  });
 }

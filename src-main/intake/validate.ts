@@ -30,9 +30,13 @@ export function checkImageBytes(bytes: Uint8Array, limits: SizeLimits, shown: st
   const format: ImageFormat = content === 'jpeg' ? 'Jpeg' : 'Png';
   const size = content === 'jpeg' ? readJpegSize(bytes) : readPngSize(bytes);
   if (!size) {
-    throw new AppError('invalid-image-format', `The image at ${shown} is a damaged or truncated ${format.toUpperCase()} file (its header cannot be read).`, {
-      details: { detected: content },
-    });
+    throw new AppError(
+      'invalid-image-format',
+      `The image at ${shown} is a damaged or truncated ${format.toUpperCase()} file (its header cannot be read).`,
+      {
+        details: { detected: content },
+      },
+    );
   }
   checkDimensions(size, limits, shown);
   return { ...size, format };

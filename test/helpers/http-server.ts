@@ -123,7 +123,11 @@ async function respond(res: ServerResponse, spec: RouteResponse): Promise<void> 
     res.socket?.destroy();
     return;
   }
-  const body = spec.file ? await readFile(spec.file) : typeof spec.body === 'string' ? Buffer.from(spec.body) : Buffer.from(spec.body ?? new Uint8Array());
+  const body = spec.file
+    ? await readFile(spec.file)
+    : typeof spec.body === 'string'
+      ? Buffer.from(spec.body)
+      : Buffer.from(spec.body ?? new Uint8Array());
   const headers: Record<string, string | number> = {};
   if (!spec.chunked) headers['content-length'] = body.length;
   if (spec.redirectTo) headers.location = spec.redirectTo;

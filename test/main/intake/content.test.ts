@@ -50,7 +50,8 @@ describe('validation by content and decoding', () => {
     });
 
     it('an SVG', async () => {
-      const svg = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>';
+      const svg =
+        '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>';
       const err = await expectAppError(load(svg, 'drawing.png'), 'invalid-image-format');
       expect(err.details).toMatchObject({ detected: 'svg' });
     });

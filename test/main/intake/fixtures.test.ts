@@ -21,7 +21,8 @@ describe('every shared fixture image', () => {
   let loader: ImageLoader;
   beforeAll(async () => {
     server = await startFixtureServer();
-    for (const { file } of manifest) server.route(`/images/${file}`, { file: fixture(file), headers: { 'content-type': 'application/octet-stream' } });
+    for (const { file } of manifest)
+      server.route(`/images/${file}`, { file: fixture(file), headers: { 'content-type': 'application/octet-stream' } });
     loader = createImageLoader(testOptions('desktop'));
   });
   afterAll(async () => {

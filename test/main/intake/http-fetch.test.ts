@@ -112,7 +112,10 @@ describe('fetching over HTTP', () => {
   it('times out a body that trickles slower than the total timeout', async () => {
     server.route('/trickle.jpg', { file: CAT, chunkSize: 512, chunkDelayMs: 100 }); // ~8 s in all
     const start = Date.now();
-    const err = await expectAppError(loadImage(server.url('/trickle.jpg'), testOptions('desktop', { totalTimeoutMs: 500 })), 'image-timeout');
+    const err = await expectAppError(
+      loadImage(server.url('/trickle.jpg'), testOptions('desktop', { totalTimeoutMs: 500 })),
+      'image-timeout',
+    );
     expect(Date.now() - start).toBeLessThan(1500);
     expect(err.details).toMatchObject({ timeoutMs: 500, phase: 'total' });
     expect(err.message).toContain('/trickle.jpg');
@@ -142,7 +145,10 @@ describe('fetching over HTTP', () => {
 
   it('refuses a chunked body without Content-Length once it passes the limit', async () => {
     server.route('/big-chunked.jpg', { file: ASTRONAUT, chunked: true, chunkSize: 8192 });
-    const err = await expectAppError(loadImage(server.url('/big-chunked.jpg'), testOptions('desktop', { maxBytes: 50_000 })), 'image-too-large');
+    const err = await expectAppError(
+      loadImage(server.url('/big-chunked.jpg'), testOptions('desktop', { maxBytes: 50_000 })),
+      'image-too-large',
+    );
     expect(err.details).toMatchObject({ limit: 50_000, declared: false });
     expect(Number(err.details?.bytes)).toBeGreaterThan(50_000);
     expect(Number(err.details?.bytes)).toBeLessThanOrEqual(50_000 + 65_536);
@@ -162,7 +168,10 @@ describe('fetching over HTTP', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const start = Date.now();
-    await expectAppError(loadImage(server.url('/wait.jpg'), testOptions('desktop', { maxRetryDelayMs: 5000 }), controller.signal), 'cancelled');
+    await expectAppError(
+      loadImage(server.url('/wait.jpg'), testOptions('desktop', { maxRetryDelayMs: 5000 }), controller.signal),
+      'cancelled',
+    );
     expect(Date.now() - start).toBeLessThan(700);
   });
 

@@ -35,10 +35,13 @@ describe('input parsing', () => {
     await expectAppError(loadImage('https://token@images.example/cat.jpg', testOptions('api')), 'invalid-image-url');
   });
 
-  it.each(['http://', 'https://exa mple.com/cat.jpg', 'http://[::1/cat.jpg', 'https://:80/x.jpg'])('refuses the malformed URL %j', async (input) => {
-    const err = await expectAppError(loadImage(input, testOptions('api')), 'invalid-image-url');
-    expect(err.message).toMatch(/not a valid image URL/);
-  });
+  it.each(['http://', 'https://exa mple.com/cat.jpg', 'http://[::1/cat.jpg', 'https://:80/x.jpg'])(
+    'refuses the malformed URL %j',
+    async (input) => {
+      const err = await expectAppError(loadImage(input, testOptions('api')), 'invalid-image-url');
+      expect(err.message).toMatch(/not a valid image URL/);
+    },
+  );
 
   it('refuses an empty input', async () => {
     await expectAppError(loadImage('   ', testOptions('desktop')), 'invalid-image-url');
@@ -78,7 +81,10 @@ describe('local files (desktop and CLI)', () => {
     const html = join(dir, 'page.png');
     writeFileSync(html, '<html><body>hi</body></html>');
     await expectAppError(loadImage(html, testOptions()), 'invalid-image-format');
-    const err = await expectAppError(loadImage(fixture('rocket_launchpad.jpg'), testOptions('desktop', { maxBytes: 10_000 })), 'image-too-large');
+    const err = await expectAppError(
+      loadImage(fixture('rocket_launchpad.jpg'), testOptions('desktop', { maxBytes: 10_000 })),
+      'image-too-large',
+    );
     expect(err.details).toMatchObject({ limit: 10_000 });
   });
 
@@ -95,7 +101,14 @@ describe('intakeErrorKind', () => {
     expect(intakeErrorKind('image-dimensions-exceeded')).toBe('format');
     expect(intakeErrorKind('image-too-large')).toBe('format');
     expect(intakeErrorKind('decode-failed')).toBe('format');
-    for (const code of ['invalid-image-url', 'unsupported-scheme', 'image-fetch-failed', 'image-timeout', 'blocked-address', 'file-not-found'] as const) {
+    for (const code of [
+      'invalid-image-url',
+      'unsupported-scheme',
+      'image-fetch-failed',
+      'image-timeout',
+      'blocked-address',
+      'file-not-found',
+    ] as const) {
       expect(intakeErrorKind(code)).toBe('url');
     }
     expect(intakeErrorKind('cancelled')).toBeUndefined();

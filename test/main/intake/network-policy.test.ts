@@ -89,7 +89,10 @@ describe('private-network policy on fetches', () => {
 
   it('refuses a host if any of its addresses is private (no pick-the-public-one games)', async () => {
     const lookup = table({ 'mixed.example': ['93.184.216.34', '10.0.0.7'] });
-    const err = await expectAppError(loadImage(`http://mixed.example:${server.port}/cat.jpg`, testOptions('api', { lookup })), 'blocked-address');
+    const err = await expectAppError(
+      loadImage(`http://mixed.example:${server.port}/cat.jpg`, testOptions('api', { lookup })),
+      'blocked-address',
+    );
     expect(err.details).toMatchObject({ address: '10.0.0.7', range: 'private' });
   });
 
@@ -128,7 +131,10 @@ describe('private-network policy on fetches', () => {
   });
 
   it('reports an unknown host as image-fetch-failed', async () => {
-    const err = await expectAppError(loadImage('http://nowhere.example/x.jpg', testOptions('api', { lookup: table({}) })), 'image-fetch-failed');
+    const err = await expectAppError(
+      loadImage('http://nowhere.example/x.jpg', testOptions('api', { lookup: table({}) })),
+      'image-fetch-failed',
+    );
     expect(err.message).toContain('could not be resolved');
   });
 });

@@ -8,7 +8,13 @@ import type { ErrorCode } from '../../../src-main/shared/errors';
 
 /** Options with test-sized timeouts and fast retries. */
 export function testOptions(mode: IntakeMode = 'desktop', overrides: Partial<IntakeOptions> = {}): IntakeOptions {
-  return intakeOptions(mode, { connectTimeoutMs: 2_000, totalTimeoutMs: 5_000, retryBaseDelayMs: 10, maxRetryDelayMs: 2_000, ...overrides });
+  return intakeOptions(mode, {
+    connectTimeoutMs: 2_000,
+    totalTimeoutMs: 5_000,
+    retryBaseDelayMs: 10,
+    maxRetryDelayMs: 2_000,
+    ...overrides,
+  });
 }
 
 /** Awaits a rejection and checks it is an AppError with `code`; returns it for more checks. */
@@ -23,13 +29,20 @@ export async function expectAppError(promise: Promise<unknown>, code: ErrorCode)
 }
 
 /** A solid-colour image in the given encoding. */
-export function solid(width: number, height: number, channels: 3 | 4 = 3, background: sharp.Color = { r: 200, g: 100, b: 50 }): sharp.Sharp {
+export function solid(
+  width: number,
+  height: number,
+  channels: 3 | 4 = 3,
+  background: sharp.Color = { r: 200, g: 100, b: 50 },
+): sharp.Sharp {
   return sharp({ create: { width, height, channels, background } });
 }
 
 /** Left half red, right half blue: shows where rotation moved things. */
 export async function halfRedHalfBlue(width: number, height: number): Promise<sharp.Sharp> {
-  const blue = await solid(Math.floor(width / 2), height, 3, { r: 0, g: 0, b: 255 }).png().toBuffer();
+  const blue = await solid(Math.floor(width / 2), height, 3, { r: 0, g: 0, b: 255 })
+    .png()
+    .toBuffer();
   return solid(width, height, 3, { r: 255, g: 0, b: 0 }).composite([{ input: blue, left: width - Math.floor(width / 2), top: 0 }]);
 }
 
@@ -53,7 +66,12 @@ export function pngDeclaring(width: number, height: number): Buffer {
   ihdr.writeUInt8(8, 8); // bit depth
   ihdr.writeUInt8(2, 9); // colour type: RGB
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**
@@ -63,7 +81,7 @@ export function pngDeclaring(width: number, height: number): Buffer {
 export function apngOf(frame1: Buffer, frame2: Buffer): Buffer {
   const chunks = (png: Buffer): Array<{ type: string; data: Buffer }> => {
     const out: Array<{ type: string; data: Buffer }> = [];
-    for (let i = 8; i < png.length; ) {
+    for (let i = 8; i < png.length;) {
       const len = png.readUInt32BE(i);
       out.push({ type: png.toString('ascii', i + 4, i + 8), data: png.subarray(i + 8, i + 8 + len) });
       i += 12 + len;
@@ -84,7 +102,12 @@ export function apngOf(frame1: Buffer, frame2: Buffer): Buffer {
   };
   const actl = Buffer.alloc(8);
   actl.writeUInt32BE(2, 0); // frames
-  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('acTL', actl), pngChunk('fcTL', fctl(0))];
+  const parts = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('acTL', actl),
+    pngChunk('fcTL', fctl(0)),
+  ];
   for (const c of a) if (c.type === 'IDAT') parts.push(pngChunk('IDAT', c.data));
   parts.push(pngChunk('fcTL', fctl(1)));
   let seq = 2;
