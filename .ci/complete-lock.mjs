@@ -19,11 +19,30 @@ const resolveLoc = (from, name) => {
 };
 const OS = ['android', 'darwin', 'freebsd', 'linux', 'win32', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony', 'cygwin'];
 const OS_ALIAS = { win: 'win32', windows: 'win32', macos: 'darwin', mac: 'darwin', sunos: 'sunos', openharmony: 'openharmony' };
-const CPU = ['arm64', 'arm', 'x64', 'ia32', 'x86', 'ppc64', 'ppc64le', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32', 'mips', 'mipsel', 'ppc', 'universal'];
+const CPU = [
+  'arm64',
+  'arm',
+  'x64',
+  'ia32',
+  'x86',
+  'ppc64',
+  'ppc64le',
+  's390x',
+  'riscv64',
+  'loong64',
+  'mips64el',
+  'wasm32',
+  'mips',
+  'mipsel',
+  'ppc',
+  'universal',
+];
 const CPU_ALIAS = { x86: 'ia32', ppc64le: 'ppc64', loongarch64: 'loong64', universal: null, wasm32: 'wasm32' };
 function guess(name) {
   const parts = name.split('/').pop().split(/[-_.]/);
-  let os = null, cpu = null, libc = null;
+  let os = null,
+    cpu = null,
+    libc = null;
   for (const p of parts) {
     const lp = p.toLowerCase();
     if (!os && (OS.includes(lp) || OS_ALIAS[lp])) os = OS_ALIAS[lp] ?? lp;
@@ -39,7 +58,10 @@ for (const [loc, entry] of Object.entries({ ...pk })) {
     if (resolveLoc(loc, name)) continue;
     const version = range.replace(/^[\^~=]/, '');
     const { os, cpu, libc } = guess(name);
-    if (!os && !cpu) { console.error(`cannot place ${name} (no os/cpu in name); skipped`); continue; }
+    if (!os && !cpu) {
+      console.error(`cannot place ${name} (no os/cpu in name); skipped`);
+      continue;
+    }
     const e = { version };
     if (cpu) e.cpu = [cpu];
     if (entry.dev) e.dev = true;
