@@ -1,3 +1,0 @@
-/** Runtime-neutral types and constants shared by main, preload and renderer. */
-export * from './errors';
-export * from './ipc';
