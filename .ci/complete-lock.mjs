@@ -68,7 +68,9 @@ for (const [loc, entry] of Object.entries({ ...pk })) {
     if (libc) e.libc = [libc];
     e.optional = true;
     if (os) e.os = [os];
-    pk['node_modules/' + name] ? (pk[loc + '/node_modules/' + name] = e) : (pk['node_modules/' + name] = e);
+    // Hoist to the top level unless another version already lives there.
+    const place = pk['node_modules/' + name] ? `${loc}/node_modules/${name}` : `node_modules/${name}`;
+    pk[place] = e;
     added++;
   }
 }
