@@ -3,3 +3,5 @@ export * from './errors';
 export * from './ipc';
 export * from './spec';
 export * from './batch';
+export * from './api';
+export * from './api-errors';

@@ -7,3 +7,6 @@ export { ResultsRepo, type NewResult } from './results.repo';
 export { analyzeColumns, detectColumns, type ImageFacts, type ResultColumns } from './result-columns';
 export { ResultsQuery, type ExportRow, type ItemRow } from './results-query';
 export { buildFilter, type FilterSql } from './result-filter';
+export { KeysRepo, type ApiKeyRecord } from './keys.repo';
+export { TransactionsRepo, type ChargedOperation, type HoldResult } from './transactions.repo';
+export { UsageRepo, type UsagePeriod, type UsageBound, type ConsumeResult } from './accounts-usage.repo';

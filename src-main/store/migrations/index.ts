@@ -1,4 +1,5 @@
 import type { Migration } from '../migrate';
+import { m0100 } from './0100-create-api-accounts';
 import { m0001 } from './0001-create-batches-and-items';
 import { m0002 } from './0002-create-results';
 import { m0003 } from './0003-caption-search-index';
@@ -11,4 +12,5 @@ export const migrations: readonly Migration[] = [
   m0001,
   m0002,
   m0003,
+  m0100,
 ];

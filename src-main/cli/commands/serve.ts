@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type AppConfig } from '../../config';
+import { AppError, consoleLogger } from '../../core';
+import { createHttpServer, isLoopbackHost, serverUrl } from '../../http';
+import { createApiServices, createLocalOperations, loadOrCreateTls, openApiDatabase } from '../../services/api';
+
+interface ServeFlags {
+  host: string;
+  port: string;
+  http?: boolean;
+  cert?: string;
+  key?: string;
+  allowPrivateNetworks?: boolean;
+  db?: string;
+}
+
+/** What a server extension gets when `picscan serve` starts. */
+export interface ServeContext {
+  config: AppConfig;
+  /** True when private-network image URLs are allowed. */
+  allowPrivateNetworks: boolean;
+}
+
+/**
+ * Server extensions (the web-mode UI bridge adds itself here, one line each): each turns the
+ * serve context into a Fastify plugin registered after the API routes.
+ */
+export const serveExtensions: Array<(ctx: ServeContext) => (app: FastifyInstance) => Promise<void>> = [];
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new AppError('invalid-parameter', `"${text}" is not a port (0..65535; 0 picks a free one).`);
+  return port;
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const port = parsePort(flags.port);
+  if (flags.http && !isLoopbackHost(flags.host)) {
+    throw new AppError('invalid-parameter', `--http is allowed only on loopback (127.0.0.1, ::1, localhost); ${flags.host} needs HTTPS.`);
+  }
+  const config = loadConfig({ dbPath: flags.db });
+  const db = openApiDatabase(config.dbPath);
+  const operations = createLocalOperations({ config, blockPrivateNetworks: !flags.allowPrivateNetworks });
+  const api = createApiServices({ db, operations });
+  const tls = flags.http ? undefined : await loadOrCreateTls({ dataDir: config.dataDir, certPath: flags.cert, keyPath: flags.key });
+  const app = await createHttpServer({ api, tls, logger: consoleLogger, extraRoutes: serveExtensions.map((ext) => ext({ config, allowPrivateNetworks: Boolean(flags.allowPrivateNetworks) })) });
+  await app.listen({ host: flags.host, port });
+  const url = serverUrl(app, Boolean(tls));
+  process.stdout.write(`picscan API listening on ${url}\n`);
+  if (tls) process.stderr.write(`TLS certificate: ${tls.certPath}${tls.generated ? ' (generated now; trust it or use curl -k)' : ''}\n`);
+  if (flags.allowPrivateNetworks) process.stderr.write('Image URLs on private and loopback addresses are allowed (--allow-private-networks).\n');
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      process.stderr.write(`${signal}: finishing open requests…\n`);
+      void app
+        .close()
+        .then(() => operations.close())
+        .finally(() => {
+          db.close();
+          resolve();
+        });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+/** `picscan serve`: the spec's HTTPS API on this machine. */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the image analysis API (GET/POST /ai/vision/analyze, /ai/faces/detect) over HTTPS')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', '8443')
+    .option('--http', 'plain HTTP instead of HTTPS (loopback only)')
+    .option('--cert <file>', 'PEM certificate to use instead of the generated self-signed one')
+    .option('--key <file>', 'PEM private key for --cert')
+    .option('--allow-private-networks', 'accept image URLs on private/loopback addresses (LAN use, tests)')
+    .option('--db <file>', 'database file (default: the app-data database)')
+    .action((flags: ServeFlags) => serve(flags));
+}

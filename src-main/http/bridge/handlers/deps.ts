@@ -1,0 +1,63 @@
+import type {
+  AppInfo,
+  BatchImportReport,
+  BatchProgress,
+  BatchSummary,
+  CreateBatchRequest,
+  ExportFormat,
+  ExportSaved,
+  Facets,
+  GalleryState,
+  Page,
+  ResultDetail,
+  ResultFilter,
+  ResultItem,
+  ResultQuery,
+  ServerState,
+  SettingsUpdate,
+  UiSettings,
+} from '../../../shared';
+
+/** Batch use cases the UI needs (bound to the batch service by the composition root). */
+export interface BatchesPort {
+  list(): Promise<BatchSummary[]>;
+  get(batchId: number): Promise<BatchSummary>;
+  create(req: CreateBatchRequest): Promise<BatchImportReport>;
+  pause(batchId: number): Promise<BatchSummary>;
+  resume(batchId: number): Promise<BatchSummary>;
+  cancel(batchId: number): Promise<BatchSummary>;
+  remove(batchId: number): Promise<void>;
+  /** Last known progress of running batches. */
+  progress(): Promise<BatchProgress[]>;
+}
+
+/** Result browsing use cases. */
+export interface ResultsPort {
+  page(query: ResultQuery): Promise<Page<ResultItem>>;
+  facets(filter: ResultFilter): Promise<Facets>;
+  get(itemId: number): Promise<ResultDetail>;
+  reanalyze(itemId: number): Promise<ResultItem>;
+}
+
+export interface SettingsPort {
+  get(): Promise<UiSettings>;
+  update(change: SettingsUpdate): Promise<UiSettings>;
+}
+
+export interface GalleriesPort {
+  list(): Promise<GalleryState>;
+  remove(id: number): Promise<void>;
+}
+
+/** Everything the handler table calls; each transport's composition root binds it. */
+export interface ApiDeps {
+  info: Omit<AppInfo, 'name'>;
+  batches: BatchesPort;
+  results: ResultsPort;
+  settings: SettingsPort;
+  server: { status(): Promise<ServerState> };
+  /** Absent until this build has galleries (issue 8). */
+  galleries?: GalleriesPort;
+  /** Desktop only: save dialog + write. Absent in web mode, which downloads `/api/export`. */
+  exportToFile?: (filter: ResultFilter, format: ExportFormat) => Promise<ExportSaved>;
+}

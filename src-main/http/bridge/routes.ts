@@ -1,0 +1,133 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, toWireError, type Logger } from '../../core';
+import { isChannel, type ExportFormat, type HandlerTable, type ResultFilter } from '../../shared';
+import { dispatch } from './dispatch';
+import type { EventHub } from './events';
+import { refuse, refusal, requestToken, sessionCookieName } from './guard';
+import { filterSchema } from './handlers';
+import { readStatic } from './static';
+
+/** Thumbnail bytes of an item, or null when it has none. */
+export type ThumbnailSource = (itemId: number) => Promise<{ bytes: Uint8Array; contentType: string } | null>;
+
+/** The export of a filter as a byte/text stream. */
+export type ExportSource = (filter: ResultFilter, format: ExportFormat) => Readable | AsyncIterable<string | Uint8Array>;
+
+export interface BridgeOptions {
+  handlers: HandlerTable;
+  events: EventHub;
+  /** Per-start session token; every request must carry it (query, header or session cookie). */
+  token: string;
+  /** Folder of the built renderer (`out/renderer`); null serves a page explaining how to build it. */
+  rendererDir: string | null;
+  thumbnails?: ThumbnailSource;
+  exportResults?: ExportSource;
+  logger: Logger;
+  /** Heartbeat of the event stream, ms (keeps proxies and idle timeouts away). */
+  heartbeatMs?: number;
+}
+
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+const EXPORT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+};
+
+function fail(reply: FastifyReply, status: number, err: unknown): FastifyReply {
+  return reply.code(status).send({ ok: false, error: toWireError(err) });
+}
+
+/**
+ * Web mode: the built renderer at `/app/` and the typed API at `/api/*` (invoke, server-sent
+ * events, thumbnails, export downloads). Register on the API server as extra routes; the token
+ * and origin checks apply to these routes only.
+ */
+export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Promise<void> {
+  return async (app) => {
+    await app.register(async (scope) => {
+      scope.addHook('onRequest', async (req, reply) => {
+        const why = refusal(req, opts.token);
+        if (why) return refuse(reply, why, req.url.startsWith('/api/'));
+        return undefined;
+      });
+      scope.addHook('onSend', async (_req, reply, payload) => {
+        reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+        return payload;
+      });
+
+      scope.get('/app', async (req, reply) => reply.redirect(`/app/${req.url.slice('/app'.length)}`));
+      scope.get('/app/*', (req, reply) => serveApp(req, reply, opts));
+
+      scope.post('/api/invoke/:channel', { bodyLimit: 256 * 1024 * 1024 }, async (req, reply) => {
+        const { channel } = req.params as { channel: string };
+        if (!isChannel(channel)) return fail(reply, 404, new AppError('not-found', `Unknown channel: ${channel}`));
+        const body = (req.body ?? {}) as { req?: unknown };
+        return reply.header('cache-control', 'no-store').send(await dispatch(opts.handlers, channel, body.req, opts.logger));
+      });
+
+      scope.get('/api/events', (req, reply) => streamEvents(req, reply, opts));
+
+      scope.get('/api/thumbnails/:itemId', async (req, reply) => {
+        const itemId = Number((req.params as { itemId: string }).itemId);
+        const thumb = Number.isInteger(itemId) && itemId > 0 && opts.thumbnails ? await opts.thumbnails(itemId) : null;
+        if (!thumb) return fail(reply, 404, new AppError('not-found', 'This item has no thumbnail.'));
+        return reply.type(thumb.contentType).header('cache-control', 'private, max-age=3600').send(Buffer.from(thumb.bytes));
+      });
+
+      scope.get('/api/export', async (req, reply) => {
+        const q = req.query as { format?: string; filter?: string };
+        const format = q.format;
+        if (format !== 'csv' && format !== 'json' && format !== 'ndjson') return fail(reply, 400, new AppError('invalid-input', 'format must be csv, json or ndjson.'));
+        let filter: ResultFilter;
+        try {
+          filter = filterSchema.parse(JSON.parse(q.filter ?? '{}'));
+        } catch (cause) {
+          return fail(reply, 400, new AppError('invalid-input', 'The export filter is not valid.', { cause }));
+        }
+        if (!opts.exportResults) return fail(reply, 404, new AppError('not-found', 'Export is not available in this build.'));
+        const source = opts.exportResults(filter, format);
+        const stream = source instanceof Readable ? source : Readable.from(source);
+        const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+        return reply
+          .type(EXPORT_TYPES[format])
+          .header('content-disposition', `attachment; filename="picscan-export-${stamp}.${format}"`)
+          .header('cache-control', 'no-store')
+          .send(stream);
+      });
+    });
+  };
+}
+
+async function serveApp(req: FastifyRequest, reply: FastifyReply, opts: BridgeOptions): Promise<FastifyReply> {
+  const path = new URL(req.url, 'http://x').pathname.slice('/app/'.length);
+  if (!opts.rendererDir) {
+    return reply.code(503).type('text/plain; charset=utf-8').send('The UI is not built: run `npm run build`, then start picscan serve again.');
+  }
+  const file = await readStatic(opts.rendererDir, path);
+  if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
+  if (file.type.startsWith('text/html')) {
+    // Assets and images load without the token in their URL: the session cookie carries it.
+    const cookie = `${sessionCookieName(req.socket.localPort ?? '')}=${requestToken(req) ?? ''}; Path=/; HttpOnly; SameSite=Strict`;
+    reply.header('set-cookie', cookie).header('content-security-policy', CSP).header('cache-control', 'no-store');
+  }
+  return reply.type(file.type).send(file.body);
+}
+
+function streamEvents(req: FastifyRequest, reply: FastifyReply, opts: BridgeOptions): void {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.write(': connected\n\n');
+  const unsubscribe = opts.events.subscribe((name, payload) => {
+    res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+  });
+  const heartbeat = setInterval(() => res.write(': ping\n\n'), opts.heartbeatMs ?? 15_000);
+  req.raw.on('close', () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+  });
+}

@@ -1,0 +1,44 @@
+import type { WireError } from '../shared/errors';
+import type { AnalyzeData, AnalyzeEnvelope, DetectResponse } from '../shared/spec';
+import { kairosError, wireMapping } from './errors';
+
+/** The analyze envelope of a successful call (spec §2.1). */
+export function analyzeSuccess(data: AnalyzeData, transaction: { Id: string; Method: string }, traceId: string): AnalyzeEnvelope {
+  return {
+    query: 'analyze',
+    response: 'success',
+    status: true,
+    classifier: [{ Id: data.requestId, Response: 'success' }],
+    data,
+    transaction: { Id: transaction.Id, Method: transaction.Method },
+    trace_id: traceId,
+  };
+}
+
+/** The analyze envelope of a failed call: `status: false`, an Azure-style `error`, nothing charged. */
+export function analyzeFailure(err: WireError, traceId: string): AnalyzeEnvelope {
+  return {
+    query: 'analyze',
+    response: err.message,
+    status: false,
+    classifier: [],
+    transaction: { Id: '', Method: '' },
+    trace_id: traceId,
+    error: { code: wireMapping(err.code).azure, message: err.message },
+  };
+}
+
+/** A detect body (success or Kairos errors) with the call's trace id added. */
+export function detectBody(body: DetectResponse, traceId: string): DetectResponse & { trace_id: string } {
+  return { ...body, trace_id: traceId };
+}
+
+/** A Kairos `{ Errors }` body for a refusal or failure. */
+export function detectFailure(err: WireError, traceId: string): { Errors: Array<{ Message: string; ErrCode: number }>; trace_id: string } {
+  return { Errors: [kairosError(err)], trace_id: traceId };
+}
+
+/** Error body of routes that are neither operation (404, unknown paths). */
+export function genericFailure(err: WireError, traceId: string): { error: { code: string; message: string }; trace_id: string } {
+  return { error: { code: wireMapping(err.code).azure, message: err.message }, trace_id: traceId };
+}

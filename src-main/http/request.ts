@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../core';
+import type { ApiCall, RawParams } from '../services/api';
+
+/**
+ * Turns a request into a transport-neutral call. The key comes from header `key` (the spec's POST
+ * form) or query parameter `key` (GET form); either works on both methods. POST parameters are
+ * the JSON body merged over the query string (so `details` may stay in the query, spec §4.1).
+ */
+export function callFromRequest(request: FastifyRequest, signal: AbortSignal): ApiCall {
+  const { key: queryKey, ...query } = (request.query ?? {}) as RawParams;
+  const header = request.headers.key;
+  const key = first(header) ?? first(queryKey);
+  let params: RawParams = query;
+  if (request.method === 'POST' && request.body !== undefined && request.body !== null) {
+    if (typeof request.body !== 'object' || Array.isArray(request.body)) {
+      throw new AppError('malformed-json', 'The JSON body must be an object such as {"image": "https://example.com/photo.jpg"}.');
+    }
+    const { key: _bodyKey, ...body } = request.body as RawParams;
+    params = { ...query, ...body };
+  }
+  return { key, params, traceId: String(request.id), signal };
+}
+
+function first(v: unknown): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return typeof s === 'string' ? s : undefined;
+}
+
+/** An AbortSignal that fires when the client goes away before the reply is written. */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}

@@ -1,0 +1,117 @@
+import { AppError, isCancellation, toWireError } from '../../core';
+import type { WireError } from '../../shared/errors';
+import type { AnalyzeData, DetectResponse } from '../../shared/spec';
+import type { Credits, Hold } from './credits';
+import type { ApiAccount, KeysService } from './keys.service';
+import { PROCESSED_DETECT_CODES, type ImageOperations } from './operations';
+import { parseAnalyzeParams, parseDetectParams, type RawParams } from './params';
+import type { RateLimiter } from './rate-limit';
+
+/** The charged transaction of a call (spec §2.1 `transaction`). */
+export interface ChargedTransaction {
+  Id: string;
+  /** Payment method: always the credit balance. */
+  Method: 'credit';
+  priceMicrocents: number;
+}
+
+/** Why a call was refused before any processing; never charged. */
+export type Refusal =
+  | { reason: 'unauthorized'; error: WireError }
+  | { reason: 'insufficient-credit'; error: WireError }
+  | { reason: 'rate-limited'; error: WireError; retryAfterSec: number }
+  | { reason: 'invalid'; error: WireError };
+
+/** What one call to an operation came to. */
+export type CallOutcome<T> =
+  | { ok: true; value: T; transaction: ChargedTransaction | null }
+  | { ok: false; refusal: Refusal }
+  /** The operation failed after admission (e.g. unreachable image); refunded. */
+  | { ok: false; refusal?: undefined; error: WireError };
+
+/** One incoming call, transport-neutral. */
+export interface ApiCall {
+  key: string | undefined;
+  params: RawParams;
+  traceId: string;
+  signal?: AbortSignal;
+}
+
+const refuse = <T>(refusal: Refusal): CallOutcome<T> => ({ ok: false, refusal });
+
+/**
+ * The API's use case: authenticate → validate → hold credit → admit under the tier limits →
+ * run → charge (image processed) or refund. Transports map the outcome to HTTP.
+ */
+export class ApiGateway {
+  constructor(
+    private readonly keys: KeysService,
+    private readonly limiter: RateLimiter,
+    private readonly credits: Credits,
+    private readonly ops: ImageOperations,
+  ) {}
+
+  analyze(call: ApiCall): Promise<CallOutcome<AnalyzeData>> {
+    return this.run(call, 'analyze', parseAnalyzeParams, (req, signal) => this.ops.analyze(req, signal), () => true);
+  }
+
+  detect(call: ApiCall): Promise<CallOutcome<DetectResponse>> {
+    return this.run(call, 'detect', parseDetectParams, (req, signal) => this.ops.detect(req, signal), (body) =>
+      'Errors' in body ? body.Errors.some((e) => PROCESSED_DETECT_CODES.has(e.ErrCode)) : true,
+    );
+  }
+
+  private async run<Req, T>(
+    call: ApiCall,
+    operation: 'analyze' | 'detect',
+    parse: (raw: RawParams) => Req,
+    exec: (req: Req, signal?: AbortSignal) => Promise<T>,
+    processed: (value: T) => boolean,
+  ): Promise<CallOutcome<T>> {
+    const account = this.authenticate(call.key);
+    if (!account.ok) return refuse(account.refusal);
+    let req: Req;
+    try {
+      req = parse(call.params);
+    } catch (err) {
+      return refuse({ reason: 'invalid', error: toWireError(err) });
+    }
+    const hold = this.credits.hold(account.value.id, account.value.tier, operation, call.traceId);
+    if (!hold) {
+      return refuse({ reason: 'insufficient-credit', error: { code: 'insufficient-credit', message: 'Insufficient credit: a call needs a balance of at least 0.09¢. Top the key up.' } });
+    }
+    const limit = this.limiter.admit(account.value.id, account.value.tier);
+    if (!limit.ok) {
+      this.credits.release(hold);
+      const message = `Rate limit reached: at most ${limit.limit} calls per ${limit.period} for this tier. Retry after ${limit.retryAfterSec} s.`;
+      return refuse({ reason: 'rate-limited', retryAfterSec: limit.retryAfterSec, error: { code: 'rate-limited', message, details: { period: limit.period, limit: limit.limit } } });
+    }
+    return this.execute(hold, () => exec(req, call.signal), processed);
+  }
+
+  private async execute<T>(hold: Hold, exec: () => Promise<T>, processed: (value: T) => boolean): Promise<CallOutcome<T>> {
+    let value: T;
+    try {
+      value = await exec();
+    } catch (err) {
+      this.credits.release(hold);
+      if (!(err instanceof AppError) && !isCancellation(err)) throw err;
+      return { ok: false, error: toWireError(err) };
+    }
+    if (!processed(value)) {
+      this.credits.release(hold);
+      return { ok: true, value, transaction: null };
+    }
+    this.credits.charge(hold);
+    return { ok: true, value, transaction: { Id: hold.id, Method: 'credit', priceMicrocents: hold.priceMicrocents } };
+  }
+
+  private authenticate(key: string | undefined): { ok: true; value: ApiAccount } | { ok: false; refusal: Refusal } {
+    if (key === undefined || key === '') {
+      return { ok: false, refusal: { reason: 'unauthorized', error: { code: 'unauthorized', message: 'An API key is required: send it in header `key` (POST) or query parameter `key` (GET).' } } };
+    }
+    const account = this.keys.authenticate(key);
+    if (!account) return { ok: false, refusal: { reason: 'unauthorized', error: { code: 'unauthorized', message: 'The API key is invalid or has been revoked.' } } };
+    return { ok: true, value: account };
+  }
+}

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+import { AppError } from '../../core';
+
+/** PEM certificate and private key for the HTTPS server. */
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+  /** Where they were read from (or written to). */
+  certPath: string;
+  keyPath: string;
+  /** True when this call generated them. */
+  generated: boolean;
+}
+
+function generatePem(): Promise<{ cert: string; key: string }> {
+  const attrs = [{ name: 'commonName', value: 'picscan local API' }];
+  const extensions = [
+    { name: 'basicConstraints', cA: true },
+    { name: 'keyUsage', keyCertSign: true, digitalSignature: true, keyEncipherment: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+        { type: 7, ip: '::1' },
+      ],
+    },
+  ];
+  return new Promise((resolve, reject) =>
+    generate(attrs, { days: 825, keySize: 2048, algorithm: 'sha256', extensions }, (err, pems) => (err ? reject(err) : resolve({ cert: pems.cert, key: pems.private }))),
+  );
+}
+
+/**
+ * The server's certificate: the user's own (`certPath`/`keyPath`), or a self-signed one for
+ * localhost, 127.0.0.1 and ::1 generated on first start into `<dataDir>/tls/` and reused after.
+ * The key file is written with mode 0600.
+ */
+export async function loadOrCreateTls(opts: { dataDir: string; certPath?: string; keyPath?: string }): Promise<TlsMaterial> {
+  if (opts.certPath || opts.keyPath) {
+    if (!opts.certPath || !opts.keyPath) throw new AppError('invalid-input', '--cert and --key must be given together.');
+    return { cert: readPem(opts.certPath), key: readPem(opts.keyPath), certPath: opts.certPath, keyPath: opts.keyPath, generated: false };
+  }
+  const dir = join(opts.dataDir, 'tls');
+  const certPath = join(dir, 'server-cert.pem');
+  const keyPath = join(dir, 'server-key.pem');
+  if (existsSync(certPath) && existsSync(keyPath)) return { cert: readPem(certPath), key: readPem(keyPath), certPath, keyPath, generated: false };
+  const { cert, key } = await generatePem();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(keyPath, key, { mode: 0o600 });
+  writeFileSync(certPath, cert);
+  return { cert, key, certPath, keyPath, generated: true };
+}
+
+function readPem(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new AppError('file-not-found', `Cannot read ${path}: ${(cause as Error).message}`, { cause });
+  }
+}
