@@ -22,15 +22,23 @@ export interface FetchContext {
  */
 export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, signal?: AbortSignal): Promise<Uint8Array> {
   const { opts } = ctx;
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), opts.totalTimeoutMs);
-  const combined = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  // One controller aborts on either the caller's signal or the total deadline. (Not AbortSignal.any:
+  // a batch shares one long-lived signal, and explicit listener removal keeps nothing behind.)
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.totalTimeoutMs);
+  const onCallerAbort = (): void => controller.abort();
+  if (signal?.aborted) controller.abort();
+  else signal?.addEventListener('abort', onCallerAbort, { once: true });
   const startedMs = Date.now();
   try {
     let current = url;
     for (let redirects = 0; ; redirects++) {
       checkLiteralHost(current, shown, ctx);
-      const outcome = await getWithRetries(current, shown, ctx, combined, startedMs);
+      const outcome = await getWithRetries(current, shown, ctx, controller.signal, startedMs);
       if (outcome.kind === 'body') return outcome.bytes;
       if (outcome.kind === 'status') throw statusError(outcome.status, shown);
       if (redirects >= opts.maxRedirects) {
@@ -42,13 +50,14 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
     }
   } catch (err) {
     throw toFetchError(err, shown, {
-      user: signal,
-      deadline: deadline.signal,
+      cancelled: signal?.aborted === true,
+      timedOut,
       totalTimeoutMs: opts.totalTimeoutMs,
       connectTimeoutMs: opts.connectTimeoutMs,
     });
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', onCallerAbort);
   }
 }
 

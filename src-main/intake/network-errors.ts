@@ -2,10 +2,12 @@ import { AppError } from '../core';
 import { BlockedAddressError } from './guarded-agent';
 import { formatMs } from './describe';
 
-/** What aborted a fetch, for turning an abort into `cancelled` or `image-timeout`. */
+/** What ended a fetch early, for turning an abort into `cancelled` or `image-timeout`. */
 export interface AbortCauses {
-  user?: AbortSignal;
-  deadline: AbortSignal;
+  /** The caller's signal fired. */
+  cancelled: boolean;
+  /** The total deadline passed. */
+  timedOut: boolean;
   totalTimeoutMs: number;
   connectTimeoutMs: number;
 }
@@ -23,8 +25,8 @@ const REASONS: Record<string, string> = {
 
 /** Turns anything a fetch threw into an intake AppError naming the URL. */
 export function toFetchError(err: unknown, shown: string, causes: AbortCauses): AppError {
-  if (causes.user?.aborted) return new AppError('cancelled', `Loading the image at ${shown} was cancelled.`, { cause: err });
-  if (causes.deadline.aborted) {
+  if (causes.cancelled) return new AppError('cancelled', `Loading the image at ${shown} was cancelled.`, { cause: err });
+  if (causes.timedOut) {
     return new AppError('image-timeout', `Fetching the image at ${shown} took longer than ${formatMs(causes.totalTimeoutMs)}.`, {
       cause: err,
       details: { timeoutMs: causes.totalTimeoutMs, phase: 'total' },

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_VERSION, createImageLoader, loadImage } from '../../../src-main/intake';
 import { fixture, repoRoot } from '../../helpers/paths';
@@ -173,6 +174,19 @@ describe('fetching over HTTP', () => {
       'cancelled',
     );
     expect(Date.now() - start).toBeLessThan(700);
+  });
+
+  it('leaves no listeners on a long-lived caller signal (one signal for a whole batch)', async () => {
+    server.route('/batch.jpg', { file: CAT });
+    const batch = new AbortController();
+    const loader = createImageLoader(testOptions());
+    try {
+      for (let i = 0; i < 5; i++) await loader.load(server.url('/batch.jpg'), batch.signal);
+      await expectAppError(loader.load(server.url('/missing-in-batch.jpg'), batch.signal), 'image-fetch-failed');
+    } finally {
+      await loader.close();
+    }
+    expect(getEventListeners(batch.signal, 'abort')).toHaveLength(0);
   });
 
   it('refuses an already-aborted signal without any request', async () => {
