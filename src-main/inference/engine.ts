@@ -1,0 +1,109 @@
+/**
+ * Lazy, cached model sessions by manifest id (Immich's InferenceModel): the first `session(id)`
+ * reads the file, checks its sha256 against the manifest, opens it and runs one warm-up pass;
+ * concurrent callers share that one load. A failed load is not cached, so a retry can succeed.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { AppError, silentLogger, type Logger } from '../core';
+import type { Manifest, ModelSpec } from './manifest';
+import { openSession, type Session, type TensorMap } from './session';
+
+/** Engine settings; everything but `modelsDir` has a default. */
+export interface EngineOptions {
+  /** Folder holding manifest.json and the .onnx files. */
+  modelsDir: string;
+  /** Threads per operator; default: number of cores. */
+  intraOpNumThreads?: number;
+  /** Run one zero-input inference after loading (first real run is then not slow); default true. */
+  warmUp?: boolean;
+  logger?: Logger;
+}
+
+/** Zero feeds matching a spec's declared inputs (used for warm-up). */
+export function zeroFeeds(spec: ModelSpec): TensorMap {
+  const feeds: TensorMap = {};
+  for (const i of spec.inputs) feeds[i.name] = { data: new Float32Array(i.shape.reduce((a, b) => a * b, 1)), dims: i.shape };
+  return feeds;
+}
+
+export class InferenceEngine {
+  private readonly loading = new Map<string, Promise<Session>>();
+  private readonly threads: number;
+
+  constructor(
+    readonly manifest: Manifest,
+    private readonly opts: EngineOptions,
+  ) {
+    this.threads = Math.max(1, Math.floor(opts.intraOpNumThreads ?? availableParallelism()));
+  }
+
+  /** The manifest entry for `id`; `model-missing` if the manifest has no such model. */
+  spec(id: string): ModelSpec {
+    const spec = this.manifest.models.get(id);
+    if (!spec) throw new AppError('model-missing', `No model "${id}" in the manifest`, { details: { model: id } });
+    return spec;
+  }
+
+  /** The open session for `id`, loading it on first use. */
+  session(id: string): Promise<Session> {
+    const hit = this.loading.get(id);
+    if (hit) return hit;
+    const p = this.load(id);
+    this.loading.set(id, p);
+    p.catch(() => this.loading.delete(id));
+    return p;
+  }
+
+  /** Runs model `id` on named feeds. */
+  async run(id: string, feeds: TensorMap, signal?: AbortSignal): Promise<TensorMap> {
+    const s = await this.session(id);
+    return s.run(feeds, signal);
+  }
+
+  /** Closes one model's session (it reloads on next use). */
+  async unload(id: string): Promise<void> {
+    const p = this.loading.get(id);
+    this.loading.delete(id);
+    if (p) await p.then((s) => s.dispose()).catch(() => undefined);
+  }
+
+  /** Closes every session. */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.loading.keys()].map((id) => this.unload(id)));
+  }
+
+  private async load(id: string): Promise<Session> {
+    const spec = this.spec(id);
+    const file = join(this.opts.modelsDir, spec.file);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(file);
+    } catch (err) {
+      throw new AppError('model-missing', `Model file for "${id}" not found: ${spec.file}`, {
+        cause: err,
+        details: { model: id, file: spec.file },
+      });
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (sha256 !== spec.sha256) {
+      throw new AppError('model-failed', `Model file for "${id}" is corrupt or outdated (sha256 mismatch)`, {
+        details: { model: id, file: spec.file, expected: spec.sha256, actual: sha256 },
+      });
+    }
+    const t0 = performance.now();
+    const session = await openSession(bytes, { modelId: id, inputs: spec.inputs }, { intraOpNumThreads: this.threads });
+    if (this.opts.warmUp !== false) {
+      try {
+        await session.run(zeroFeeds(spec));
+      } catch (err) {
+        await session.dispose();
+        throw err;
+      }
+    }
+    (this.opts.logger ?? silentLogger).debug('model loaded', { model: id, threads: this.threads, ms: Math.round(performance.now() - t0) });
+    return session;
+  }
+}

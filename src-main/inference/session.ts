@@ -1,0 +1,117 @@
+/**
+ * One ONNX Runtime session: the only place that calls onnxruntime-node. Feeds are checked against
+ * the model's declared inputs before running (names and dims), and ORT failures are wrapped as
+ * `model-failed` with the feed shapes, so callers see which model and which tensor went wrong.
+ */
+import * as ort from 'onnxruntime-node';
+import { AppError, throwIfAborted } from '../core';
+
+/** A dense float32 tensor: row-major data plus dims (batch first). */
+export interface FloatTensor {
+  readonly data: Float32Array;
+  readonly dims: readonly number[];
+}
+
+/** Named tensors in or out of a model. */
+export type TensorMap = Record<string, FloatTensor>;
+
+/** What the session checks feeds against (from the manifest). */
+export interface SessionIo {
+  modelId: string;
+  inputs: readonly { name: string; shape: readonly number[] }[];
+}
+
+/** Session tuning. */
+export interface SessionOptions {
+  /** Threads inside one operator; >= 1. */
+  intraOpNumThreads: number;
+  /** ORT graph optimisation; default on ('all'). Off only for debugging. */
+  graphOptimization?: boolean;
+}
+
+/** An open model. `run` may be called concurrently; `dispose` releases native memory. */
+export interface Session {
+  readonly modelId: string;
+  readonly outputNames: readonly string[];
+  run(feeds: TensorMap, signal?: AbortSignal): Promise<TensorMap>;
+  dispose(): Promise<void>;
+}
+
+const shapeText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
+
+/** Names missing, unexpected or mis-shaped feeds; throws `model-failed` (a caller bug, never user input). */
+export function validateFeeds(io: SessionIo, feeds: TensorMap): void {
+  const expected = new Map(io.inputs.map((i) => [i.name, i.shape]));
+  const missing = [...expected.keys()].filter((n) => !(n in feeds));
+  if (missing.length)
+    throw new AppError('model-failed', `Model ${io.modelId}: missing feed(s) ${missing.join(', ')}`, {
+      details: { model: io.modelId, missing: missing.join(',') },
+    });
+  for (const [name, t] of Object.entries(feeds)) {
+    const shape = expected.get(name);
+    if (!shape)
+      throw new AppError('model-failed', `Model ${io.modelId}: unexpected feed ${name}`, { details: { model: io.modelId, feed: name } });
+    const size = t.dims.reduce((a, b) => a * b, 1);
+    if (t.dims.length !== shape.length || t.dims.some((d, i) => d !== shape[i]) || size !== t.data.length) {
+      throw new AppError(
+        'model-failed',
+        `Model ${io.modelId}: feed ${name} has shape ${shapeText(t.dims)} (${t.data.length} values), expected ${shapeText(shape)}`,
+        {
+          details: { model: io.modelId, feed: name, got: shapeText(t.dims), expected: shapeText(shape) },
+        },
+      );
+    }
+  }
+}
+
+function shapesOf(feeds: TensorMap): Record<string, string> {
+  return Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, shapeText(v.dims)]));
+}
+
+/**
+ * Opens a model from its bytes (the engine has read them to verify the checksum).
+ * Throws `model-failed` if ORT rejects the model.
+ */
+export async function openSession(model: Uint8Array, io: SessionIo, opts: SessionOptions): Promise<Session> {
+  let s: ort.InferenceSession;
+  try {
+    s = await ort.InferenceSession.create(model, {
+      intraOpNumThreads: opts.intraOpNumThreads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: opts.graphOptimization === false ? 'disabled' : 'all',
+    });
+  } catch (err) {
+    throw new AppError('model-failed', `Model ${io.modelId} could not be loaded: ${(err as Error).message}`, {
+      cause: err,
+      details: { model: io.modelId },
+    });
+  }
+  return {
+    modelId: io.modelId,
+    outputNames: s.outputNames,
+    async run(feeds, signal) {
+      throwIfAborted(signal);
+      validateFeeds(io, feeds);
+      const ortFeeds: Record<string, ort.Tensor> = {};
+      for (const [k, v] of Object.entries(feeds)) ortFeeds[k] = new ort.Tensor('float32', v.data, v.dims);
+      let out: ort.InferenceSession.ReturnType;
+      try {
+        out = await s.run(ortFeeds);
+      } catch (err) {
+        throw new AppError('model-failed', `Model ${io.modelId} failed: ${(err as Error).message}`, {
+          cause: err,
+          details: { model: io.modelId, ...shapesOf(feeds) },
+        });
+      }
+      // ORT cannot interrupt a running graph; a cancellation that arrived meanwhile wins here.
+      throwIfAborted(signal);
+      const result: TensorMap = {};
+      for (const [k, v] of Object.entries(out)) result[k] = { data: v.data as Float32Array, dims: v.dims };
+      return result;
+    },
+    async dispose() {
+      await s.release();
+    },
+  };
+}
