@@ -11,7 +11,8 @@
  * await fetch(server.url('/cat.jpg'));
  * await server.close();
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -54,7 +55,7 @@ export interface RecordedRequest {
 
 /** A running fixture server. */
 export interface FixtureServer {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>` (`https://` with `tls`) */
   readonly origin: string;
   readonly port: number;
   /** Absolute URL for a path on this server. */
@@ -69,14 +70,20 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/** Server options. */
+export interface FixtureServerOptions {
+  /** Serve HTTPS with this PEM key and certificate (e.g. from the `selfsigned` package). */
+  tls?: { key: string; cert: string };
+}
+
 /** Starts a server on 127.0.0.1; unrouted paths answer 404. */
-export async function startFixtureServer(): Promise<FixtureServer> {
+export async function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
   const routes = new Map<string, Route>();
   const hitCounts = new Map<string, number>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
 
-  const server: Server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://fixture').pathname;
     const hit = (hitCounts.get(path) ?? 0) + 1;
     hitCounts.set(path, hit);
@@ -86,14 +93,15 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     Promise.resolve(run).catch((err: unknown) => {
       res.destroy(err instanceof Error ? err : new Error(String(err)));
     });
-  });
+  };
+  const server: Server = opts.tls ? createTlsServer(opts.tls, listener) : createServer(listener);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   return {
     origin,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { getEventListeners } from 'node:events';
+import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_VERSION, createImageLoader, loadImage } from '../../../src-main/intake';
 import { fixture, repoRoot } from '../../helpers/paths';
@@ -135,7 +136,7 @@ describe('fetching over HTTP', () => {
     const opts = testOptions('desktop', { lookup: hangingLookup, connectTimeoutMs: 200, totalTimeoutMs: 5000 });
     const err = await expectAppError(loadImage(`http://stuck.example:${server.port}/cat.jpg`, opts), 'image-timeout');
     expect(err.details).toMatchObject({ phase: 'connect', timeoutMs: 200 });
-    expect(Date.now() - start).toBeLessThan(1500);
+    expect(Date.now() - start).toBeLessThan(2500); // undici's connect timer has ~500 ms resolution
   });
 
   it('refuses a Content-Length over the limit before reading the body', async () => {
@@ -161,7 +162,7 @@ describe('fetching over HTTP', () => {
     setTimeout(() => controller.abort(), 200);
     const start = Date.now();
     await expectAppError(loadImage(server.url('/abort.jpg'), testOptions(), controller.signal), 'cancelled');
-    expect(Date.now() - start).toBeLessThan(700);
+    expect(Date.now() - start).toBeLessThan(1000);
   });
 
   it('aborts during a retry wait', async () => {
@@ -173,7 +174,7 @@ describe('fetching over HTTP', () => {
       loadImage(server.url('/wait.jpg'), testOptions('desktop', { maxRetryDelayMs: 5000 }), controller.signal),
       'cancelled',
     );
-    expect(Date.now() - start).toBeLessThan(700);
+    expect(Date.now() - start).toBeLessThan(1000);
   });
 
   it('leaves no listeners on a long-lived caller signal (one signal for a whole batch)', async () => {
@@ -201,6 +202,19 @@ describe('fetching over HTTP', () => {
     await closed.close();
     const err = await expectAppError(loadImage(url, testOptions()), 'image-fetch-failed');
     expect(err.message).toContain('refused');
+  });
+
+  it('reports an untrusted HTTPS certificate as image-fetch-failed', async () => {
+    const pems = generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048, days: 1 });
+    const tlsServer = await startFixtureServer({ tls: { key: pems.private, cert: pems.cert } });
+    try {
+      tlsServer.route('/cat.jpg', { file: CAT });
+      const err = await expectAppError(loadImage(tlsServer.url('/cat.jpg'), testOptions()), 'image-fetch-failed');
+      expect(err.message).toMatch(/^Could not fetch the image at https:\/\/127\.0\.0\.1:\d+\/cat\.jpg: a TLS\/certificate error/);
+      expect(tlsServer.hits('/cat.jpg')).toBe(0);
+    } finally {
+      await tlsServer.close();
+    }
   });
 
   it('stays healthy: one loader serves good images after all the failures', async () => {
