@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { AppError, isCancellation, sleep, type Logger } from '../core';
 import type { BatchOperation } from '../shared/batch';
@@ -47,7 +48,10 @@ export class BatchRunner {
   constructor(
     private readonly deps: RunnerDeps,
     private readonly s: RunSettings,
-  ) {}
+  ) {
+    // One signal is shared by every fetch, sleep and analysis of the run.
+    setMaxListeners(0, this.controller.signal);
+  }
 
   /** Asks the run to stop: nothing new starts, downloads abort, running analyses finish and are kept. */
   stop(): void {
@@ -147,6 +151,7 @@ export class BatchRunner {
           } catch {
             return void this.requeue(item);
           }
+          this.deps.items.countAttempt(item.id);
           continue;
         }
         if (this.stopping && !(err instanceof AppError)) return void this.requeue(item);

@@ -23,6 +23,7 @@ export class ItemsRepo {
   private readonly fetchingStmt;
   private readonly analyzingStmt;
   private readonly failStmt;
+  private readonly attemptStmt;
   private readonly requeueStmt;
   private readonly resetStmt;
   private readonly skipStmt;
@@ -45,6 +46,7 @@ export class ItemsRepo {
     this.failStmt = db.prepare<[string, string, number, number]>(
       `UPDATE items SET status = 'failed', error_code = ?, error_message = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'fetching', 'analyzing')`,
     );
+    this.attemptStmt = db.prepare<[number]>('UPDATE items SET attempts = attempts + 1 WHERE id = ?');
     this.requeueStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE id = ? AND status IN ('fetching', 'analyzing')`);
     this.resetStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND status IN ('fetching', 'analyzing')`);
     this.skipStmt = db.prepare<[number]>(`UPDATE items SET status = 'skipped' WHERE batch_id = ? AND status = 'queued'`);
@@ -75,6 +77,11 @@ export class ItemsRepo {
 
   markFailed(id: number, code: string, message: string, nowMs = Date.now()): void {
     this.failStmt.run(code, message, nowMs, id);
+  }
+
+  /** Counts a retry within the current claim. */
+  countAttempt(id: number): void {
+    this.attemptStmt.run(id);
   }
 
   /** Puts an interrupted item back in the queue (pause, shutdown). */

@@ -72,9 +72,12 @@ export class ResultsRepo {
     const copyColors = copy('result_colors', 'name');
     const copyNames = copy('result_names', 'kind, name, confidence');
     const copyThumb = db.prepare<[number, number]>('INSERT OR REPLACE INTO thumbnails (item_id, mime, bytes) SELECT ?, mime, bytes FROM thumbnails WHERE item_id = ?');
+    const rootStmt = db.prepare<[number], { root: number }>('SELECT coalesce(reused_from, id) AS root FROM items WHERE id = ?');
     this.reuse = db.transaction((fromItemId: number, toItemId: number, batchId: number, sha256: string): boolean => {
       if (this.sourceForStmt.get(fromItemId)?.n !== 1) return false;
-      if (doneStmt.run(sha256, Date.now(), 0, fromItemId, toItemId).changes === 0) return false;
+      // Point at the item that was actually analysed, whichever copy the lookup found.
+      const root = rootStmt.get(fromItemId)?.root ?? fromItemId;
+      if (doneStmt.run(sha256, Date.now(), 0, root, toItemId).changes === 0) return false;
       for (const stmt of [copyResult, copyTags, copyCats, copyColors, copyNames]) stmt.run(toItemId, batchId, fromItemId);
       copyThumb.run(toItemId, fromItemId);
       return true;

@@ -1,0 +1,43 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readUrlList, type ListEntry, type ListFormat } from '../../../src-main/jobs';
+
+async function read(text: string | string[], format: ListFormat = 'auto'): Promise<ListEntry[]> {
+  const out: ListEntry[] = [];
+  for await (const e of readUrlList(Readable.from(Array.isArray(text) ? text : [text]), format)) out.push(e);
+  return out;
+}
+
+describe('reading URL lists', () => {
+  it('reads text lists: blank lines and # comments skipped, URLs normalised, bad lines kept with a reason', async () => {
+    const entries = await read('\uFEFF# header\r\nhttp://Example.com/a b.jpg\r\n\r\n  https://x.org/1.png  \nnope\njavascript:alert(1)\n');
+    expect(entries).toEqual([
+      { line: 2, url: 'http://example.com/a%20b.jpg', metadata: null, error: null },
+      { line: 4, url: 'https://x.org/1.png', metadata: null, error: null },
+      { line: 5, url: 'nope', metadata: null, error: { code: 'invalid-image-url', message: 'Line 5: "nope" is not a valid URL.' } },
+      { line: 6, url: 'javascript:alert(1)', metadata: null, error: expect.objectContaining({ code: 'unsupported-scheme' }) as unknown },
+    ]);
+  });
+
+  it('reads lines split across chunks', async () => {
+    expect((await read(['http://a.org/1.j', 'pg\nhttp://a.org/2.jpg'])).map((e) => e.url)).toEqual(['http://a.org/1.jpg', 'http://a.org/2.jpg']);
+  });
+
+  it('reads CSV (sniffed from the header): the url column, other columns as metadata, quoted fields', async () => {
+    const csv = 'id,URL,note\n1,http://a.org/1.jpg,"hello, world"\n2,bad url,x\n\n3,http://a.org/3.jpg,"multi\nline"\n';
+    const entries = await read(csv);
+    expect(entries.map(({ line, url, metadata, error }) => ({ line, url, metadata, code: error?.code }))).toEqual([
+      { line: 2, url: 'http://a.org/1.jpg', metadata: { id: '1', note: 'hello, world' }, code: undefined },
+      { line: 3, url: 'bad url', metadata: { id: '2', note: 'x' }, code: 'invalid-image-url' },
+      { line: 6, url: 'http://a.org/3.jpg', metadata: { id: '3', note: 'multi\nline' }, code: undefined },
+    ]);
+  });
+
+  it('refuses a CSV without a url column', async () => {
+    await expect(read('a,b\n1,2\n', 'csv')).rejects.toMatchObject({ code: 'invalid-input' });
+  });
+
+  it('treats a list whose first line is a URL as text', async () => {
+    expect(await read('http://a.org/x,y.jpg\n')).toHaveLength(1);
+  });
+});
