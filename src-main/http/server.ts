@@ -39,7 +39,12 @@ export interface HttpServerOptions {
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
 
-const DEFAULT_TIMEOUTS: ServerTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, checkIntervalMs: 1_000 };
+const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+};
 
 /**
  * Builds the local API server (not yet listening): `GET|POST /ai/vision/analyze`,
@@ -65,7 +70,9 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     serverFactory: (handler) =>
-      (opts.tls ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttp(serverOpts, handler)) as HttpServer,
+      (opts.tls
+        ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler)
+        : createHttp(serverOpts, handler)) as HttpServer,
   });
   // Only JSON bodies: uploads, raw bytes and form posts get a clear 415.
   app.removeContentTypeParser(['text/plain']);
@@ -74,11 +81,20 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     reply.header('x-trace-id', String(request.id));
   });
   app.addHook('onResponse', async (request, reply) => {
-    log.debug('api request', { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime), trace_id: request.id });
+    log.debug('api request', {
+      method: request.method,
+      path: request.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+      trace_id: request.id,
+    });
   });
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, request, fromFastifyError(err, log)));
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, { code: 'not-found', message: `No route ${request.method} ${request.url.split('?')[0]}. The API has GET and POST /ai/vision/analyze and /ai/faces/detect.` }),
+    sendError(reply, request, {
+      code: 'not-found',
+      message: `No route ${request.method} ${request.url.split('?')[0]}. The API has GET and POST /ai/vision/analyze and /ai/faces/detect.`,
+    }),
   );
 
   await app.register(visionRoutes, { gateway: opts.api.gateway });
@@ -91,11 +107,15 @@ function fromFastifyError(err: FastifyError, log: Logger): WireError {
   if (err instanceof AppError) return toWireError(err);
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { code: 'payload-too-large', message: 'The request body is too large: send only the JSON parameters; the image goes by URL in `image`.' };
+      return {
+        code: 'payload-too-large',
+        message: 'The request body is too large: send only the JSON parameters; the image goes by URL in `image`.',
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         code: 'invalid-input',
-        message: 'Only JSON bodies (Content-Type: application/json) are accepted. File uploads, form posts and raw image bytes are not: pass a public image URL in `image`.',
+        message:
+          'Only JSON bodies (Content-Type: application/json) are accepted. File uploads, form posts and raw image bytes are not: pass a public image URL in `image`.',
         details: { status: 415 },
       };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -103,7 +123,8 @@ function fromFastifyError(err: FastifyError, log: Logger): WireError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { code: 'malformed-json', message: 'The Content-Length does not match the body.' };
   }
-  if (err instanceof SyntaxError || err.statusCode === 400) return { code: 'malformed-json', message: `The body is not valid JSON: ${err.message}` };
+  if (err instanceof SyntaxError || err.statusCode === 400)
+    return { code: 'malformed-json', message: `The body is not valid JSON: ${err.message}` };
   log.error('api internal error', { error: err.stack ?? err.message });
   return toWireError(err);
 }

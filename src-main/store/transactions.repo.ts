@@ -26,7 +26,15 @@ export class TransactionsRepo {
       "INSERT INTO api_transactions (id, key_id, operation, price_microcents, status, trace_id, created_at_ms) VALUES (?, ?, ?, ?, 'held', ?, ?)",
     );
     this.hold_ = db.transaction(
-      (t: { id: string; keyId: number; operation: ChargedOperation; priceMicrocents: number; minBalanceMicrocents: number; traceId: string; nowMs: number }): HoldResult => {
+      (t: {
+        id: string;
+        keyId: number;
+        operation: ChargedOperation;
+        priceMicrocents: number;
+        minBalanceMicrocents: number;
+        traceId: string;
+        nowMs: number;
+      }): HoldResult => {
         const current = balance.get(t.keyId)?.balance_microcents ?? 0;
         if (current < t.minBalanceMicrocents || current < t.priceMicrocents) {
           return { ok: false, reason: 'insufficient-credit', balanceMicrocents: current };
@@ -55,11 +63,21 @@ export class TransactionsRepo {
       for (const { id } of stale.all(beforeMs)) if (this.release_(id)) n++;
       return n;
     });
-    this.countCharged = db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM api_transactions WHERE key_id = ? AND status = 'charged'");
+    this.countCharged = db.prepare<[number], { n: number }>(
+      "SELECT count(*) AS n FROM api_transactions WHERE key_id = ? AND status = 'charged'",
+    );
   }
 
   /** Deducts the price when the balance allows it (≥ minimum and ≥ price) and records a held row. */
-  hold(t: { id: string; keyId: number; operation: ChargedOperation; priceMicrocents: number; minBalanceMicrocents: number; traceId: string; nowMs: number }): HoldResult {
+  hold(t: {
+    id: string;
+    keyId: number;
+    operation: ChargedOperation;
+    priceMicrocents: number;
+    minBalanceMicrocents: number;
+    traceId: string;
+    nowMs: number;
+  }): HoldResult {
     return this.hold_.immediate(t);
   }
 

@@ -19,7 +19,8 @@ function withKeys<T>(flags: DbFlag, run: (keys: KeysService) => T): T {
 
 function parseId(text: string): number {
   const id = Number(text);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('invalid-parameter', `"${text}" is not a key id (a positive integer; see picscan keys list).`);
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw new AppError('invalid-parameter', `"${text}" is not a key id (a positive integer; see picscan keys list).`);
   return id;
 }
 
@@ -52,7 +53,11 @@ export function registerKeys(program: Command): void {
       const tier = parseTier(o.tier);
       const credit = o.credit === undefined ? undefined : parseDollars(o.credit);
       const created = withKeys(o, (k) => k.create({ name: o.name, tier, creditMicrocents: credit }));
-      print(o.json, created, `Key ${created.id} (${tier}, balance $${formatDollars(created.balanceMicrocents)}):\n${created.key}\nStore it now: it is not shown again.`);
+      print(
+        o.json,
+        created,
+        `Key ${created.id} (${tier}, balance $${formatDollars(created.balanceMicrocents)}):\n${created.key}\nStore it now: it is not shown again.`,
+      );
     });
   keys
     .command('list')
@@ -62,7 +67,11 @@ export function registerKeys(program: Command): void {
     .action((o: DbFlag & { json?: boolean }) => {
       const list = withKeys(o, (k) => k.list());
       const header = '  id  key           tier   balance        calls     status   name';
-      print(o.json, list, list.length === 0 ? 'No API keys yet (picscan keys create --name <n> --tier basic).' : [header, ...list.map(line)].join('\n'));
+      print(
+        o.json,
+        list,
+        list.length === 0 ? 'No API keys yet (picscan keys create --name <n> --tier basic).' : [header, ...list.map(line)].join('\n'),
+      );
     });
   keys
     .command('revoke <id>')

@@ -30,7 +30,8 @@ export const serveExtensions: Array<(ctx: ServeContext) => (app: FastifyInstance
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new AppError('invalid-parameter', `"${text}" is not a port (0..65535; 0 picks a free one).`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new AppError('invalid-parameter', `"${text}" is not a port (0..65535; 0 picks a free one).`);
   return port;
 }
 
@@ -44,12 +45,18 @@ async function serve(flags: ServeFlags): Promise<void> {
   const operations = createLocalOperations({ config, blockPrivateNetworks: !flags.allowPrivateNetworks });
   const api = createApiServices({ db, operations });
   const tls = flags.http ? undefined : await loadOrCreateTls({ dataDir: config.dataDir, certPath: flags.cert, keyPath: flags.key });
-  const app = await createHttpServer({ api, tls, logger: consoleLogger, extraRoutes: serveExtensions.map((ext) => ext({ config, allowPrivateNetworks: Boolean(flags.allowPrivateNetworks) })) });
+  const app = await createHttpServer({
+    api,
+    tls,
+    logger: consoleLogger,
+    extraRoutes: serveExtensions.map((ext) => ext({ config, allowPrivateNetworks: Boolean(flags.allowPrivateNetworks) })),
+  });
   await app.listen({ host: flags.host, port });
   const url = serverUrl(app, Boolean(tls));
   process.stdout.write(`picscan API listening on ${url}\n`);
   if (tls) process.stderr.write(`TLS certificate: ${tls.certPath}${tls.generated ? ' (generated now; trust it or use curl -k)' : ''}\n`);
-  if (flags.allowPrivateNetworks) process.stderr.write('Image URLs on private and loopback addresses are allowed (--allow-private-networks).\n');
+  if (flags.allowPrivateNetworks)
+    process.stderr.write('Image URLs on private and loopback addresses are allowed (--allow-private-networks).\n');
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       process.stderr.write(`${signal}: finishing open requests…\n`);

@@ -32,7 +32,15 @@ export class Credits {
   hold(keyId: number, tier: ApiTier, operation: ChargedOperation, traceId: string): Hold | undefined {
     const priceMicrocents = TIERS[tier].priceMicrocents;
     const id = randomUUID();
-    const r = this.repo.hold({ id, keyId, operation, priceMicrocents, minBalanceMicrocents: MIN_BALANCE_MICROCENTS, traceId, nowMs: this.nowMs() });
+    const r = this.repo.hold({
+      id,
+      keyId,
+      operation,
+      priceMicrocents,
+      minBalanceMicrocents: MIN_BALANCE_MICROCENTS,
+      traceId,
+      nowMs: this.nowMs(),
+    });
     return r.ok ? { id, priceMicrocents } : undefined;
   }
 

@@ -52,12 +52,22 @@ export class ApiGateway {
   ) {}
 
   analyze(call: ApiCall): Promise<CallOutcome<AnalyzeData>> {
-    return this.run(call, 'analyze', parseAnalyzeParams, (req, signal) => this.ops.analyze(req, signal), () => true);
+    return this.run(
+      call,
+      'analyze',
+      parseAnalyzeParams,
+      (req, signal) => this.ops.analyze(req, signal),
+      () => true,
+    );
   }
 
   detect(call: ApiCall): Promise<CallOutcome<DetectResponse>> {
-    return this.run(call, 'detect', parseDetectParams, (req, signal) => this.ops.detect(req, signal), (body) =>
-      'Errors' in body ? body.Errors.some((e) => PROCESSED_DETECT_CODES.has(e.ErrCode)) : true,
+    return this.run(
+      call,
+      'detect',
+      parseDetectParams,
+      (req, signal) => this.ops.detect(req, signal),
+      (body) => ('Errors' in body ? body.Errors.some((e) => PROCESSED_DETECT_CODES.has(e.ErrCode)) : true),
     );
   }
 
@@ -78,13 +88,20 @@ export class ApiGateway {
     }
     const hold = this.credits.hold(account.value.id, account.value.tier, operation, call.traceId);
     if (!hold) {
-      return refuse({ reason: 'insufficient-credit', error: { code: 'insufficient-credit', message: 'Insufficient credit: a call needs a balance of at least 0.09¢. Top the key up.' } });
+      return refuse({
+        reason: 'insufficient-credit',
+        error: { code: 'insufficient-credit', message: 'Insufficient credit: a call needs a balance of at least 0.09¢. Top the key up.' },
+      });
     }
     const limit = this.limiter.admit(account.value.id, account.value.tier);
     if (!limit.ok) {
       this.credits.release(hold);
       const message = `Rate limit reached: at most ${limit.limit} calls per ${limit.period} for this tier. Retry after ${limit.retryAfterSec} s.`;
-      return refuse({ reason: 'rate-limited', retryAfterSec: limit.retryAfterSec, error: { code: 'rate-limited', message, details: { period: limit.period, limit: limit.limit } } });
+      return refuse({
+        reason: 'rate-limited',
+        retryAfterSec: limit.retryAfterSec,
+        error: { code: 'rate-limited', message, details: { period: limit.period, limit: limit.limit } },
+      });
     }
     return this.execute(hold, () => exec(req, call.signal), processed);
   }
@@ -108,10 +125,23 @@ export class ApiGateway {
 
   private authenticate(key: string | undefined): { ok: true; value: ApiAccount } | { ok: false; refusal: Refusal } {
     if (key === undefined || key === '') {
-      return { ok: false, refusal: { reason: 'unauthorized', error: { code: 'unauthorized', message: 'An API key is required: send it in header `key` (POST) or query parameter `key` (GET).' } } };
+      return {
+        ok: false,
+        refusal: {
+          reason: 'unauthorized',
+          error: {
+            code: 'unauthorized',
+            message: 'An API key is required: send it in header `key` (POST) or query parameter `key` (GET).',
+          },
+        },
+      };
     }
     const account = this.keys.authenticate(key);
-    if (!account) return { ok: false, refusal: { reason: 'unauthorized', error: { code: 'unauthorized', message: 'The API key is invalid or has been revoked.' } } };
+    if (!account)
+      return {
+        ok: false,
+        refusal: { reason: 'unauthorized', error: { code: 'unauthorized', message: 'The API key is invalid or has been revoked.' } },
+      };
     return { ok: true, value: account };
   }
 }

@@ -83,7 +83,8 @@ export class KeysService {
 
   /** Adds credit (positive micro-cents) to a key. */
   topUp(id: number, microcents: number): ApiKeySummary {
-    if (!Number.isSafeInteger(microcents) || microcents <= 0) throw new AppError('invalid-parameter', 'A top-up must be a positive amount.');
+    if (!Number.isSafeInteger(microcents) || microcents <= 0)
+      throw new AppError('invalid-parameter', 'A top-up must be a positive amount.');
     this.get(id);
     this.repo.credit(id, microcents);
     return this.get(id);

@@ -18,7 +18,9 @@ export function parseDollars(text: string): number {
 /** Formats micro-cents as dollars with all 8 decimals trimmed to at least 2 (`15.00`, `0.0012`). */
 export function formatDollars(microcents: number): string {
   const whole = Math.floor(microcents / MICROCENTS_PER_DOLLAR);
-  const frac = String(microcents % MICROCENTS_PER_DOLLAR).padStart(8, '0').replace(/0+$/, '');
+  const frac = String(microcents % MICROCENTS_PER_DOLLAR)
+    .padStart(8, '0')
+    .replace(/0+$/, '');
   return `${whole}.${frac.padEnd(2, '0')}`;
 }
 

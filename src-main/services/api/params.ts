@@ -26,17 +26,26 @@ export function parseImage(raw: RawParams): string {
   const v = raw.image;
   if (v === undefined || v === null || v === '') {
     const hint = raw.url !== undefined ? ' (this API names it `image`, not `url`)' : '';
-    throw new AppError('missing-parameter', `The required parameter \`image\` (a public JPG or PNG URL) is missing${hint}.`, { details: { parameter: 'image' } });
-  }
-  if (typeof v !== 'string') throw new AppError('invalid-parameter', '`image` must be a string holding an image URL.', { details: { parameter: 'image' } });
-  const s = v.trim();
-  if (/^data:/i.test(s)) {
-    throw new AppError('invalid-image-url', 'Data URLs are not accepted: pass a publicly accessible http(s) URL of a JPG or PNG image.', { details: { parameter: 'image' } });
-  }
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(s) && BASE64ISH.test(s)) {
-    throw new AppError('invalid-image-url', 'Base64-encoded images are not accepted: pass a publicly accessible http(s) URL of a JPG or PNG image.', {
+    throw new AppError('missing-parameter', `The required parameter \`image\` (a public JPG or PNG URL) is missing${hint}.`, {
       details: { parameter: 'image' },
     });
+  }
+  if (typeof v !== 'string')
+    throw new AppError('invalid-parameter', '`image` must be a string holding an image URL.', { details: { parameter: 'image' } });
+  const s = v.trim();
+  if (/^data:/i.test(s)) {
+    throw new AppError('invalid-image-url', 'Data URLs are not accepted: pass a publicly accessible http(s) URL of a JPG or PNG image.', {
+      details: { parameter: 'image' },
+    });
+  }
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(s) && BASE64ISH.test(s)) {
+    throw new AppError(
+      'invalid-image-url',
+      'Base64-encoded images are not accepted: pass a publicly accessible http(s) URL of a JPG or PNG image.',
+      {
+        details: { parameter: 'image' },
+      },
+    );
   }
   return s;
 }
@@ -47,17 +56,31 @@ function listOf(v: unknown, name: string): string[] | undefined {
   const parts = Array.isArray(v) ? v : [v];
   const out: string[] = [];
   for (const p of parts) {
-    if (typeof p !== 'string') throw new AppError('invalid-parameter', `\`${name}\` must be a comma-separated string.`, { details: { parameter: name } });
-    out.push(...p.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+    if (typeof p !== 'string')
+      throw new AppError('invalid-parameter', `\`${name}\` must be a comma-separated string.`, { details: { parameter: name } });
+    out.push(
+      ...p
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    );
   }
   return out.length === 0 ? undefined : out;
 }
 
-function pick<T extends string>(values: string[], allowed: readonly T[], name: string, code: 'unsupported-feature' | 'invalid-details' | 'invalid-parameter'): T[] {
+function pick<T extends string>(
+  values: string[],
+  allowed: readonly T[],
+  name: string,
+  code: 'unsupported-feature' | 'invalid-details' | 'invalid-parameter',
+): T[] {
   const out: T[] = [];
   for (const value of values) {
     const hit = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
-    if (!hit) throw new AppError(code, `"${value}" is not a valid \`${name}\` value; allowed: ${allowed.join(', ')}.`, { details: { parameter: name, value } });
+    if (!hit)
+      throw new AppError(code, `"${value}" is not a valid \`${name}\` value; allowed: ${allowed.join(', ')}.`, {
+        details: { parameter: name, value },
+      });
     if (!out.includes(hit)) out.push(hit);
   }
   return out;
@@ -82,9 +105,13 @@ export function parseDetectParams(raw: RawParams): DetectRequest {
   if (m !== undefined && m !== null && m !== '') {
     const n = typeof m === 'number' ? m : typeof m === 'string' && /^\s*[0-9.eE+-]+\s*$/.test(m) ? Number(m) : Number.NaN;
     if (!Number.isFinite(n) || n < MIN_HEAD_SCALE.min || n > MIN_HEAD_SCALE.max) {
-      throw new AppError('invalid-parameter', `\`minHeadScale\` must be a number from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}; got ${JSON.stringify(m)}.`, {
-        details: { parameter: 'minHeadScale' },
-      });
+      throw new AppError(
+        'invalid-parameter',
+        `\`minHeadScale\` must be a number from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}; got ${JSON.stringify(m)}.`,
+        {
+          details: { parameter: 'minHeadScale' },
+        },
+      );
     }
     minHeadScale = n;
   }

@@ -15,12 +15,23 @@ export interface TierPolicy {
 /** Tier table of spec §8. */
 export const TIERS: Readonly<Record<ApiTier, TierPolicy>> = Object.freeze({
   free: { available: false, priceMicrocents: 0, minimumMicrocents: 0, limits: { minute: 5, day: 100, month: 600 } },
-  basic: { available: true, priceMicrocents: 3_000, minimumMicrocents: 15 * MICROCENTS_PER_DOLLAR, limits: { minute: 100, day: 5_000, month: 1_000_000 } },
-  pro: { available: true, priceMicrocents: 2_000, minimumMicrocents: 50 * MICROCENTS_PER_DOLLAR, limits: { minute: 200, day: 15_000, month: 5_000_000 } },
+  basic: {
+    available: true,
+    priceMicrocents: 3_000,
+    minimumMicrocents: 15 * MICROCENTS_PER_DOLLAR,
+    limits: { minute: 100, day: 5_000, month: 1_000_000 },
+  },
+  pro: {
+    available: true,
+    priceMicrocents: 2_000,
+    minimumMicrocents: 50 * MICROCENTS_PER_DOLLAR,
+    limits: { minute: 200, day: 15_000, month: 5_000_000 },
+  },
 });
 
 /** A call needs at least 0.09 ¢ of credit (spec §1, §8). */
 export const MIN_BALANCE_MICROCENTS = 90_000;
 
 /** The refusal shown when someone asks for the free tier. */
-export const FREE_TIER_MESSAGE = 'The free tier exists but is not available: no free access is offered for this region. Use --tier basic or --tier pro.';
+export const FREE_TIER_MESSAGE =
+  'The free tier exists but is not available: no free access is offered for this region. Use --tier basic or --tier pro.';

@@ -30,7 +30,9 @@ function generatePem(): Promise<{ cert: string; key: string }> {
     },
   ];
   return new Promise((resolve, reject) =>
-    generate(attrs, { days: 825, keySize: 2048, algorithm: 'sha256', extensions }, (err, pems) => (err ? reject(err) : resolve({ cert: pems.cert, key: pems.private }))),
+    generate(attrs, { days: 825, keySize: 2048, algorithm: 'sha256', extensions }, (err, pems) =>
+      err ? reject(err) : resolve({ cert: pems.cert, key: pems.private }),
+    ),
   );
 }
 
@@ -47,7 +49,8 @@ export async function loadOrCreateTls(opts: { dataDir: string; certPath?: string
   const dir = join(opts.dataDir, 'tls');
   const certPath = join(dir, 'server-cert.pem');
   const keyPath = join(dir, 'server-key.pem');
-  if (existsSync(certPath) && existsSync(keyPath)) return { cert: readPem(certPath), key: readPem(keyPath), certPath, keyPath, generated: false };
+  if (existsSync(certPath) && existsSync(keyPath))
+    return { cert: readPem(certPath), key: readPem(keyPath), certPath, keyPath, generated: false };
   const { cert, key } = await generatePem();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyPath, key, { mode: 0o600 });

@@ -1,0 +1,142 @@
+import { mkdtempSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOrCreateTls } from '../../../src-main/services/api';
+import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
+import { fixture } from '../../helpers/paths';
+import { getQuery, intakeOperations, postJson, startApi, type ApiHarness } from './harness';
+
+let images: FixtureServer;
+beforeAll(async () => {
+  images = await startFixtureServer();
+  images.route('/cat.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
+  images.route('/redirect.jpg', { redirectTo: 'http://169.254.169.254/latest/meta-data/' });
+});
+afterAll(() => images.close());
+
+describe('SSRF: image URLs on private addresses are refused by default', () => {
+  let api: ApiHarness;
+  let key: string;
+  const ops = intakeOperations({ blockPrivateNetworks: true, connectTimeoutMs: 1_000 });
+  beforeAll(async () => {
+    api = await startApi({ operations: ops });
+    key = api.api.keys.create({ name: 'ssrf', tier: 'pro' }).key;
+  });
+  afterAll(() => api.close());
+
+  const targets = (port: number): Array<[string, string]> => [
+    ['loopback 127.0.0.1', `http://127.0.0.1:${port}/cat.jpg`],
+    ['cloud metadata 169.254.169.254', 'http://169.254.169.254/latest/meta-data/iam'],
+    ['a name resolving to loopback (localhost)', `http://localhost:${port}/cat.jpg`],
+    ['IPv6 loopback', `http://[::1]:${port}/cat.jpg`],
+    ['a private 10.x address', 'http://10.0.0.1/a.jpg'],
+  ];
+
+  it('analyze answers InvalidImageUrl without contacting the target and charges nothing', async () => {
+    for (const [name, url] of targets(images.port)) {
+      const res = await postJson(`${api.url}/ai/vision/analyze`, { image: url }, key);
+      expect(res.status, name).toBe(400);
+      expect(res.json, name).toMatchObject({ status: false, error: { code: 'InvalidImageUrl' } });
+    }
+    expect(images.hits('/cat.jpg')).toBe(0);
+    expect(api.api.credits.chargedCount(1)).toBe(0);
+  });
+
+  it('detect answers ErrCode 5001 for the same targets', async () => {
+    for (const [name, url] of targets(images.port)) {
+      const res = await getQuery(`${api.url}/ai/faces/detect`, { image: url, key });
+      expect(res.status, name).toBe(200);
+      expect(res.json, name).toMatchObject({ Errors: [{ ErrCode: 5001 }] });
+    }
+    expect(images.hits('/cat.jpg')).toBe(0);
+  });
+
+  it('local files are never read', async () => {
+    const res = await postJson(`${api.url}/ai/vision/analyze`, { image: `file://${fixture('cat_chelsea.jpg')}` }, key);
+    expect(res.json).toMatchObject({ status: false, error: { code: 'InvalidImageUrl' } });
+    const path = await postJson(`${api.url}/ai/vision/analyze`, { image: '/etc/passwd' }, key);
+    expect(path.json).toMatchObject({ status: false, error: { code: 'InvalidImageUrl' } });
+  });
+});
+
+describe('a slow client cannot hold the server', () => {
+  const openSlow = (url: string): Promise<{ socket: Socket; closedAfterMs: Promise<number> }> =>
+    new Promise((resolve) => {
+      const { hostname, port } = new URL(url);
+      const started = Date.now();
+      const socket = connect(Number(port), hostname, () => {
+        socket.write('POST /ai/vision/analyze HTTP/1.1\r\nHost: x\r\n'); // never finishes the head
+        resolve({ socket, closedAfterMs: new Promise((r) => socket.on('close', () => r(Date.now() - started))) });
+      });
+      socket.on('error', () => {});
+    });
+
+  it('closes a connection whose headers trickle past the header timeout, while others are served', async () => {
+    const api = await startApi({
+      operations: intakeOperations(),
+      timeouts: { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, checkIntervalMs: 200 },
+    });
+    const key = api.api.keys.create({ name: 'slow', tier: 'pro' }).key;
+    const slow = await Promise.all(Array.from({ length: 20 }, () => openSlow(api.url)));
+    // Keep dribbling header bytes: a slowloris never goes idle, only the header timeout stops it.
+    const drip = setInterval(() => slow.forEach((s) => s.socket.writable && s.socket.write('X-A: b\r\n')), 100);
+    const ok = await postJson(`${api.url}/ai/vision/analyze`, { image: images.url('/cat.jpg') }, key);
+    expect(ok.status).toBe(200);
+    const closed = await Promise.all(slow.map((s) => s.closedAfterMs));
+    clearInterval(drip);
+    for (const ms of closed) expect(ms).toBeLessThan(3_000);
+    await api.close();
+  });
+
+  it('closes a connection whose body trickles past the request timeout', async () => {
+    const api = await startApi({
+      operations: intakeOperations(),
+      timeouts: { headersTimeoutMs: 1_000, requestTimeoutMs: 1_500, checkIntervalMs: 200 },
+    });
+    const { hostname, port } = new URL(api.url);
+    const started = Date.now();
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    let response = '';
+    socket.on('data', (d) => (response += d.toString()));
+    socket.write('POST /ai/vision/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"image":');
+    const drip = setInterval(() => socket.writable && socket.write(' '), 100);
+    const ms = await new Promise<number>((r) => socket.on('close', () => r(Date.now() - started)));
+    clearInterval(drip);
+    expect(ms).toBeLessThan(3_500);
+    expect(response === '' || response.startsWith('HTTP/1.1 408')).toBe(true);
+    await api.close();
+  });
+});
+
+describe('HTTPS with the generated self-signed certificate', () => {
+  it('generates the certificate once into the data folder and serves the API over TLS', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'picscan-tls-'));
+    const tls = await loadOrCreateTls({ dataDir });
+    expect(tls.generated).toBe(true);
+    expect(tls.certPath).toBe(join(dataDir, 'tls', 'server-cert.pem'));
+    const again = await loadOrCreateTls({ dataDir });
+    expect(again.generated).toBe(false);
+    expect(again.cert).toBe(tls.cert);
+
+    const api = await startApi({ operations: intakeOperations(), tls });
+    expect(api.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const key = api.api.keys.create({ name: 'tls', tier: 'basic' }).key;
+    const trusting = new Agent({ connect: { ca: tls.cert } });
+    const res = await postJson(`${api.url}/ai/vision/analyze`, { image: images.url('/cat.jpg') }, key, trusting);
+    expect(res.status).toBe(200);
+    const localhost = await getQuery(
+      api.url.replace('127.0.0.1', 'localhost') + '/ai/faces/detect',
+      { image: images.url('/cat.jpg'), key },
+      trusting,
+    );
+    expect(localhost.json).toHaveProperty('images');
+    // A client that does not trust the certificate is refused by TLS.
+    await expect(postJson(`${api.url}/ai/vision/analyze`, {}, key, new Agent())).rejects.toThrow(/self[- ]signed|certificate/i);
+    await trusting.close();
+    await api.close();
+  });
+});
