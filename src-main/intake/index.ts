@@ -18,4 +18,4 @@ export { intakeErrorKind, type IntakeErrorKind } from './errors';
 export { blockedRangeOf, type BlockedRange } from './address-policy';
 export { sniffContent, type ContentType } from './sniff';
 export type { ImageFormat } from './validate';
-export type { RgbImage, Thumbnail } from '../inference/image';
+export type { RgbImage, Thumbnail } from '../inference';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, throwIfAborted } from '../core';
-import { decodeImage, makeThumbnail, type RgbImage, type Thumbnail } from '../inference/image';
+import { decodeImage, makeThumbnail, type RgbImage, type Thumbnail } from '../inference';
 import { parseAllowList } from './address-policy';
 import { fetchUrlBytes, type FetchContext } from './fetch-url';
 import { createIntakeAgent } from './guarded-agent';
