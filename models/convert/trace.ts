@@ -54,6 +54,7 @@ function toConst(t: tf.Tensor, data: tf.TypedArray): ConstTensor {
 }
 
 export async function traceGraph(art: TfjsArtifacts, inputShape: number[]): Promise<Map<string, TracedTensor>> {
+  tf.enableProdMode(); // no console banner; no debug checks
   await tf.setBackend('cpu');
   const model = await loadGraphModel(
     tf.io.fromMemory({ modelTopology: art.modelTopology, weightSpecs: art.weightSpecs, weightData: art.weightData }),
@@ -69,10 +70,10 @@ export async function traceGraph(art: TfjsArtifacts, inputShape: number[]): Prom
   const placeholder = nodes.find((n) => n.op === 'Placeholder')!;
   const request = [...keys].filter((k) => k.split(':')[0] !== placeholder.name);
   const input = tf.zeros(inputShape);
-  const outs = (await model.executeAsync(
+  const outs = model.execute(
     { [placeholder.name]: input },
     request.map((k) => (k.endsWith(':0') ? k.slice(0, -2) : k)),
-  )) as tf.Tensor[];
+  ) as tf.Tensor[];
   const result = new Map<string, TracedTensor>();
   result.set(`${placeholder.name}:0`, { shape: inputShape, dtype: 'float32' });
   for (let i = 0; i < request.length; i++) {

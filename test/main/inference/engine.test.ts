@@ -1,0 +1,105 @@
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InferenceEngine, loadManifest, parseManifest, zeroFeeds, type Manifest } from '../../../src-main/inference';
+import type { AppError } from '../../../src-main/core';
+import { repoRoot } from '../../helpers/paths';
+
+const modelsDir = join(repoRoot, 'models');
+const manifest = loadManifest(join(modelsDir, 'manifest.json'));
+const emotion = manifest.models.get('emotion')!;
+let tmp: string | undefined;
+afterEach(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  tmp = undefined;
+});
+
+/** A models dir holding only emotion.onnx (the smallest model), with a manifest edit. */
+function emotionOnly(edit: (e: Record<string, unknown>) => void = () => {}): { dir: string; manifest: Manifest } {
+  tmp = mkdtempSync(join(tmpdir(), 'picscan-engine-'));
+  copyFileSync(join(modelsDir, emotion.file), join(tmp, emotion.file));
+  const entry = JSON.parse(JSON.stringify(emotion)) as Record<string, unknown>;
+  edit(entry);
+  const json = { version: 1, models: [entry] };
+  writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(json));
+  return { dir: tmp, manifest: parseManifest(json) };
+}
+
+async function rejection(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as AppError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('inference engine', () => {
+  it('loads lazily once, shares concurrent loads and runs a model', async () => {
+    const { dir, manifest: m } = emotionOnly();
+    const engine = new InferenceEngine(m, { modelsDir: dir, intraOpNumThreads: 1 });
+    const [a, b] = await Promise.all([engine.session('emotion'), engine.session('emotion')]);
+    expect(a).toBe(b);
+    const out = await engine.run('emotion', zeroFeeds(emotion));
+    expect(out.emotion!.dims).toEqual([1, 7]);
+    expect(out.emotion!.data.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 5);
+    await engine.dispose();
+  });
+
+  it('detects a sha256 mismatch before opening the model', async () => {
+    const { dir, manifest: m } = emotionOnly((e) => (e.sha256 = '0'.repeat(64)));
+    const err = await rejection(new InferenceEngine(m, { modelsDir: dir }).session('emotion'));
+    expect(err.code).toBe('model-failed');
+    expect(err.message).toContain('sha256');
+    expect(err.details).toMatchObject({ model: 'emotion', expected: '0'.repeat(64), actual: emotion.sha256 });
+  });
+
+  it('an absent file is model-missing, and a retry after fixing it succeeds', async () => {
+    const { dir, manifest: m } = emotionOnly();
+    rmSync(join(dir, emotion.file));
+    const engine = new InferenceEngine(m, { modelsDir: dir, intraOpNumThreads: 1 });
+    expect((await rejection(engine.session('emotion'))).code).toBe('model-missing');
+    copyFileSync(join(modelsDir, emotion.file), join(dir, emotion.file));
+    await expect(engine.session('emotion')).resolves.toBeDefined();
+    await engine.dispose();
+  });
+
+  it('an unknown id is model-missing', () => {
+    const engine = new InferenceEngine(manifest, { modelsDir });
+    expect(() => engine.spec('nope')).toThrow(expect.objectContaining({ code: 'model-missing' }));
+  });
+
+  it('names missing, unexpected and mis-shaped feeds', async () => {
+    const { dir, manifest: m } = emotionOnly();
+    const engine = new InferenceEngine(m, { modelsDir: dir, intraOpNumThreads: 1, warmUp: false });
+    const missing = await rejection(engine.run('emotion', {}));
+    expect(missing.code).toBe('model-failed');
+    expect(missing.message).toContain('missing feed(s) input');
+    const extra = await rejection(engine.run('emotion', { ...zeroFeeds(emotion), pixels: { data: new Float32Array(1), dims: [1] } }));
+    expect(extra.message).toContain('unexpected feed pixels');
+    const shaped = await rejection(engine.run('emotion', { input: { data: new Float32Array(64 * 64 * 3), dims: [1, 64, 64, 3] } }));
+    expect(shaped.message).toContain('feed input has shape [1,64,64,3]');
+    expect(shaped.details).toMatchObject({ feed: 'input', expected: '[1,64,64,1]' });
+    await engine.dispose();
+  });
+
+  it('a cancelled signal rejects with cancelled', async () => {
+    const { dir, manifest: m } = emotionOnly();
+    const engine = new InferenceEngine(m, { modelsDir: dir, intraOpNumThreads: 1, warmUp: false });
+    const ac = new AbortController();
+    ac.abort();
+    expect((await rejection(engine.run('emotion', zeroFeeds(emotion), ac.signal))).code).toBe('cancelled');
+    await engine.dispose();
+  });
+
+  it('a file ORT cannot parse is model-failed', async () => {
+    const { dir } = emotionOnly();
+    writeFileSync(join(dir, emotion.file), 'not an onnx model');
+    const { createHash } = await import('node:crypto');
+    const sha = createHash('sha256').update('not an onnx model').digest('hex');
+    const patched = parseManifest({ version: 1, models: [{ ...JSON.parse(JSON.stringify(emotion)), sha256: sha }] });
+    const err = await rejection(new InferenceEngine(patched, { modelsDir: dir }).session('emotion'));
+    expect(err.code).toBe('model-failed');
+  });
+});

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadManifest, parseManifest } from '../../../src-main/inference';
+import { AppError } from '../../../src-main/core';
+import { repoRoot } from '../../helpers/paths';
+
+const file = join(repoRoot, 'models', 'manifest.json');
+const raw = (): { version: number; models: Record<string, unknown>[] } => JSON.parse(readFileSync(file, 'utf8'));
+
+function failure(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected an AppError');
+}
+
+describe('model manifest', () => {
+  it('the shipped manifest validates, with the documented ids', () => {
+    const m = loadManifest(file);
+    expect([...m.models.keys()]).toEqual([
+      'blazeface-back',
+      'facemesh-detection-full',
+      'facemesh',
+      'gear',
+      'faceres',
+      'emotion',
+      'nsfw-mobilenet-v2-mid',
+      'centernet',
+    ]);
+    expect(m.models.get('centernet')!.labels).toBe('labels/coco80.json');
+    for (const spec of m.models.values()) {
+      for (const i of spec.inputs) expect(i.shape[0]).toBe(1);
+      if (spec.labels) expect(() => readFileSync(join(repoRoot, 'models', spec.labels!))).not.toThrow();
+    }
+  });
+
+  it('keeps models/ within the 40 MB budget', () => {
+    const total = [...loadManifest(file).models.values()].reduce((n, s) => n + s.bytes, 0);
+    expect(total).toBeLessThanOrEqual(40 * 1024 * 1024);
+  });
+
+  it('a bad entry fails fast naming the model id and field', () => {
+    const json = raw();
+    json.models[3] = { ...json.models[3], sha256: 'nope' };
+    const err = failure(() => parseManifest(json));
+    expect(err.code).toBe('model-failed');
+    expect(err.message).toContain('"gear"');
+    expect(err.details).toMatchObject({ model: 'gear', field: 'sha256' });
+  });
+
+  it('a mis-shaped input is reported with its model id', () => {
+    const json = raw();
+    const entry = json.models[0] as { inputs: { shape: number[] }[] };
+    entry.inputs[0]!.shape = [1, -256, 256, 3];
+    expect(failure(() => parseManifest(json)).message).toContain('"blazeface-back"');
+  });
+
+  it('rejects duplicate ids and a wrong version', () => {
+    const json = raw();
+    json.models.push(json.models[0]!);
+    expect(failure(() => parseManifest(json)).message).toContain('twice');
+    expect(failure(() => parseManifest({ version: 2, models: [] })).code).toBe('model-failed');
+  });
+
+  it('a missing manifest file is model-missing', () => {
+    expect(failure(() => loadManifest(join(repoRoot, 'models', 'nope.json'))).code).toBe('model-missing');
+  });
+});
