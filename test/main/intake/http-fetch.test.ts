@@ -156,6 +156,24 @@ describe('fetching over HTTP', () => {
     expect(Number(err.details?.bytes)).toBeLessThanOrEqual(50_000 + 65_536);
   });
 
+  it('stops an endless chunked body at the limit, holding no more than the limit in memory', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0xab);
+    server.route('/endless.jpg', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    const limit = 8 * 1024 * 1024;
+    const rssBefore = process.memoryUsage().rss;
+    const err = await expectAppError(loadImage(server.url('/endless.jpg'), testOptions('desktop', { maxBytes: limit })), 'image-too-large');
+    const rssGrowthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
+    expect(Number(err.details?.bytes)).toBeLessThanOrEqual(limit + 64 * 1024);
+    expect(rssGrowthMb).toBeLessThan(64); // the 8 MB limit plus buffers, not an unbounded stream
+  });
+
   it('aborts promptly when the signal fires', async () => {
     server.route('/abort.jpg', { file: CAT, chunkSize: 512, chunkDelayMs: 100 });
     const controller = new AbortController();
