@@ -1,8 +1,21 @@
 import type { Command } from 'commander';
+import { registerBatch } from './batch';
+import { registerBatches } from './batches';
+import { registerResume } from './resume';
+import { registerCancel } from './cancel';
+import { registerExport } from './export';
 import { registerKeys } from './keys';
 import { registerServe } from './serve';
 
 /** Every CLI command registers itself on the program; add one line per command file. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [registerServe, registerKeys];
+export const commands: RegisterCommand[] = [
+  registerServe,
+  registerKeys,
+  registerBatch,
+  registerBatches,
+  registerResume,
+  registerCancel,
+  registerExport,
+];

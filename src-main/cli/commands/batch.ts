@@ -1,0 +1,204 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import type { Readable } from 'node:stream';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config';
+import { AppError } from '../../core';
+import { localBatchProcessor, openBatchService, type BatchService, type ListFormat, type OpenBatchService } from '../../services/batches';
+import { DETAILS, MIN_HEAD_SCALE, SELECTORS, VISUAL_FEATURES, type Detail, type Selector, type VisualFeature } from '../../shared/spec';
+import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
+import { ExitCode } from '../exit-codes';
+
+/** `--db` and the app config, shared by every batch command. */
+export interface DbFlag {
+  db?: string;
+}
+
+/** Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. */
+export async function withBatches<T>(flags: DbFlag, fn: (open: OpenBatchService) => Promise<T>, withModels = false): Promise<T> {
+  const config = loadConfig({ dbPath: flags.db });
+  const processor = withModels ? await localBatchProcessor(config) : undefined;
+  const open = openBatchService(config, { processor });
+  try {
+    return await fn(open);
+  } finally {
+    await open.close();
+  }
+}
+
+/** Parses a batch id argument. */
+export function parseBatchId(text: string): number {
+  const id = Number(text);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('invalid-parameter', `"${text}" is not a batch id (see picscan batches).`);
+  return id;
+}
+
+/** Parses a positive integer option. */
+export function parseCount(text: string, what: string, max = 256): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new AppError('invalid-parameter', `${what} must be an integer from 1 to ${max}, not "${text}".`);
+  return n;
+}
+
+function pickList<T extends string>(text: string | undefined, allowed: readonly T[], what: string): T[] | undefined {
+  if (text === undefined) return undefined;
+  const out: T[] = [];
+  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const hit = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
+    if (!hit) throw new AppError('invalid-parameter', `"${raw}" is not a ${what}; use ${allowed.join(', ')}.`);
+    if (!out.includes(hit)) out.push(hit);
+  }
+  return out;
+}
+
+interface BatchFlags extends DbFlag {
+  features?: string;
+  details?: string;
+  detect?: boolean;
+  minHeadScale?: string;
+  selector?: string;
+  concurrency?: string;
+  downloadConcurrency?: string;
+  name?: string;
+  format: string;
+  progressEvery: string;
+  json?: boolean;
+}
+
+function operationOf(o: BatchFlags): BatchOperation {
+  if (o.detect) {
+    const scale = o.minHeadScale === undefined ? MIN_HEAD_SCALE.default : Number(o.minHeadScale);
+    if (!(scale >= MIN_HEAD_SCALE.min && scale <= MIN_HEAD_SCALE.max)) {
+      throw new AppError('invalid-parameter', `--min-head-scale must be from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}.`);
+    }
+    return { kind: 'detect', minHeadScale: scale, selector: pickList<Selector>(o.selector, SELECTORS, 'selector') ?? ['FRONTAL'] };
+  }
+  if (o.minHeadScale !== undefined || o.selector !== undefined) throw new AppError('invalid-parameter', '--min-head-scale and --selector need --detect.');
+  return {
+    kind: 'analyze',
+    features: pickList<VisualFeature>(o.features, VISUAL_FEATURES, 'feature') ?? [...VISUAL_FEATURES],
+    details: pickList<Detail>(o.details, DETAILS, 'detail') ?? [...DETAILS],
+  };
+}
+
+async function openList(list: string, format: string): Promise<{ source: Readable; format: ListFormat; name: string }> {
+  if (!['auto', 'txt', 'csv'].includes(format)) throw new AppError('invalid-parameter', `--format must be auto, txt or csv, not "${format}".`);
+  if (list === '-') return { source: process.stdin, format: format as ListFormat, name: 'stdin' };
+  try {
+    await access(list);
+  } catch {
+    throw new AppError('invalid-input', `Cannot read the list ${list}.`);
+  }
+  const byExt = extname(list).toLowerCase() === '.csv' ? 'csv' : extname(list).toLowerCase() === '.txt' ? 'txt' : 'auto';
+  return { source: createReadStream(list), format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list) };
+}
+
+/** Human one-liner of a batch's progress. */
+export function progressLine(p: BatchProgress): string {
+  const c = p.counts;
+  const eta = p.etaSeconds === null ? '?' : `${p.etaSeconds}s`;
+  return `batch ${p.batchId} ${p.status}: ${c.done + c.failed + c.skipped}/${c.total} (done ${c.done}, failed ${c.failed}) ${p.imagesPerSecond} img/s, ETA ${eta}`;
+}
+
+/**
+ * Runs a batch to its end with progress on stderr: a live bar on a TTY, a plain line every
+ * `everyS` seconds otherwise. Ctrl-C pauses cleanly (a second one quits at once); exit 130.
+ */
+export async function followBatch(service: BatchService, id: number, everyS: number, json: boolean | undefined): Promise<void> {
+  const tty = process.stderr.isTTY === true;
+  const bar = tty
+    ? new cliProgress.SingleBar(
+        { format: ' {bar} {value}/{total} | failed {failed} | {rate} img/s | ETA {eta_formatted}', etaBuffer: 50, hideCursor: true, stream: process.stderr },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  let lastLineMs = 0;
+  const off = service.onProgress((p) => {
+    if (p.batchId !== id) return;
+    const c = p.counts;
+    if (bar) {
+      if (!bar.isActive) bar.start(c.total, 0, { failed: 0, rate: 0 });
+      bar.setTotal(c.total);
+      bar.update(c.done + c.failed + c.skipped, { failed: c.failed, rate: p.imagesPerSecond });
+    } else if (Date.now() - lastLineMs >= everyS * 1000) {
+      lastLineMs = Date.now();
+      process.stderr.write(`${progressLine(p)}\n`);
+    }
+  });
+  let interrupted = false;
+  const onSigint = (): void => {
+    if (interrupted) process.exit(ExitCode.interrupted); // second Ctrl-C: items mid-way are re-queued on resume
+    interrupted = true;
+    process.stderr.write(`\nPausing batch ${id}… (Ctrl-C again to quit now)\n`);
+    void service.pause(id);
+  };
+  process.on('SIGINT', onSigint);
+  let summary: BatchSummary;
+  try {
+    summary = await service.start(id);
+  } finally {
+    process.off('SIGINT', onSigint);
+    off();
+    bar?.stop();
+  }
+  report(summary, json);
+  if (interrupted || summary.status === 'paused') {
+    process.stderr.write(`Batch ${id} paused; continue with: picscan resume ${id}\n`);
+    process.exitCode = ExitCode.interrupted;
+  } else {
+    process.exitCode = summary.counts.failed > 0 ? ExitCode.failed : ExitCode.ok;
+  }
+}
+
+/** Prints a batch summary to stdout: text, or JSON with `--json`. */
+export function report(b: BatchSummary, json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(b)}\n`);
+    return;
+  }
+  const c = b.counts;
+  process.stdout.write(`Batch ${b.id} "${b.name}" ${b.status}: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.queued + c.running} left of ${c.total}.\n`);
+}
+
+/** `picscan batch <list|->`: creates a batch from a URL list and runs it. */
+export function registerBatch(program: Command): void {
+  program
+    .command('batch')
+    .description('analyse every image URL of a list (text: one URL per line; CSV: a "url" column; "-" reads stdin) and store the results')
+    .argument('<list>', 'list file, or - for stdin')
+    .option('--db <file>', 'database file (default: the app-data database)')
+    .option('--features <list>', `analyze features, comma-separated (default all: ${VISUAL_FEATURES.join(',')})`)
+    .option('--details <list>', `analyze details, comma-separated (default all: ${DETAILS.join(',')})`)
+    .option('--detect', 'detect faces instead of analysing')
+    .option('--min-head-scale <ratio>', `with --detect: smallest face, ${MIN_HEAD_SCALE.min}..${MIN_HEAD_SCALE.max} (default ${MIN_HEAD_SCALE.default})`)
+    .option('--selector <list>', `with --detect: ${SELECTORS.join(', ')} (default FRONTAL)`)
+    .option('--concurrency <n>', 'concurrent analyses (default: the number of cores)')
+    .option('--download-concurrency <n>', 'concurrent downloads (default 16)')
+    .option('--name <name>', 'batch name (default: the list file name)')
+    .option('--format <format>', 'list format: auto, txt or csv', 'auto')
+    .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
+    .option('--json', 'print the final summary as JSON')
+    .action(async (list: string, o: BatchFlags) => {
+      const operation = operationOf(o);
+      const analysisConcurrency = o.concurrency === undefined ? undefined : parseCount(o.concurrency, '--concurrency', 64);
+      const downloadConcurrency = o.downloadConcurrency === undefined ? undefined : parseCount(o.downloadConcurrency, '--download-concurrency');
+      const input = await openList(list, o.format);
+      await withBatches(
+        o,
+        async ({ service }) => {
+          const created = await service.create(
+            input.source,
+            { name: o.name ?? input.name, operation, backend: { kind: 'local' }, analysisConcurrency, downloadConcurrency },
+            input.format,
+          );
+          process.stderr.write(
+            `Batch ${created.batch.id}: ${created.items} items from ${created.lines} lines (${created.duplicates} duplicates collapsed, ${created.invalid} invalid).\n`,
+          );
+          await followBatch(service, created.batch.id, Number(o.progressEvery) || 5, o.json);
+        },
+        true,
+      );
+    });
+}

@@ -1,0 +1,119 @@
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { AppError } from '../../core';
+import type { ExportFormat, ItemStatus, ResultFilter } from '../../shared/batch';
+import { COLOR_NAMES } from '../../shared/spec';
+import { parseBatchId, withBatches, type DbFlag } from './batch';
+
+interface ExportFlags extends DbFlag {
+  format: string;
+  out: string;
+  status?: string;
+  tag: string[];
+  tagMinConfidence?: string;
+  category: string[];
+  color: string[];
+  minFaces?: string;
+  maxFaces?: string;
+  minAdult?: string;
+  maxAdult?: string;
+  minRacy?: string;
+  maxRacy?: string;
+  bw?: boolean;
+  minClipArt?: string;
+  lineDrawing?: boolean;
+  celebrity?: string;
+  landmark?: string;
+  caption?: string;
+}
+
+const STATUSES: readonly ItemStatus[] = ['queued', 'fetching', 'analyzing', 'done', 'failed', 'skipped'];
+const collect = (value: string, previous: string[]): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
+function num(text: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+    throw new AppError('invalid-parameter', `${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, not "${text}".`);
+  }
+  return n;
+}
+
+/** Builds the ResultFilter from the export flags (the same filters as the results browser). */
+export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
+  const status = o.status?.split(',').map((s) => s.trim().toLowerCase());
+  const badStatus = status?.find((s) => !STATUSES.includes(s as ItemStatus));
+  if (badStatus) throw new AppError('invalid-parameter', `"${badStatus}" is not a status; use ${STATUSES.join(', ')}.`);
+  const colors = o.color.map((c) => {
+    const hit = COLOR_NAMES.find((n) => n.toLowerCase() === c.toLowerCase());
+    if (!hit) throw new AppError('invalid-parameter', `"${c}" is not a colour; use ${COLOR_NAMES.join(', ')}.`);
+    return hit;
+  });
+  const f: ResultFilter = {
+    batchId,
+    status: status as ItemStatus[] | undefined,
+    tags: o.tag.length ? o.tag : undefined,
+    tagMinConfidence: num(o.tagMinConfidence, '--tag-min-confidence', 0, 1),
+    categories: o.category.length ? o.category : undefined,
+    colors: colors.length ? colors : undefined,
+    minFaces: num(o.minFaces, '--min-faces', 0, 1000, true),
+    maxFaces: num(o.maxFaces, '--max-faces', 0, 1000, true),
+    minAdult: num(o.minAdult, '--min-adult', 0, 1),
+    maxAdult: num(o.maxAdult, '--max-adult', 0, 1),
+    minRacy: num(o.minRacy, '--min-racy', 0, 1),
+    maxRacy: num(o.maxRacy, '--max-racy', 0, 1),
+    isBW: o.bw,
+    minClipArt: num(o.minClipArt, '--min-clip-art', 0, 3, true),
+    lineDrawing: o.lineDrawing,
+    celebrity: o.celebrity,
+    landmark: o.landmark,
+    captionText: o.caption,
+  };
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ResultFilter;
+}
+
+/** `picscan export <id> --format csv|json|ndjson --out <file> [filters]`. */
+export function registerExport(program: Command): void {
+  program
+    .command('export')
+    .description('export a batch\'s items and results (CSV: flattened columns, Excel-safe; JSON: array; NDJSON: one per line)')
+    .argument('<id>', 'batch id (see picscan batches)')
+    .requiredOption('--out <file>', 'output file, or - for stdout')
+    .option('--format <format>', 'csv, json or ndjson', 'csv')
+    .option('--db <file>', 'database file (default: the app-data database)')
+    .option('--status <list>', `only these statuses (${STATUSES.join(', ')})`)
+    .option('--tag <name>', 'only items with this tag (repeatable: all must match)', collect, [])
+    .option('--tag-min-confidence <0..1>', 'confidence a tag needs to match (default 0.5)')
+    .option('--category <name>', 'only items in this category (repeatable: any matches)', collect, [])
+    .option('--color <name>', 'only items with this dominant colour (repeatable: any matches)', collect, [])
+    .option('--min-faces <n>', 'at least n faces')
+    .option('--max-faces <n>', 'at most n faces')
+    .option('--min-adult <0..1>', 'adult score at least')
+    .option('--max-adult <0..1>', 'adult score at most')
+    .option('--min-racy <0..1>', 'racy score at least')
+    .option('--max-racy <0..1>', 'racy score at most')
+    .option('--bw', 'only black-and-white images')
+    .option('--no-bw', 'only colour images')
+    .option('--min-clip-art <0..3>', 'clip-art type at least')
+    .option('--line-drawing', 'only line drawings')
+    .option('--no-line-drawing', 'no line drawings')
+    .option('--celebrity <name>', 'only images with this celebrity')
+    .option('--landmark <name>', 'only images with this landmark')
+    .option('--caption <text>', 'caption contains this text (any case)')
+    .action(async (idText: string, o: ExportFlags) => {
+      const id = parseBatchId(idText);
+      if (!['csv', 'json', 'ndjson'].includes(o.format)) throw new AppError('invalid-parameter', `--format must be csv, json or ndjson, not "${o.format}".`);
+      const filter = filterOf(id, o);
+      await withBatches(o, async ({ service }) => {
+        service.get(id); // not-found before creating the file
+        const out = o.out === '-' ? process.stdout : createWriteStream(o.out);
+        const count = await service.export(filter, o.format as ExportFormat, out);
+        if (out !== process.stdout) {
+          out.end();
+          await finished(out);
+          process.stderr.write(`Exported ${count} items of batch ${id} to ${o.out}.\n`);
+        }
+      });
+    });
+}

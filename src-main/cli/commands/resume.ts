@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { followBatch, parseBatchId, withBatches, type DbFlag } from './batch';
+
+/** `picscan resume <id>`: continues a paused or interrupted batch (items left mid-way are redone). */
+export function registerResume(program: Command): void {
+  program
+    .command('resume')
+    .description('continue a paused or interrupted batch')
+    .argument('<id>', 'batch id (see picscan batches)')
+    .option('--db <file>', 'database file (default: the app-data database)')
+    .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
+    .option('--json', 'print the final summary as JSON')
+    .action(async (idText: string, o: DbFlag & { progressEvery: string; json?: boolean }) => {
+      const id = parseBatchId(idText);
+      await withBatches(o, ({ service }) => followBatch(service, id, Number(o.progressEvery) || 5, o.json), true);
+    });
+}

@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from '../../../src-main/store';
+import { runPicscan } from '../../helpers/cli';
+import { seedBatch } from '../store/seed';
+
+const dir = mkdtempSync(join(tmpdir(), 'picscan-cli-batches-'));
+const dbPath = join(dir, 'picscan.db');
+const env = { PICSCAN_DATA_DIR: dir };
+let batchId = 0;
+let second = 0;
+
+beforeAll(() => {
+  const db = openDatabase(dbPath);
+  migrate(db);
+  batchId = seedBatch(db, 40, 2);
+  second = seedBatch(db, 5);
+  db.prepare(`UPDATE batches SET status = 'paused' WHERE id = ?`).run(second);
+  db.prepare(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND id IN (SELECT id FROM items WHERE batch_id = ? LIMIT 2)`).run(second, second);
+  db.close();
+});
+
+describe('picscan batch commands', () => {
+  it('lists batches as JSON with id, name, status and counts', async () => {
+    const r = await runPicscan(['batches', '--json', '--db', dbPath], { env });
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout) as Array<{ id: number; name: string; status: string; counts: { done: number; failed: number; total: number } }>;
+    expect(list.map((b) => b.id)).toEqual([second, batchId]);
+    expect(list[1]).toMatchObject({ name: 'seeded', status: 'queued', counts: { total: 42, done: 40, failed: 2 } });
+    const text = await runPicscan(['batches', '--db', dbPath], { env });
+    expect(text.stdout).toMatch(/paused\s+3\/5/);
+  });
+
+  it('exports a filtered CSV to a file', async () => {
+    const out = join(dir, 'dogs.csv');
+    const r = await runPicscan(['export', String(batchId), '--format', 'csv', '--out', out, '--tag', 'dog', '--min-faces', '1', '--db', dbPath], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Exported 10 items/);
+    const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Array<{ tags: string; face_count: string }>;
+    expect(rows).toHaveLength(10);
+    expect(rows.every((x) => x.tags.split('; ').includes('dog') && Number(x.face_count) >= 1)).toBe(true);
+  });
+
+  it('exports NDJSON to stdout', async () => {
+    const r = await runPicscan(['export', String(batchId), '--format', 'ndjson', '--out', '-', '--status', 'failed', '--db', dbPath], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['failed', 'failed']);
+  });
+
+  it('cancels a paused batch', async () => {
+    const r = await runPicscan(['cancel', String(second), '--json', '--db', dbPath], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: second, status: 'cancelled', counts: { skipped: 2, done: 3 } });
+  });
+
+  it('maps errors to exit codes: bad arguments 2, unknown batch 1', async () => {
+    expect((await runPicscan(['export', 'x', '--out', '-', '--db', dbPath], { env })).code).toBe(2);
+    expect((await runPicscan(['export', String(batchId), '--out', '-', '--format', 'xml', '--db', dbPath], { env })).code).toBe(2);
+    expect((await runPicscan(['export', String(batchId), '--out', '-', '--color', 'mauve', '--db', dbPath], { env })).code).toBe(2);
+    const missing = await runPicscan(['cancel', '999', '--db', dbPath], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no batch 999/);
+    const list = join(dir, 'list.txt');
+    writeFileSync(list, 'http://127.0.0.1:9/a.jpg\n');
+    expect((await runPicscan(['batch', list, '--detect', '--min-head-scale', '2', '--db', dbPath], { env })).code).toBe(2);
+    expect((await runPicscan(['batch', join(dir, 'nope.txt'), '--db', dbPath], { env })).code).toBe(2);
+  });
+});
