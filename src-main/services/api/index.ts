@@ -40,3 +40,5 @@ export function createApiServices(opts: { db: Db; operations: ImageOperations; n
 }
 export { openApiDatabase } from './store';
 export { createLocalOperations, type LocalOperationsOptions } from './local-operations';
+export { createRemoteClient, type RemoteClient, type RemoteClientOptions } from './remote-client';
+export { createRemoteProcessor, remoteProcessorFactory } from './remote-processor';

@@ -1,0 +1,138 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { AppError, sleep } from '../../core';
+import { codeFromAzure, codeFromKairos } from '../../shared/api-errors';
+import type { ErrorCode } from '../../shared/errors';
+import type { AnalyzeData, AnalyzeEnvelope, DetectErrors, DetectResponse, DetectSuccess } from '../../shared/spec';
+import type { ImageOperations } from './operations';
+import type { AnalyzeRequest, DetectRequest } from './params';
+import { backoffMs, isRetryableStatus, isTransientNetworkError, parseRetryAfterMs } from './remote-retry';
+
+/** Where and how to call a remote service that speaks this spec (the cloud service, or another picscan). */
+export interface RemoteClientOptions {
+  /** e.g. `https://api.example.com` (paths `/ai/vision/analyze`, `/ai/faces/detect` are appended). */
+  baseUrl: string;
+  key: string;
+  /** POST (JSON body, key in header) or GET (query string); default POST. */
+  method?: 'GET' | 'POST';
+  /** Retries after 429, 5xx or a dropped connection; default 4. */
+  maxRetries?: number;
+  /** First backoff; doubles per retry with jitter. Default 500. */
+  retryBaseDelayMs?: number;
+  /** Cap of one wait, also for Retry-After: a longer Retry-After fails the call. Default 60 000. */
+  maxRetryDelayMs?: number;
+  /** Per-attempt limit for the response head and body. Default 120 000. */
+  timeoutMs?: number;
+  /** Extra trusted CA (PEM), e.g. the self-signed certificate of a picscan server. */
+  ca?: string;
+}
+
+/** A remote client: the same `ImageOperations` as the local models, plus `close()`. */
+export interface RemoteClient extends ImageOperations {
+  close(): Promise<void>;
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * Client for the cloud service's two operations. Returns the same typed results as the local
+ * services: analyze → `AnalyzeData` (errors thrown as `AppError`s mapped back from the Azure code),
+ * detect → `{ images }` or the Kairos `{ Errors }` body. Retries 429/5xx and dropped connections
+ * with exponential backoff, honouring `Retry-After`.
+ */
+export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
+  const method = opts.method ?? 'POST';
+  const maxRetries = opts.maxRetries ?? 4;
+  const base = opts.retryBaseDelayMs ?? 500;
+  const cap = opts.maxRetryDelayMs ?? 60_000;
+  const timeout = opts.timeoutMs ?? 120_000;
+  const dispatcher: Dispatcher = new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connect: opts.ca ? { ca: opts.ca } : {} });
+  const root = opts.baseUrl.replace(/\/+$/, '');
+
+  async function once(path: string, params: Record<string, string | number>, signal?: AbortSignal): Promise<Reply> {
+    const url = new URL(root + path);
+    let body: string | undefined;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (method === 'GET') {
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
+      url.searchParams.set('key', opts.key);
+    } else {
+      headers['content-type'] = 'application/json';
+      headers.key = opts.key;
+      body = JSON.stringify(params);
+    }
+    const res = await request(url, { method, headers, body, dispatcher, signal });
+    const text = await res.body.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body: parsed };
+  }
+
+  async function send(path: string, params: Record<string, string | number>, signal?: AbortSignal): Promise<Reply> {
+    for (let retry = 0; ; retry++) {
+      let reply: Reply | undefined;
+      try {
+        reply = await once(path, params, signal);
+      } catch (err) {
+        if (signal?.aborted) throw new AppError('cancelled', 'The operation was cancelled.', { cause: err });
+        if (!isTransientNetworkError(err) || retry >= maxRetries) {
+          throw new AppError('remote-failed', `The remote service at ${root} could not be reached: ${(err as Error).message}`, {
+            cause: err,
+          });
+        }
+      }
+      if (reply && !isRetryableStatus(reply.status)) return reply;
+      if (reply && retry >= maxRetries) return reply;
+      const hinted = reply ? parseRetryAfterMs(reply.headers['retry-after']) : undefined;
+      if (hinted !== undefined && hinted > cap && reply) return reply;
+      await sleep(hinted ?? backoffMs(retry, base, cap), signal);
+    }
+  }
+
+  return {
+    async analyze(req: AnalyzeRequest, signal?: AbortSignal): Promise<AnalyzeData> {
+      const params: Record<string, string> = { image: req.image };
+      if (req.features) params.features = req.features.join(',');
+      if (req.details) params.details = req.details.join(',');
+      const reply = await send('/ai/vision/analyze', params, signal);
+      const env = reply.body as Partial<AnalyzeEnvelope> | undefined;
+      if (reply.status === 200 && env?.status === true && env.data) return env.data;
+      const code = env?.error?.code ?? '';
+      throw new AppError(codeFromAzure(code, reply.status), env?.error?.message ?? `The remote service answered HTTP ${reply.status}.`, {
+        details: { status: reply.status, remoteCode: code },
+      });
+    },
+
+    async detect(req: DetectRequest, signal?: AbortSignal): Promise<DetectResponse> {
+      const params = { image: req.image, minHeadScale: req.minHeadScale, selector: req.selector.join(',') };
+      const reply = await send('/ai/faces/detect', params, signal);
+      const body = reply.body as { images?: DetectSuccess['images']; Errors?: DetectErrors['Errors'] } | undefined;
+      // Drop transport extras such as trace_id so results equal the local ones.
+      if (reply.status === 200 && body?.images) return { images: body.images };
+      if (reply.status === 200 && body?.Errors) return { Errors: body.Errors };
+      const first = body?.Errors?.[0];
+      const code: ErrorCode =
+        reply.status === 401
+          ? 'unauthorized'
+          : reply.status === 402
+            ? 'insufficient-credit'
+            : reply.status === 429
+              ? 'rate-limited'
+              : first
+                ? codeFromKairos(first.ErrCode)
+                : 'remote-failed';
+      throw new AppError(code, first?.Message ?? `The remote service answered HTTP ${reply.status}.`, {
+        details: { status: reply.status },
+      });
+    },
+
+    close: () => dispatcher.close(),
+  };
+}
