@@ -1,0 +1,26 @@
+import type { Color, ImageType } from '../shared/spec';
+import type { NsfwProbabilities } from './adult';
+import type { ChromaStats } from './color';
+import type { InkStats } from './image-type';
+import type { DetectedObject } from './objects/types';
+import type { FaceEvidence } from './people/faces';
+import type { SceneCues } from './scene/cues';
+
+/**
+ * Everything the rules (categories, tags, caption) look at, gathered once per image. Model parts
+ * are optional: a feature subset may skip a model, and the rules then use what is there.
+ */
+export interface Evidence {
+  width: number;
+  height: number;
+  color: Color;
+  chroma: ChromaStats;
+  scene: SceneCues;
+  ink: InkStats;
+  imageType: ImageType & { clipArtScore: number };
+  /** nsfwjs class probabilities, when the classifier ran. */
+  nsfw?: NsfwProbabilities;
+  /** COCO detections after NMS, score-sorted. */
+  objects: DetectedObject[];
+  faces: FaceEvidence[];
+}

@@ -1,0 +1,58 @@
+import type { ImageType } from '../../shared/spec';
+import type { TextureStats } from '../pixels/pixel-field';
+import type { InkStats } from './strokes';
+
+/** Evidence for the ImageType feature (all 0..1 except colorBins90). */
+export interface ImageTypeEvidence {
+  texture: TextureStats;
+  ink: InkStats;
+  /** 90th-percentile Lab chroma of the image. */
+  chromaP90: number;
+  isBW: boolean;
+  /** P(Drawing) of the nsfwjs classifier; undefined when the Adult model did not run. */
+  drawingProb?: number;
+}
+
+/** Thresholds of the ImageType rules (docs/analysis.md). */
+export const IMAGE_TYPE_RULES = {
+  line: { minPaper: 0.55, maxMid: 0.12, minInk: 0.01, maxInk: 0.4, minThinInk: 0.45, maxChromaP90: 12 },
+  /** clipArtType cut-offs on the clip-art score. */
+  clip: { good: 0.7, normal: 0.45, ambiguous: 0.3 },
+} as const;
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/**
+ * Line drawing: mostly white paper with a little dark ink in thin strokes and almost no
+ * in-between tones or colour. A filled silhouette fails the thin-stroke test, a greyscale photo
+ * the paper and mid-tone tests.
+ */
+export function isLineDrawing(e: ImageTypeEvidence): boolean {
+  const r = IMAGE_TYPE_RULES.line;
+  const { paper, mid, ink, thinInk } = e.ink;
+  return (
+    paper >= r.minPaper && mid <= r.maxMid && ink >= r.minInk && ink <= r.maxInk && thinInk >= r.minThinInk && e.chromaP90 <= r.maxChromaP90
+  );
+}
+
+/**
+ * Clip-art score 0..1. Synthetic graphics have exactly flat fills (camera noise and JPEG make
+ * photos' neighbours differ), a small palette and usually a plain synthetic background:
+ *   0.45·flat + 0.25·palette + 0.2·plain border + 0.1·P(Drawing)
+ * flat = (flatFraction − 0.5)/0.3, palette = (80 − colorBins90)/60 (for greyscale images, where
+ * the palette is small anyway, the flat term stands in), plain border = (borderFlat − 0.6)/0.3.
+ */
+export function clipArtScore(e: ImageTypeEvidence): number {
+  const flat = clamp01((e.texture.flatFraction - 0.5) / 0.3);
+  const palette = e.isBW ? flat : clamp01((80 - e.texture.colorBins90) / 60);
+  const border = clamp01((e.texture.borderFlat - 0.6) / 0.3);
+  return 0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0);
+}
+
+/** The ImageType feature from pixel evidence (and the drawing probability when available). */
+export function classifyImageType(e: ImageTypeEvidence): ImageType & { clipArtScore: number } {
+  const s = clipArtScore(e);
+  const c = IMAGE_TYPE_RULES.clip;
+  const clipArtType = s >= c.good ? 3 : s >= c.normal ? 2 : s >= c.ambiguous ? 1 : 0;
+  return { clipArtType, lineDrawingType: isLineDrawing(e) ? 1 : 0, clipArtScore: s };
+}

@@ -1,0 +1,18 @@
+/**
+ * Image analysis (`ai/vision/analyze`): pixel statistics, model post-processing and the rules
+ * that turn them into categories, tags, captions, colour, image type and adult scores. Pure
+ * except for the injected model runner, face detector and galleries.
+ */
+export { analyzePixels, type AnalyzeDeps, type AnalysisResult } from './pipeline';
+export { parseFeatures, parseDetails, featuresParam, type ListParam } from './params';
+export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './gallery';
+export { faceEvidenceFromDetected, toAnalyzeFaces, type FaceEvidence } from './people';
+export type { ModelRunner } from './tensor/runner';
+export type { Tensor } from './tensor/resize';
+export type { RgbPixels } from './pixels';
+export type { Evidence } from './evidence';
+export { CATEGORY_NAMES, CATEGORY_RULES, categorize, buildTags, buildCaption, derive, objectConfidence } from './rules';
+export { analyzeColor, isBlackAndWhite, chromaStats, nameRgb } from './color';
+export { classifyImageType } from './image-type';
+export { adultFromProbabilities, nsfwPreprocess, ADULT_THRESHOLDS } from './adult';
+export { detectObjects, centernetDecode, COCO80, type DetectedObject, type CocoLabel } from './objects';

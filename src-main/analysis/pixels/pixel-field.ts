@@ -1,0 +1,140 @@
+import { rgbToLab } from './lab';
+import { thumbnail, toGray } from './thumbnail';
+import type { RgbPixels } from './types';
+
+/** Longer side of the statistics thumbnail, px (see `thumbnail`). */
+export const FIELD_SIDE_PX = 160;
+/** Longer side of the mid-size thumbnail used for edges and ink strokes, px. */
+export const MID_SIDE_PX = 320;
+
+/**
+ * Per-pixel Lab planes of the statistics thumbnail, computed once and shared by the colour,
+ * scene-cue and image-type modules. All planes are row-major, `width × height` long.
+ */
+export interface PixelField {
+  readonly width: number;
+  readonly height: number;
+  /** Thumbnail RGB, HWC uint8. */
+  readonly rgb: Uint8Array;
+  /** L* 0..100. */
+  readonly L: Float32Array;
+  readonly a: Float32Array;
+  readonly b: Float32Array;
+  /** Chroma √(a²+b²), 0 for greys. */
+  readonly C: Float32Array;
+  /** Lab hue angle, degrees 0..360. */
+  readonly hue: Float32Array;
+  /** Local contrast: max |ΔL*| to the right/lower neighbour, L* units. */
+  readonly grad: Float32Array;
+}
+
+/**
+ * Builds the shared pixel field from a decoded image. Pass `base` (a larger thumbnail of the
+ * same image, e.g. the 320 px one) to downscale from it instead of from the full image.
+ */
+export function buildPixelField(img: RgbPixels, base?: RgbPixels): PixelField {
+  const t = thumbnail(base ?? img, FIELD_SIDE_PX);
+  const n = t.width * t.height;
+  const L = new Float32Array(n);
+  const a = new Float32Array(n);
+  const b = new Float32Array(n);
+  const C = new Float32Array(n);
+  const hue = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const lab = rgbToLab(t.data[i * 3]!, t.data[i * 3 + 1]!, t.data[i * 3 + 2]!);
+    L[i] = lab.L;
+    a[i] = lab.a;
+    b[i] = lab.b;
+    C[i] = Math.hypot(lab.a, lab.b);
+    const h = (Math.atan2(lab.b, lab.a) * 180) / Math.PI;
+    hue[i] = h < 0 ? h + 360 : h;
+  }
+  const grad = new Float32Array(n);
+  for (let y = 0; y < t.height; y++) {
+    for (let x = 0; x < t.width; x++) {
+      const i = y * t.width + x;
+      const right = x + 1 < t.width ? Math.abs(L[i]! - L[i + 1]!) : 0;
+      const down = y + 1 < t.height ? Math.abs(L[i]! - L[i + t.width]!) : 0;
+      grad[i] = Math.max(right, down);
+    }
+  }
+  return { width: t.width, height: t.height, rgb: t.data, L, a, b, C, hue, grad };
+}
+
+/** Texture statistics measured near full resolution (where flat fills and thin strokes survive). */
+export interface TextureStats {
+  /** Fraction of sampled pixels whose right and lower neighbours differ by ≤ 2 in every channel. */
+  flatFraction: number;
+  /** Fraction of pixels of the ≤ 320 px grey image with a Sobel magnitude > 64 (strong edges). */
+  edgeDensity: number;
+  /** Number of 4-bit-per-channel colour bins that together cover 90 % of the pixels. */
+  colorBins90: number;
+  /** flatFraction restricted to the outer 10 % band: ≈ 1 for a plain synthetic background. */
+  borderFlat: number;
+}
+
+/**
+ * Measures texture: flat-fill share at native resolution, strong-edge density (on `mid`, a
+ * ≤ 320 px thumbnail of the same image) and palette size.
+ */
+export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, MID_SIDE_PX)): TextureStats {
+  const { data, width, height } = img;
+  // Sample at most ~250k pixels on a regular grid; flatness is judged against the true neighbours.
+  const stride = Math.max(1, Math.floor(Math.sqrt((width * height) / 250_000)));
+  let flat = 0;
+  let sampled = 0;
+  let borderFlat = 0;
+  let borderSampled = 0;
+  const bx = width * 0.1;
+  const by = height * 0.1;
+  const bins = new Uint32Array(4096);
+  for (let y = 0; y + 1 < height; y += stride) {
+    for (let x = 0; x + 1 < width; x += stride) {
+      const p = (y * width + x) * 3;
+      const r = p + 3;
+      const d = p + width * 3;
+      let maxDiff = 0;
+      for (let c = 0; c < 3; c++) {
+        maxDiff = Math.max(maxDiff, Math.abs(data[p + c]! - data[r + c]!), Math.abs(data[p + c]! - data[d + c]!));
+      }
+      if (maxDiff <= 2) flat++;
+      sampled++;
+      if (x < bx || x >= width - bx || y < by || y >= height - by) {
+        borderSampled++;
+        if (maxDiff <= 2) borderFlat++;
+      }
+      bins[((data[p]! >> 4) << 8) | ((data[p + 1]! >> 4) << 4) | (data[p + 2]! >> 4)]! += 1;
+    }
+  }
+  const sorted = Array.from(bins).sort((p, q) => q - p);
+  let covered = 0;
+  let colorBins90 = 0;
+  for (const c of sorted) {
+    if (covered >= 0.9 * sampled) break;
+    covered += c;
+    colorBins90++;
+  }
+  return {
+    flatFraction: sampled ? flat / sampled : 0,
+    edgeDensity: sobelDensity(mid),
+    colorBins90,
+    borderFlat: borderSampled ? borderFlat / borderSampled : 0,
+  };
+}
+
+function sobelDensity(t: RgbPixels): number {
+  const g = toGray(t);
+  const w = t.width;
+  let strong = 0;
+  let total = 0;
+  for (let y = 1; y + 1 < t.height; y++) {
+    for (let x = 1; x + 1 < w; x++) {
+      const i = y * w + x;
+      const gx = g[i - w + 1]! + 2 * g[i + 1]! + g[i + w + 1]! - g[i - w - 1]! - 2 * g[i - 1]! - g[i + w - 1]!;
+      const gy = g[i + w - 1]! + 2 * g[i + w]! + g[i + w + 1]! - g[i - w - 1]! - 2 * g[i - w]! - g[i - w + 1]!;
+      if (Math.hypot(gx, gy) > 64 * 4) strong++; // Sobel gain is 4: > 64 grey levels per pixel
+      total++;
+    }
+  }
+  return total ? strong / total : 0;
+}

@@ -1,0 +1,49 @@
+import type { RgbPixels } from './types';
+
+/**
+ * Area-averaging downscale so that the longer side is at most `maxSidePx` (never upscales).
+ * Pixel statistics run on this thumbnail: averaging removes JPEG noise and makes every statistic
+ * independent of the input resolution, and 160 px keeps the whole colour/scene pass under ~2 ms.
+ */
+export function thumbnail(img: RgbPixels, maxSidePx: number): RgbPixels {
+  const scale = Math.min(1, maxSidePx / Math.max(img.width, img.height));
+  if (scale === 1) return img;
+  const w = Math.max(1, Math.round(img.width * scale));
+  const h = Math.max(1, Math.round(img.height * scale));
+  const sum = new Float64Array(w * h * 3);
+  const count = new Float64Array(w * h);
+  const src = img.data;
+  // Each source pixel lands in exactly one target cell (box filter); cheap and alias-free enough
+  // for statistics.
+  const xMap = new Int32Array(img.width);
+  for (let x = 0; x < img.width; x++) xMap[x] = Math.min(w - 1, Math.floor((x * w) / img.width));
+  for (let y = 0; y < img.height; y++) {
+    const ty = Math.min(h - 1, Math.floor((y * h) / img.height));
+    const rowSrc = y * img.width * 3;
+    const rowDst = ty * w;
+    for (let x = 0; x < img.width; x++) {
+      const cell = rowDst + xMap[x]!;
+      const s = rowSrc + x * 3;
+      sum[cell * 3] = sum[cell * 3]! + src[s]!;
+      sum[cell * 3 + 1] = sum[cell * 3 + 1]! + src[s + 1]!;
+      sum[cell * 3 + 2] = sum[cell * 3 + 2]! + src[s + 2]!;
+      count[cell] = count[cell]! + 1;
+    }
+  }
+  const data = new Uint8Array(w * h * 3);
+  for (let i = 0; i < w * h; i++) {
+    const n = count[i] || 1;
+    data[i * 3] = Math.round(sum[i * 3]! / n);
+    data[i * 3 + 1] = Math.round(sum[i * 3 + 1]! / n);
+    data[i * 3 + 2] = Math.round(sum[i * 3 + 2]! / n);
+  }
+  return { data, width: w, height: h };
+}
+
+/** Rec. 601 luma of every pixel, 0..255, row-major. */
+export function toGray(img: RgbPixels): Float32Array {
+  const out = new Float32Array(img.width * img.height);
+  const d = img.data;
+  for (let i = 0, p = 0; i < out.length; i++, p += 3) out[i] = 0.299 * d[p]! + 0.587 * d[p + 1]! + 0.114 * d[p + 2]!;
+  return out;
+}

@@ -1,0 +1,145 @@
+import type { Caption } from '../../shared/spec';
+import type { Evidence } from '../evidence';
+import type { CocoLabel } from '../objects/coco';
+import type { DetectedObject } from '../objects/types';
+import type { Derived } from './derive';
+import { labelWord } from './tags';
+import { ANIMALS, FURNITURE, article, plural } from './vocab';
+
+/** A noun phrase with the confidence of the evidence behind it. */
+interface Phrase {
+  text: string;
+  conf: number;
+  /** Scenes and phrases already placed ("… on a couch") take no setting words. */
+  kind: 'people' | 'thing' | 'placed' | 'scene';
+}
+
+const NUMBER_WORDS = ['no', 'a', 'two', 'three', 'four', 'five'];
+
+function peoplePhrase(e: Evidence, d: Derived): Phrase | undefined {
+  const n = d.persons;
+  if (n === 0 || d.personConf < 0.5) return undefined;
+  const smiling = e.faces.length > 0 && d.smiling * 2 > e.faces.length;
+  if (n === 1) {
+    const f = e.faces[0];
+    let noun = 'person';
+    if (f && f.age < 3) noun = 'baby';
+    else if (f && f.age < 13) noun = 'child';
+    else if (f && f.age >= 18 && f.genderConfidence >= 0.7) noun = f.gender === 'Male' ? 'man' : 'woman';
+    const adjective = smiling ? 'smiling ' : '';
+    const glasses = f?.glasses && !smiling ? ' wearing glasses' : '';
+    return { text: `${article(adjective + noun)}${glasses}`, conf: d.personConf, kind: 'people' };
+  }
+  if (n === 2) {
+    const adults = e.faces.filter((f) => f.age >= 18 && f.genderConfidence >= 0.7);
+    let text = 'two people';
+    if (adults.length === 2) {
+      const men = adults.filter((f) => f.gender === 'Male').length;
+      text = men === 2 ? 'two men' : men === 0 ? 'two women' : 'a man and a woman';
+    }
+    return { text: text + (smiling ? ' smiling' : ''), conf: d.personConf * 0.95, kind: 'people' };
+  }
+  const group = n <= 7 ? 'a group of people' : 'a crowd of people';
+  return { text: group + (smiling ? ' smiling' : ''), conf: d.personConf * 0.9, kind: 'people' };
+}
+
+/** Bottom centre of `a` inside `b`: a rests on b. */
+function restsOn(a: DetectedObject, b: DetectedObject): boolean {
+  const x = a.box.x + a.box.w / 2;
+  const y = a.box.y + a.box.h;
+  return x >= b.box.x && x <= b.box.x + b.box.w && y >= b.box.y && y <= b.box.y + b.box.h * 1.05;
+}
+
+function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
+  const area = e.width * e.height;
+  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= 0.5);
+  if (!confident.length) return undefined;
+  // Main subject: confidence × √(area share), so a big clear object beats a small sure one;
+  // furniture is the subject only when nothing else was found (it is usually the support).
+  const things = confident.filter((o) => !FURNITURE.has(o.label));
+  const main = [...(things.length ? things : confident)].sort((p, q) => weight(q, area) - weight(p, area))[0]!;
+  const count = d.counts.get(main.label) ?? 1;
+  const word = labelWord(main.label);
+  let text = count === 1 ? article(word) : count <= 5 ? `${NUMBER_WORDS[count]} ${plural(word)}` : `a group of ${plural(word)}`;
+  const support = confident.find((o) => o !== main && FURNITURE.has(o.label) && restsOn(main, o));
+  if (support) {
+    const verb = ANIMALS.has(main.label) ? ' lying on ' : ' on ';
+    text += `${verb}${article(labelWord(support.label))}`;
+  } else {
+    const second = confident.find((o) => o.label !== main.label && !FURNITURE.has(o.label));
+    if (second) text += ` and ${article(labelWord(second.label as CocoLabel))}`;
+  }
+  return { text, conf: d.labels.get(main.label) ?? 0.5, kind: support ? 'placed' : 'thing' };
+}
+
+function weight(o: DetectedObject, area: number): number {
+  return o.score * Math.sqrt((o.box.w * o.box.h) / area);
+}
+
+function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {
+  const s = e.scene;
+  const cat = (n: string): number => categories.get(n) ?? 0;
+  if (d.text >= 0.5) return { text: 'a page of text', conf: d.text, kind: 'scene' };
+  if (cat('building_') >= 0.5)
+    return {
+      text: cat('building_arch') >= 0.5 ? 'an old stone building with arches' : 'a building',
+      conf: cat('building_'),
+      kind: 'scene',
+    };
+  if (d.night >= 0.5) return { text: 'a dark scene at night', conf: d.night, kind: 'scene' };
+  if (cat('outdoor_water') >= 0.5) return { text: 'a body of water', conf: cat('outdoor_water'), kind: 'scene' };
+  if (cat('outdoor_grass') >= 0.5) return { text: 'a grassy field', conf: cat('outdoor_grass'), kind: 'scene' };
+  if (s.sky >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
+  return undefined;
+}
+
+/** Setting words appended to a people/thing subject in a photo. */
+function setting(e: Evidence, d: Derived): { text: string; conf: number } | undefined {
+  if (d.drawing >= 0.5) return undefined;
+  if (d.night >= 0.6) return { text: 'at night', conf: d.night };
+  if (d.outdoor >= 0.6) {
+    if ((e.scene.snow ?? 0) > 0.3) return { text: 'in the snow', conf: d.outdoor };
+    if (e.scene.vegetation > 0.25) return { text: 'in a grassy area', conf: d.outdoor };
+    return { text: 'outdoors', conf: d.outdoor };
+  }
+  if (d.indoor >= 0.6) return { text: 'indoors', conf: d.indoor };
+  return undefined;
+}
+
+/**
+ * The Description caption: one English sentence from detected things only. Subject = people
+ * (count, gender/age words, smiling) or the main object (with "lying on"/"on" when it rests on
+ * furniture, or "and" a second object) or a scene phrase; wrapped as "a drawing of …", "a clip
+ * art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
+ * "at night", "indoors") when confident. Confidence = subject confidence, lowered by 10 % for
+ * each uncertain wrapper; a fallback "an image" sentence gets 0.2.
+ */
+export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Caption {
+  const subject = peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
+  let text: string;
+  let conf: number;
+  if (!subject) {
+    text = d.lineDrawing
+      ? 'a black and white line drawing'
+      : d.clipArt
+        ? 'a clip art image'
+        : e.color.isBWImg
+          ? 'a black and white photo'
+          : 'an image';
+    conf = d.lineDrawing || d.clipArt ? 0.5 : 0.2;
+  } else {
+    text = subject.text;
+    conf = subject.conf;
+    if (subject.kind === 'people' || subject.kind === 'thing') {
+      const where = setting(e, d);
+      if (where) {
+        text += ` ${where.text}`;
+        conf *= 0.9 + 0.1 * where.conf;
+      }
+    }
+    if (d.lineDrawing) text = `a drawing of ${text}`;
+    else if (d.clipArt) text = `a clip art image of ${text}`;
+    else if (e.color.isBWImg) text = `a black and white photo of ${text}`;
+  }
+  return { text, confidence: Math.round(Math.min(0.98, Math.max(0.05, conf)) * 1000) / 1000 };
+}

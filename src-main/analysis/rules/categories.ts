@@ -1,0 +1,60 @@
+import type { Category } from '../../shared/spec';
+import type { Evidence } from '../evidence';
+import { CATEGORY_RULES } from './category-rules';
+import { derive, type Derived } from './derive';
+
+/** The 86 taxonomy names (reference/azure-86-categories.json), in official order. */
+// prettier-ignore
+export const CATEGORY_NAMES = [
+  'abstract_', 'abstract_net', 'abstract_nonphoto', 'abstract_rect', 'abstract_shape', 'abstract_texture',
+  'animal_', 'animal_bird', 'animal_cat', 'animal_dog', 'animal_horse', 'animal_panda',
+  'building_', 'building_arch', 'building_brickwall', 'building_church', 'building_corner', 'building_doorwindows', 'building_pillar', 'building_stair', 'building_street',
+  'dark_', 'drink_', 'drink_can', 'dark_fire', 'dark_fireworks', 'dark_light',
+  'food_', 'food_bread', 'food_fastfood', 'food_grilled', 'food_pizza',
+  'indoor_', 'indoor_churchwindow', 'indoor_court', 'indoor_doorwindows', 'indoor_marketstore', 'indoor_room', 'indoor_venue',
+  'object_screen', 'object_sculpture', 'others_',
+  'outdoor_', 'outdoor_city', 'outdoor_field', 'outdoor_grass', 'outdoor_house', 'outdoor_mountain', 'outdoor_oceanbeach', 'outdoor_playground',
+  'outdoor_pool', 'outdoor_railway', 'outdoor_road', 'outdoor_sportsfield', 'outdoor_stonerock', 'outdoor_street', 'outdoor_water', 'outdoor_waterside',
+  'people_', 'people_baby', 'people_crowd', 'people_group', 'people_hand', 'people_many', 'people_portrait', 'people_show', 'people_swimming', 'people_tattoo', 'people_young',
+  'plant_', 'plant_branch', 'plant_flower', 'plant_leaves', 'plant_tree',
+  'sky_cloud', 'sky_object', 'sky_sun',
+  'text_', 'text_mag', 'text_map', 'text_menu', 'text_sign',
+  'trans_bicycle', 'trans_bus', 'trans_car', 'trans_trainstation',
+] as const;
+export type CategoryName = (typeof CATEGORY_NAMES)[number];
+
+/** Categories are reported from this score up; below it the evidence is too weak. */
+export const MIN_CATEGORY_SCORE = 0.4;
+/** Groups whose generic parent (`group_`) exists in the taxonomy. */
+const PARENTS = new Set(['abstract', 'animal', 'building', 'dark', 'drink', 'food', 'indoor', 'outdoor', 'people', 'plant', 'text']);
+
+/** Azure reports scores in 1/256 steps; we keep that granularity. */
+const quantize = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 256) / 256;
+
+/** Scores every rule; a parent scores at least as high as its best child. */
+export function scoreCategories(e: Evidence, d: Derived = derive(e)): Map<CategoryName, number> {
+  const scores = new Map<CategoryName, number>();
+  for (const rule of CATEGORY_RULES) {
+    const s = rule.score(e, d);
+    if (s > (scores.get(rule.name) ?? 0)) scores.set(rule.name, s);
+  }
+  for (const [name, s] of [...scores]) {
+    const group = name.slice(0, name.indexOf('_'));
+    const parent = `${group}_` as CategoryName;
+    if (name !== parent && PARENTS.has(group) && s >= MIN_CATEGORY_SCORE && s > (scores.get(parent) ?? 0)) scores.set(parent, s);
+  }
+  return scores;
+}
+
+/**
+ * The Categories feature: taxonomy names scoring ≥ MIN_CATEGORY_SCORE, best first; `others_`
+ * when nothing else qualifies, so the list is never empty.
+ */
+export function categorize(e: Evidence, d: Derived = derive(e)): Category[] {
+  const scores = scoreCategories(e, d);
+  const out = [...scores]
+    .filter(([, s]) => s >= MIN_CATEGORY_SCORE)
+    .sort((p, q) => q[1] - p[1])
+    .map(([name, s]) => ({ name, score: quantize(s) }));
+  return out.length ? out : [{ name: 'others_', score: quantize(Math.max(0.3, scores.get('others_') ?? 0)) }];
+}

@@ -1,0 +1,109 @@
+import type { Evidence } from '../evidence';
+import type { CocoLabel } from '../objects/coco';
+import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
+
+/**
+ * Detector-score calibration: raw CenterNet peak scores are mapped piecewise-linearly so that
+ * 0.5 sits at the score where detections on real photos become mostly right (`present`), and
+ * the floor below which nothing is reported (`floor`). See docs/analysis.md.
+ */
+export const OBJECT_CALIBRATION = { floor: 0.25, present: 0.4, sure: 0.7 } as const;
+
+/** Calibrated 0..1 confidence of a raw detector score (0.5 ≈ present). */
+export function objectConfidence(raw: number): number {
+  const { floor, present, sure } = OBJECT_CALIBRATION;
+  if (raw <= floor) return (raw / floor) * 0.3;
+  if (raw <= present) return 0.3 + ((raw - floor) / (present - floor)) * 0.2;
+  if (raw <= sure) return 0.5 + ((raw - present) / (sure - present)) * 0.4;
+  return Math.min(0.99, 0.9 + (raw - sure) * 0.3);
+}
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+const ramp = (x: number, lo: number, hi: number): number => clamp01((x - lo) / (hi - lo));
+
+/** Quantities shared by the category, tag and caption rules, derived once from the evidence. */
+export interface Derived {
+  /** Calibrated confidence per detected label (max over instances). */
+  labels: Map<CocoLabel, number>;
+  /** Instances per label with calibrated confidence ≥ 0.5. */
+  counts: Map<CocoLabel, number>;
+  /** People in the image: max of faces and confident person boxes. */
+  persons: number;
+  /** 0..1 confidence that a person is present. */
+  personConf: number;
+  /** Largest face area / image area. */
+  largestFaceShare: number;
+  men: number;
+  women: number;
+  children: number;
+  babies: number;
+  smiling: number;
+  glasses: number;
+  /** 0..1: the image is a line drawing, clip art or other non-photo. */
+  drawing: number;
+  lineDrawing: boolean;
+  clipArt: boolean;
+  /** 0..1 evidence of an outdoor / indoor setting (photos only). */
+  outdoor: number;
+  indoor: number;
+  /** 0..1 darkness / night. */
+  night: number;
+  /** 0..1 text-like content. */
+  text: number;
+}
+
+/** Derives the shared rule inputs. */
+export function derive(e: Evidence): Derived {
+  const labels = new Map<CocoLabel, number>();
+  const counts = new Map<CocoLabel, number>();
+  for (const o of e.objects) {
+    const c = objectConfidence(o.score);
+    labels.set(o.label, Math.max(labels.get(o.label) ?? 0, c));
+    if (c >= 0.5) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
+  }
+  const area = e.width * e.height;
+  const faces = e.faces;
+  const personBoxes = counts.get('person') ?? 0;
+  const persons = Math.max(faces.length, personBoxes);
+  const faceConf = faces.reduce((m, f) => Math.max(m, f.confidence), 0);
+  const personConf = Math.max(labels.get('person') ?? 0, faces.length ? 0.6 + 0.39 * faceConf : 0);
+  const adults = faces.filter((f) => f.age >= 18);
+  const lineDrawing = e.imageType.lineDrawingType === 1;
+  const clipArt = e.imageType.clipArtType >= 2;
+  const drawing = lineDrawing ? 0.95 : clipArt ? 0.6 + 0.1 * e.imageType.clipArtType : clamp01(e.imageType.clipArtScore);
+  const photo = 1 - drawing;
+  const s = e.scene;
+  let outdoorObj = 0;
+  let indoorObj = 0;
+  for (const [label, c] of labels) {
+    if (OUTDOOR_OBJECTS.has(label)) outdoorObj = Math.max(outdoorObj, c);
+    if (INDOOR_OBJECTS.has(label)) indoorObj = Math.max(indoorObj, c);
+  }
+  // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
+  // alone is only partly "night".
+  const night = s.brightness < 0.3 ? ramp(s.dark, 0.25, 0.45) * (s.sky > 0.1 || s.brightSpots > 0.01 ? 1 : 0.6) * photo : 0;
+  const natural = Math.max(ramp(s.sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
+  const outdoor = photo * Math.max(natural, outdoorObj);
+  const indoor = photo * Math.max(0, indoorObj - 0.5 * natural);
+  const text = lineDrawing ? 0 : ramp(s.textBlocks, 0.25, 0.45) * (s.colorfulness < 0.35 ? 1 : 0.7);
+  return {
+    labels,
+    counts,
+    persons,
+    personConf,
+    largestFaceShare: faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0),
+    men: adults.filter((f) => f.gender === 'Male').length,
+    women: adults.filter((f) => f.gender === 'Female').length,
+    children: faces.filter((f) => f.age < 13).length,
+    babies: faces.filter((f) => f.age < 3).length,
+    smiling: faces.filter((f) => f.smiling).length,
+    glasses: faces.filter((f) => f.glasses).length,
+    drawing,
+    lineDrawing,
+    clipArt,
+    outdoor,
+    indoor,
+    night,
+    text,
+  };
+}

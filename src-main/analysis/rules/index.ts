@@ -1,0 +1,6 @@
+/** Rules from evidence to the Categories, Tags and Description features. */
+export { CATEGORY_NAMES, MIN_CATEGORY_SCORE, categorize, scoreCategories, type CategoryName } from './categories';
+export { CATEGORY_RULES, type CategoryRule } from './category-rules';
+export { buildTags, labelWord, MIN_TAG_CONFIDENCE, DESCRIPTION_TAG_CONFIDENCE } from './tags';
+export { buildCaption } from './caption';
+export { derive, objectConfidence, OBJECT_CALIBRATION, type Derived } from './derive';

@@ -1,0 +1,140 @@
+import type { CocoLabel } from '../objects/coco';
+
+/** COCO labels grouped for the rules. */
+export const ANIMALS: ReadonlySet<CocoLabel> = new Set([
+  'bird',
+  'cat',
+  'dog',
+  'horse',
+  'sheep',
+  'cow',
+  'elephant',
+  'bear',
+  'zebra',
+  'giraffe',
+]);
+export const FOOD: ReadonlySet<CocoLabel> = new Set([
+  'banana',
+  'apple',
+  'sandwich',
+  'orange',
+  'broccoli',
+  'carrot',
+  'hot dog',
+  'pizza',
+  'donut',
+  'cake',
+]);
+export const DRINK: ReadonlySet<CocoLabel> = new Set(['cup', 'wine glass', 'bottle']);
+export const VEHICLES: ReadonlySet<CocoLabel> = new Set(['bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat']);
+export const STREET: ReadonlySet<CocoLabel> = new Set([
+  'car',
+  'bus',
+  'truck',
+  'motorcycle',
+  'bicycle',
+  'traffic light',
+  'fire hydrant',
+  'stop sign',
+  'parking meter',
+]);
+export const SPORTS: ReadonlySet<CocoLabel> = new Set([
+  'sports ball',
+  'baseball bat',
+  'baseball glove',
+  'tennis racket',
+  'frisbee',
+  'skateboard',
+]);
+/** Objects almost always photographed outdoors. */
+export const OUTDOOR_OBJECTS: ReadonlySet<CocoLabel> = new Set([
+  'car',
+  'bus',
+  'truck',
+  'train',
+  'boat',
+  'airplane',
+  'traffic light',
+  'fire hydrant',
+  'stop sign',
+  'parking meter',
+  'bench',
+  'horse',
+  'sheep',
+  'cow',
+  'elephant',
+  'bear',
+  'zebra',
+  'giraffe',
+  'kite',
+  'skis',
+  'snowboard',
+  'surfboard',
+]);
+/** Objects almost always photographed indoors. */
+export const INDOOR_OBJECTS: ReadonlySet<CocoLabel> = new Set([
+  'couch',
+  'bed',
+  'dining table',
+  'toilet',
+  'tv',
+  'laptop',
+  'mouse',
+  'remote',
+  'keyboard',
+  'microwave',
+  'oven',
+  'toaster',
+  'sink',
+  'refrigerator',
+  'book',
+  'clock',
+  'vase',
+  'hair drier',
+  'toothbrush',
+  'cup',
+  'wine glass',
+  'fork',
+  'knife',
+  'spoon',
+]);
+export const FURNITURE: ReadonlySet<CocoLabel> = new Set(['couch', 'bed', 'chair', 'dining table', 'bench']);
+export const SCREENS: ReadonlySet<CocoLabel> = new Set(['tv', 'laptop', 'cell phone']);
+
+/** Tag/caption wording of COCO labels that read badly as English nouns. */
+export const WORDING: Partial<Record<CocoLabel, string>> = {
+  'dining table': 'table',
+  tv: 'television',
+  'cell phone': 'phone',
+  'potted plant': 'houseplant',
+  'sports ball': 'ball',
+  couch: 'couch',
+};
+
+/** Indefinite article for a noun phrase. */
+export function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) && !/^(uni|eu|one)/i.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
+
+/** Plural of the nouns that occur (COCO words and people words). */
+export function plural(noun: string): string {
+  const irregular: Record<string, string> = {
+    person: 'people',
+    man: 'men',
+    woman: 'women',
+    child: 'children',
+    mouse: 'mice',
+    knife: 'knives',
+    sheep: 'sheep',
+    skis: 'skis',
+    'hot dog': 'hot dogs',
+    bus: 'buses',
+    glass: 'glasses',
+  };
+  if (irregular[noun]) return irregular[noun]!;
+  const last = noun.split(' ').pop()!;
+  if (irregular[last]) return noun.slice(0, -last.length) + irregular[last]!;
+  if (/(s|x|ch|sh)$/.test(noun)) return `${noun}es`;
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  return `${noun}s`;
+}

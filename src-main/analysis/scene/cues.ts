@@ -1,0 +1,241 @@
+import type { PixelField } from '../pixels/pixel-field';
+
+/**
+ * Scene cues measured on the pixel field. Every value is a fraction of the image area (0..1)
+ * unless stated; they feed categories, tags and captions. Colour classes are in Lab (see
+ * docs/analysis.md for the exact boxes); position priors (sky above, water/snow below) stop a
+ * blue shirt from counting as sky.
+ */
+export interface SceneCues {
+  /** Smooth blue or bright-overcast pixels in the upper 60 % of the image. */
+  sky: number;
+  /** Green-to-olive pixels with some chroma: grass, leaves, trees. */
+  vegetation: number;
+  /** Blue/teal pixels in the lower half. */
+  water: number;
+  /** Very bright, nearly achromatic, smooth pixels in the lower half. */
+  snow: number;
+  /** Mean L* / 100. */
+  brightness: number;
+  /** Pixels with L* < 20. */
+  dark: number;
+  /** Bright saturated pixels on a dark image (lights, fire, fireworks). */
+  brightSpots: number;
+  /** Warm (red-orange-yellow) bright saturated pixels. */
+  warmGlow: number;
+  /** Skin-tone pixels (hands, faces, bodies). */
+  skin: number;
+  /** Share of 8×8 blocks that look like text: bimodal, high contrast, mostly achromatic. */
+  textBlocks: number;
+  /** Share of pixels on a strong local edge (grad > 12 L*). */
+  edges: number;
+  /** Share of pixels on long horizontal or vertical edge runs (buildings, furniture, screens). */
+  straightEdges: number;
+  /** Part of straightEdges on vertical runs (pillars, doors), 0..1 of straightEdges. */
+  verticalShare: number;
+  /** Sky pixels that are bright grey/white rather than blue (clouds, overcast), 0..1 of the image. */
+  skyGrey: number;
+  /** Colourfulness (Hasler–Süsstrunk), 0 for grey, ≈ 50+ for vivid images; divided by 100. */
+  colorfulness: number;
+}
+
+function inBox(L: number, C: number, hue: number, box: { L: [number, number]; C: [number, number]; hue: [number, number] }): boolean {
+  return L >= box.L[0] && L <= box.L[1] && C >= box.C[0] && C <= box.C[1] && hue >= box.hue[0] && hue <= box.hue[1];
+}
+
+/** Lab boxes of the colour classes used by the cues (L*, chroma, hue degrees). */
+export const CUE_BOXES = {
+  blueSky: { L: [45, 100], C: [8, 80], hue: [215, 290] },
+  vegetation: { L: [12, 85], C: [12, 120], hue: [95, 175] },
+  water: { L: [30, 80], C: [8, 80], hue: [180, 290] },
+  skin: { L: [30, 88], C: [12, 45], hue: [25, 75] },
+  warm: { L: [50, 100], C: [35, 140], hue: [20, 100] },
+} as const satisfies Record<string, { L: [number, number]; C: [number, number]; hue: [number, number] }>;
+
+/** Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text). */
+export function measureScene(f: PixelField): SceneCues {
+  const { width: w, height: h } = f;
+  const n = w * h;
+  const skyParts = skyShare(f, meanLightness(f) < 30);
+  const straight = straightEdgeShare(f);
+  let veg = 0,
+    water = 0,
+    snow = 0,
+    sumL = 0,
+    dark = 0,
+    bright = 0,
+    warm = 0,
+    skin = 0,
+    edges = 0;
+  let rgSum = 0,
+    ybSum = 0,
+    rgSq = 0,
+    ybSq = 0;
+  for (let y = 0; y < h; y++) {
+    const lower = y >= h * 0.5;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const L = f.L[i]!;
+      const C = f.C[i]!;
+      const hue = f.hue[i]!;
+      const smooth = f.grad[i]! < 4;
+      sumL += L;
+      if (L < 20) dark++;
+      if (f.grad[i]! > 12) edges++;
+      if (inBox(L, C, hue, CUE_BOXES.vegetation)) veg++;
+      if (lower && inBox(L, C, hue, CUE_BOXES.water)) water++;
+      if (lower && smooth && L > 85 && C < 6) snow++;
+      if (L > 60 && C > 30) bright++;
+      if (inBox(L, C, hue, CUE_BOXES.warm)) warm++;
+      if (inBox(L, C, hue, CUE_BOXES.skin)) skin++;
+      const r = f.rgb[i * 3]!,
+        g = f.rgb[i * 3 + 1]!,
+        b = f.rgb[i * 3 + 2]!;
+      const rg = r - g;
+      const yb = 0.5 * (r + g) - b;
+      rgSum += rg;
+      ybSum += yb;
+      rgSq += rg * rg;
+      ybSq += yb * yb;
+    }
+  }
+  const sd = (s: number, sq: number): number => Math.sqrt(Math.max(0, sq / n - (s / n) ** 2));
+  const colorfulness = Math.hypot(sd(rgSum, rgSq), sd(ybSum, ybSq)) + 0.3 * Math.hypot(rgSum / n, ybSum / n);
+  const brightness = sumL / n / 100;
+  return {
+    sky: skyParts.sky,
+    skyGrey: skyParts.grey,
+    vegetation: veg / n,
+    water: water / n,
+    snow: snow / n,
+    brightness,
+    dark: dark / n,
+    brightSpots: brightness < 0.3 ? bright / n : 0,
+    warmGlow: warm / n,
+    skin: skin / n,
+    textBlocks: textBlockShare(f),
+    edges: edges / n,
+    straightEdges: straight.all,
+    verticalShare: straight.all > 0 ? straight.vertical / straight.all : 0,
+    colorfulness: colorfulness / 100,
+  };
+}
+
+/**
+ * Text-like blocks: in an 8×8 block of the field, strokes make the lightness bimodal (a dark and
+ * a light population ≥ 25 L* apart, the dark one a minority of 8–45 %), most pixels achromatic,
+ * and several edges. Handwriting, print, signs and maps all qualify; flat areas and photos of
+ * textures rarely do.
+ */
+function textBlockShare(f: PixelField): number {
+  const B = 8;
+  let text = 0;
+  let blocks = 0;
+  for (let by = 0; by + B <= f.height; by += B) {
+    for (let bx = 0; bx + B <= f.width; bx += B) {
+      blocks++;
+      let min = 100,
+        max = 0,
+        chromatic = 0,
+        edgy = 0;
+      for (let y = by; y < by + B; y++) {
+        for (let x = bx; x < bx + B; x++) {
+          const i = y * f.width + x;
+          const L = f.L[i]!;
+          if (L < min) min = L;
+          if (L > max) max = L;
+          if (f.C[i]! > 15) chromatic++;
+          if (f.grad[i]! > 10) edgy++;
+        }
+      }
+      if (max - min < 25 || chromatic > B * B * 0.3 || edgy < 8) continue;
+      const mid = (min + max) / 2;
+      let darkCount = 0;
+      for (let y = by; y < by + B; y++) for (let x = bx; x < bx + B; x++) if (f.L[y * f.width + x]! < mid) darkCount++;
+      const darkShare = darkCount / (B * B);
+      if (darkShare >= 0.08 && darkShare <= 0.45) text++;
+    }
+  }
+  return blocks ? text / blocks : 0;
+}
+
+/** Share of pixels on horizontal/vertical edge runs ≥ 6 px (architecture, furniture, screens). */
+function straightEdgeShare(f: PixelField): { all: number; vertical: number } {
+  const { width: w, height: h } = f;
+  let onRuns = 0;
+  const RUN = 6;
+  // Horizontal edges: strong vertical gradient continuing along x.
+  for (let y = 0; y + 1 < h; y++) {
+    let run = 0;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (Math.abs(f.L[i]! - f.L[i + w]!) > 10) run++;
+      else {
+        if (run >= RUN) onRuns += run;
+        run = 0;
+      }
+    }
+    if (run >= RUN) onRuns += run;
+  }
+  const horizontal = onRuns;
+  for (let x = 0; x + 1 < w; x++) {
+    let run = 0;
+    for (let y = 0; y < h; y++) {
+      const i = y * w + x;
+      if (Math.abs(f.L[i]! - f.L[i + 1]!) > 10) run++;
+      else {
+        if (run >= RUN) onRuns += run;
+        run = 0;
+      }
+    }
+    if (run >= RUN) onRuns += run;
+  }
+  return { all: onRuns / (w * h), vertical: (onRuns - horizontal) / (w * h) };
+}
+
+/**
+ * Sky: pixels connected to the top edge through smooth (grad < 5 L*) sky-coloured pixels: blue
+ * (CUE_BOXES.blueSky) or bright overcast grey (L* > 70, C < 10), within the upper 70 % of the
+ * image; on a dark image (mean L* < 30) smooth dark pixels too (night sky). Connectivity to the top stops blue clothing or a white wall mid-image from counting.
+ */
+function skyShare(f: PixelField, night: boolean): { sky: number; grey: number } {
+  const { width: w, height: h } = f;
+  const maxY = Math.floor(h * 0.7);
+  const isSky = (i: number): boolean => {
+    if (f.grad[i]! >= 5) return false;
+    const L = f.L[i]!;
+    const C = f.C[i]!;
+    // At night the sky is the smooth dark region above everything else.
+    return inBox(L, C, f.hue[i]!, CUE_BOXES.blueSky) || (L > 70 && C < 10) || (night && L < 30);
+  };
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  for (let x = 0; x < w; x++)
+    if (isSky(x)) {
+      seen[x] = 1;
+      stack.push(x);
+    }
+  let count = 0;
+  let grey = 0;
+  while (stack.length) {
+    const i = stack.pop()!;
+    count++;
+    if (f.L[i]! > 70 && f.C[i]! < 10) grey++;
+    const x = i % w;
+    const y = (i - x) / w;
+    const next = [x > 0 ? i - 1 : -1, x + 1 < w ? i + 1 : -1, y > 0 ? i - w : -1, y + 1 < maxY ? i + w : -1];
+    for (const j of next) {
+      if (j >= 0 && !seen[j] && isSky(j)) {
+        seen[j] = 1;
+        stack.push(j);
+      }
+    }
+  }
+  return { sky: count / (w * h), grey: grey / (w * h) };
+}
+
+function meanLightness(f: PixelField): number {
+  let s = 0;
+  for (let i = 0; i < f.L.length; i++) s += f.L[i]!;
+  return f.L.length ? s / f.L.length : 0;
+}

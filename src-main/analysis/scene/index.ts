@@ -1,0 +1,2 @@
+/** Scene cues (sky, vegetation, water, snow, darkness, text-like regions, edges) from pixels. */
+export { measureScene, CUE_BOXES, type SceneCues } from './cues';

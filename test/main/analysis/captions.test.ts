@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { buildCaption, buildTags, derive, type Evidence, type FaceEvidence, type CocoLabel } from '../../../src-main/analysis';
+import { scoreCategories } from '../../../src-main/analysis/rules/categories';
+
+function base(): Evidence {
+  return {
+    width: 600,
+    height: 400,
+    color: {
+      dominantColorForeground: 'Gray',
+      dominantColorBackground: 'Gray',
+      dominantColors: ['Gray'],
+      accentColor: '808080',
+      isBWImg: false,
+    },
+    chroma: { p50: 20, p90: 30, p99: 40, hueConcentration: 0.5 },
+    scene: {
+      sky: 0,
+      skyGrey: 0,
+      vegetation: 0,
+      water: 0,
+      snow: 0,
+      brightness: 0.5,
+      dark: 0.05,
+      brightSpots: 0,
+      warmGlow: 0,
+      skin: 0,
+      textBlocks: 0,
+      edges: 0.1,
+      straightEdges: 0.02,
+      verticalShare: 0.5,
+      colorfulness: 0.4,
+    },
+    ink: { paper: 0.05, ink: 0.3, mid: 0.65, thinInk: 0.05 },
+    imageType: { clipArtType: 0, lineDrawingType: 0, clipArtScore: 0 },
+    objects: [],
+    faces: [],
+  };
+}
+const face = (age: number, gender: 'Male' | 'Female', smiling = false): FaceEvidence => ({
+  box: { left: 100, top: 50, width: 100, height: 100 },
+  confidence: 0.95,
+  age,
+  gender,
+  genderConfidence: 0.9,
+  glasses: false,
+  smiling,
+});
+const obj = (label: CocoLabel, score: number, x: number, y: number, w: number, h: number) => ({ label, score, box: { x, y, w, h } });
+const caption = (e: Evidence): string => {
+  const d = derive(e);
+  return buildCaption(e, d, scoreCategories(e, d)).text;
+};
+
+describe('captions', () => {
+  it('describes people by count, gender, smile and setting', () => {
+    const e = base();
+    expect(caption({ ...e, faces: [face(40, 'Male')] })).toBe('a man');
+    expect(caption({ ...e, faces: [face(30, 'Female', true)] })).toBe('a smiling woman');
+    const group = {
+      ...e,
+      faces: [face(30, 'Male', true), face(30, 'Female', true), face(8, 'Female', true)],
+      scene: { ...e.scene, vegetation: 0.3, sky: 0.3 },
+    };
+    expect(caption(group)).toBe('a group of people smiling in a grassy area');
+    expect(caption({ ...e, faces: [face(50, 'Male')], color: { ...e.color, isBWImg: true } })).toBe('a black and white photo of a man');
+  });
+
+  it('puts an animal on the furniture it rests on', () => {
+    const e = { ...base(), objects: [obj('cat', 0.8, 100, 100, 200, 120), obj('couch', 0.7, 50, 80, 500, 300)] };
+    expect(caption(e)).toBe('a cat lying on a couch');
+  });
+
+  it('wraps drawings and never names what was not detected', () => {
+    const drawing = {
+      ...base(),
+      imageType: { clipArtType: 2 as const, lineDrawingType: 1 as const, clipArtScore: 0.6 },
+      objects: [obj('horse', 0.8, 10, 10, 300, 300)],
+    };
+    expect(caption(drawing)).toBe('a drawing of a horse');
+    const empty = { ...base(), imageType: { clipArtType: 3 as const, lineDrawingType: 1 as const, clipArtScore: 0.9 } };
+    expect(caption(empty)).toBe('a black and white line drawing');
+    const weak = { ...base(), objects: [obj('dog', 0.22, 10, 10, 300, 300)] };
+    expect(caption(weak)).not.toMatch(/dog/);
+  });
+});
+
+describe('tags', () => {
+  it('reports people, objects, scene and style words sorted by confidence', () => {
+    const e = {
+      ...base(),
+      faces: [face(40, 'Male', true)],
+      objects: [obj('cup', 0.8, 0, 0, 50, 50)],
+      color: { ...base().color, isBWImg: true },
+    };
+    const tags = buildTags(e, derive(e));
+    const names = tags.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['person', 'man', 'smiling', 'cup', 'black and white']));
+    const conf = tags.map((t) => t.confidence);
+    expect(conf).toEqual([...conf].sort((a, b) => b - a));
+    for (const t of tags) expect(t.confidence).toBeGreaterThanOrEqual(0.3);
+  });
+});

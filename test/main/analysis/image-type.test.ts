@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { chromaStats, isBlackAndWhite } from '../../../src-main/analysis/color';
+import { classifyImageType, measureInk } from '../../../src-main/analysis/image-type';
+import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail } from '../../../src-main/analysis/pixels';
+import { decodeFixture, manifest } from './fixtures';
+
+async function imageTypeOf(file: string): Promise<ReturnType<typeof classifyImageType>> {
+  const img = await decodeFixture(file);
+  const mid = thumbnail(img, MID_SIDE_PX);
+  const chroma = chromaStats(buildPixelField(img, mid));
+  return classifyImageType({
+    texture: measureTexture(img, mid),
+    ink: measureInk(img, mid),
+    chromaP90: chroma.p90,
+    isBW: isBlackAndWhite(chroma),
+  });
+}
+
+describe('ImageType from pixel statistics (no model)', () => {
+  it('grades clip art ≥ 2 and photos < 2 on ≥ 85 % of the fixtures that set clipArt', async () => {
+    const rated = manifest.filter((m) => m.truth.clipArt !== undefined);
+    let right = 0;
+    const wrong: string[] = [];
+    for (const m of rated) {
+      const t = await imageTypeOf(m.file);
+      if (t.clipArtType >= 2 === m.truth.clipArt) right++;
+      else wrong.push(`${m.file}:${t.clipArtType}`);
+    }
+    expect(right / rated.length, wrong.join(', ')).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('flags line drawings on ≥ 85 % of the fixtures that set lineDrawing, not the filled silhouette', async () => {
+    const rated = manifest.filter((m) => m.truth.lineDrawing !== undefined);
+    let right = 0;
+    const wrong: string[] = [];
+    for (const m of rated) {
+      const t = await imageTypeOf(m.file);
+      if ((t.lineDrawingType === 1) === m.truth.lineDrawing) right++;
+      else wrong.push(m.file);
+    }
+    expect(right / rated.length, wrong.join(', ')).toBeGreaterThanOrEqual(0.85);
+    expect((await imageTypeOf('horse_silhouette_clipart.png')).lineDrawingType).toBe(0);
+  });
+
+  it('rates a synthetic flat-colour graphic as good clip art and noise as a photo', () => {
+    const w = 200;
+    const h = 150;
+    const flat = new Uint8Array(w * h * 3);
+    const noisy = new Uint8Array(w * h * 3);
+    let seed = 7;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 255;
+    for (let i = 0; i < w * h; i++) {
+      const inside = Math.hypot((i % w) - 100, Math.floor(i / w) - 75) < 50;
+      flat.set(inside ? [240, 200, 20] : [255, 255, 255], i * 3);
+      noisy.set([rand(), rand(), rand()], i * 3);
+    }
+    const rate = (data: Uint8Array): number => {
+      const img = { data, width: w, height: h };
+      const chroma = chromaStats(buildPixelField(img));
+      return classifyImageType({ texture: measureTexture(img), ink: measureInk(img), chromaP90: chroma.p90, isBW: isBlackAndWhite(chroma) })
+        .clipArtType;
+    };
+    expect(rate(flat)).toBe(3);
+    expect(rate(noisy)).toBe(0);
+  });
+});
