@@ -87,8 +87,8 @@ export const buildSpecs: BuildSpec[] = [
     },
     outputs: [
       out('Identity_2', 'mesh', '468 landmarks x (x, y, z) flattened, in crop pixels (0..192); z relative depth in the same scale'),
-      out('Identity_1', 'face_flag', 'face presence logit (apply sigmoid)'),
-      out('Identity', 'contours', '133 contour points x (x, y) flattened (lips/eyes/brows refinement), in crop pixels'),
+      out('Identity_1', 'face_flag', 'face presence probability 0..1 (the graph already applies the sigmoid)'),
+      out('Identity', 'contours', '266 raw values of the auxiliary contour head (undocumented upstream, unused by human); ignore'),
     ],
   },
   {

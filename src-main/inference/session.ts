@@ -80,6 +80,9 @@ export async function openSession(model: Uint8Array, io: SessionIo, opts: Sessio
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: opts.graphOptimization === false ? 'disabled' : 'all',
+      // Idle pool threads sleep instead of spinning: a desktop app shares its cores with the UI
+      // and other jobs, and spinning workers on a busy 2-core machine made 2 threads slower than 1.
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
   } catch (err) {
     throw new AppError('model-failed', `Model ${io.modelId} could not be loaded: ${(err as Error).message}`, {
