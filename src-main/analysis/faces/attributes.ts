@@ -1,0 +1,138 @@
+/**
+ * Stage 3: attribute models on upright face crops, and the pure mapping of their outputs.
+ *
+ * Crops are taken in the face's own frame (`face`: upright window whose side is the mesh's
+ * extent); each model gets the framing it was trained on:
+ * - `faceres` (224 px, RGB 0..255) on the face extent: male probability (sigmoid) and an age
+ *   softmax over 0..99 years;
+ * - `gear` (198 px, RGB 0..1) on 1.2× the extent, shifted up by a tenth (UTKFace-style crops
+ *   include the hair): gender softmax [male, female], age buckets, race softmax
+ *   [white, black, asian, indian, other];
+ * - `emotion` (64 px luma, −1..1) on the extent: [angry, disgust, fear, happy, sad, surprise, neutral].
+ */
+import type { RgbImage } from '../../inference/image';
+import type { FaceModelRunner } from './runner';
+import { warpToTensor, type Window } from './warp';
+
+/** Emotion labels in model output order. */
+export const EMOTIONS = ['angry', 'disgust', 'fear', 'happy', 'sad', 'surprise', 'neutral'] as const;
+export type Emotion = (typeof EMOTIONS)[number];
+
+/** Raw attribute estimates of one face. */
+export interface AttributeScores {
+  /** Probability the face is male, 0..1. */
+  male: number;
+  /** Age in years. */
+  ageYears: number;
+  /** Kairos ethnicity shares, summing to 1. */
+  ethnicity: { asian: number; hispanic: number; black: number; white: number; other: number };
+  /** Emotion probabilities by label. */
+  emotions: Record<Emotion, number>;
+}
+
+/** Centre age (years) of gear's buckets <20, 21-25, 26-30, 31-40, 41-50, 51-60, >60. */
+export const GEAR_AGE_YEARS = [15, 23, 28, 35.5, 45.5, 55.5, 68] as const;
+/** Gender logits are clipped to ±this before averaging, so one saturated model cannot veto the other. */
+export const GENDER_LOGIT_CLIP = 4;
+
+/** Runs the three attribute models on the upright face window `face` (side = face extent). */
+export async function estimateAttributes(
+  img: RgbImage,
+  face: Window,
+  runner: FaceModelRunner,
+  signal?: AbortSignal,
+): Promise<AttributeScores> {
+  const gearWin: Window = {
+    ...face,
+    size: face.size * 1.2,
+    cx: face.cx + Math.sin(face.angleRad) * face.size * 0.1,
+    cy: face.cy - Math.cos(face.angleRad) * face.size * 0.1,
+  };
+  const faceres = await runner.run(
+    'faceres',
+    warpToTensor(img, face, { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 }),
+    signal,
+  );
+  const gear = await runner.run(
+    'gear',
+    warpToTensor(img, gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }),
+    signal,
+  );
+  const emotion = await runner.run(
+    'emotion',
+    warpToTensor(img, face, { side: 64, layout: 'nhwc', scale: 2 / 255, offset: -1, channels: 1 }),
+    signal,
+  );
+  return combineAttributes({
+    faceresMale: req(faceres, 'gender')[0]!,
+    faceresAge: req(faceres, 'age'),
+    gearGender: req(gear, 'gender'),
+    gearAge: req(gear, 'age'),
+    gearRace: req(gear, 'race'),
+    emotion: req(emotion, 'emotion'),
+  });
+}
+
+/** Model outputs consumed by `combineAttributes`. */
+export interface AttributeOutputs {
+  faceresMale: number;
+  faceresAge: ArrayLike<number>;
+  gearGender: ArrayLike<number>;
+  gearAge: ArrayLike<number>;
+  gearRace: ArrayLike<number>;
+  emotion: ArrayLike<number>;
+}
+
+/**
+ * Pure mapping of model outputs to attributes.
+ * - Gender: mean of the two models' male log-odds (each clipped to ±4), back through a sigmoid.
+ * - Age: mean of faceres' expected age and gear's bucket-centre expectation.
+ * - Ethnicity from gear's UTKFace classes: white→white, black→black, asian + indian→asian (the
+ *   census sense of Asian), UTKFace "others" (Hispanic, Latino, Middle Eastern) split evenly into
+ *   hispanic and other; renormalised to sum to 1.
+ */
+export function combineAttributes(o: AttributeOutputs): AttributeScores {
+  const male = sigmoidOf((clippedLogit(o.faceresMale) + clippedLogit(o.gearGender[0] ?? 0.5)) / 2);
+  const faceresAge = expectation(o.faceresAge, (i) => i);
+  const gearAge = expectation(o.gearAge, (i) => GEAR_AGE_YEARS[i] ?? 68);
+  const r = Array.from(o.gearRace);
+  const [white = 0, black = 0, asian = 0, indian = 0, others = 0] = r;
+  const sum = white + black + asian + indian + others || 1;
+  const emotions = {} as Record<Emotion, number>;
+  EMOTIONS.forEach((e, i) => (emotions[e] = o.emotion[i] ?? 0));
+  return {
+    male,
+    ageYears: (faceresAge + gearAge) / 2,
+    ethnicity: {
+      asian: (asian + indian) / sum,
+      hispanic: others / 2 / sum,
+      black: black / sum,
+      white: white / sum,
+      other: others / 2 / sum,
+    },
+    emotions,
+  };
+}
+
+function expectation(p: ArrayLike<number>, value: (i: number) => number): number {
+  let s = 0;
+  let t = 0;
+  for (let i = 0; i < p.length; i++) {
+    s += value(i) * p[i]!;
+    t += p[i]!;
+  }
+  return t > 0 ? s / t : 0;
+}
+
+function clippedLogit(p: number): number {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.max(-GENDER_LOGIT_CLIP, Math.min(GENDER_LOGIT_CLIP, Math.log(q / (1 - q))));
+}
+
+const sigmoidOf = (x: number): number => 1 / (1 + Math.exp(-x));
+
+function req(out: Record<string, Float32Array>, name: string): Float32Array {
+  const v = out[name];
+  if (!v) throw new Error(`attribute model: missing output ${name}`);
+  return v;
+}

@@ -1,0 +1,170 @@
+/**
+ * The face pipeline: tile search (BlazeFace) → facemesh refinement → geometry, pose, quality and
+ * attribute models → `FaceResult`s in image px, ordered for `face_id`.
+ */
+import type { RgbImage } from '../../inference/image';
+import { estimateAttributes, type AttributeScores } from './attributes';
+import { detectCandidates, type Candidate } from './detector';
+import { facePatch, laplacianStd } from './face-patch';
+import { classifyGlasses } from './glasses';
+import { glassesFeatures } from './glasses';
+import { meshCandidate, type MeshedFace } from './landmarks';
+import { eyeLineAngle, windowFromMesh } from './mesh-align';
+import { headPose, keyPoints, mouthOpening, type Point3 } from './mesh-geometry';
+import { faceQuality } from './quality';
+import type { FaceModelRunner } from './runner';
+import { minFacePx, planSearch, type SearchLevel } from './search-plan';
+import type { SelectorPlan } from './selector';
+
+/** One detected face with everything the detect and analyze operations report. */
+export interface FaceResult {
+  /** Axis-aligned square box around the mesh, image px (float; round at the edge). */
+  box: { left: number; top: number; width: number; height: number };
+  /** Subject's own eyes (left eye on the viewer's right) and chin tip, image px. */
+  leftEye: [number, number];
+  rightEye: [number, number];
+  chinTip: [number, number];
+  /** Degrees; signs in mesh-geometry.ts `headPose` and docs/faces.md. */
+  yaw: number;
+  pitch: number;
+  roll: number;
+  /** 0..1: mean of detector score and facemesh's face flag. */
+  confidence: number;
+  /** 0..1, see quality.ts. */
+  quality: number;
+  lips: 'Together' | 'Apart';
+  glasses: 'None' | 'Eye' | 'Sun';
+  /** Probability the face is male, 0..1. */
+  male: number;
+  ageYears: number;
+  ethnicity: AttributeScores['ethnicity'];
+  emotions: AttributeScores['emotions'];
+  /** 468 mesh points `[x, y, z]`, image px. */
+  mesh: Point3[];
+}
+
+/** Options of `detectFacesInImage`. */
+export interface DetectOptions {
+  /** Smallest face to search as a fraction of the shorter image side (0.015..0.5). */
+  minHeadScale: number;
+  selector: SelectorPlan;
+  /** Skip the attribute models (age, gender, ethnicity, emotion get neutral values). */
+  skipAttributes?: boolean;
+}
+
+/** Mouth opening (lip gap / face height) above which lips are `Apart`. */
+export const LIPS_APART_RATIO = 0.03;
+/** Facemesh face-flag thresholds: normal and PARTIAL (occluded faces score lower). */
+export const FACE_FLAG_MIN = { normal: 0.8, partial: 0.5 } as const;
+
+/**
+ * Finds faces in a decoded image. `runner` runs the ONNX models (see `engineRunner`).
+ *
+ * @example
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.015, selector: parseSelector('FRONTAL')! }, engineRunner(engine));
+ */
+export async function detectFacesInImage(
+  img: RgbImage,
+  opts: DetectOptions,
+  runner: FaceModelRunner,
+  signal?: AbortSignal,
+): Promise<FaceResult[]> {
+  const candidates = await detectCandidates(img, searchLevels(img, opts), runner, signal);
+  const minFlag = opts.selector.partial ? FACE_FLAG_MIN.partial : FACE_FLAG_MIN.normal;
+  const faces: FaceResult[] = [];
+  for (const c of candidates) {
+    const meshed = await meshCandidate(img, c, runner, signal);
+    if (!meshed || meshed.faceScore < minFlag) continue;
+    const face = await describeFace(img, meshed, opts, runner, signal);
+    if (Math.abs(face.yaw) > opts.selector.maxAbsYawDeg) continue;
+    if (faces.some((f) => sameFace(f, face))) continue;
+    faces.push(face);
+  }
+  return orderFaces(faces);
+}
+
+/** The search windows for an image and options (upright, plus 90/180/270° copies for ROLL). */
+export function searchLevels(img: { width: number; height: number }, opts: DetectOptions): SearchLevel[] {
+  const minFace = minFacePx(img.width, img.height, opts.minHeadScale);
+  const angles = opts.selector.roll ? [0, 90, 180, 270] : [0];
+  return angles.flatMap((deg) => planSearch(img.width, img.height, minFace, (deg * Math.PI) / 180));
+}
+
+/** face_id order: left to right by box centre, ties top to bottom. */
+export function orderFaces(faces: FaceResult[]): FaceResult[] {
+  const cx = (f: FaceResult): number => f.box.left + f.box.width / 2;
+  const cy = (f: FaceResult): number => f.box.top + f.box.height / 2;
+  return [...faces].sort((a, b) => cx(a) - cx(b) || cy(a) - cy(b));
+}
+
+async function describeFace(
+  img: RgbImage,
+  m: MeshedFace,
+  opts: DetectOptions,
+  runner: FaceModelRunner,
+  signal?: AbortSignal,
+): Promise<FaceResult> {
+  const kp = keyPoints(m.mesh);
+  const pose = headPose(m.mesh);
+  const faceWin = windowFromMesh(m.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1);
+  const patch = facePatch(img, faceWin);
+  const box = meshBox(m.mesh);
+  const confidence = (m.candidate.score + m.faceScore) / 2;
+  const attrs = opts.skipAttributes ? neutralAttributes() : await estimateAttributes(img, faceWin, runner, signal);
+  return {
+    box,
+    leftEye: kp.leftEye,
+    rightEye: kp.rightEye,
+    chinTip: kp.chin,
+    yaw: pose.yaw,
+    pitch: pose.pitch,
+    roll: eyeLineAngle(kp.rightEye, kp.leftEye) * (180 / Math.PI),
+    confidence,
+    quality: faceQuality({ sidePx: box.width, sharpness: laplacianStd(patch), yawDeg: pose.yaw, pitchDeg: pose.pitch, confidence }),
+    lips: mouthOpening(m.mesh) > LIPS_APART_RATIO ? 'Apart' : 'Together',
+    glasses: classifyGlasses(glassesFeatures(patch, m.mesh)),
+    male: attrs.male,
+    ageYears: attrs.ageYears,
+    ethnicity: attrs.ethnicity,
+    emotions: attrs.emotions,
+    mesh: m.mesh,
+  };
+}
+
+// Square box centred on the mesh's axis-aligned extent, side = the larger extent (Kairos boxes
+// are square; the mesh spans forehead top to chin and cheek to cheek).
+function meshBox(mesh: readonly Point3[]): FaceResult['box'] {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const [x, y] of mesh) {
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x);
+    y1 = Math.max(y1, y);
+  }
+  const side = Math.max(x1 - x0, y1 - y0);
+  return { left: (x0 + x1 - side) / 2, top: (y0 + y1 - side) / 2, width: side, height: side };
+}
+
+// Two candidates that refine to the same face (e.g. found by two ROLL passes): eye centres
+// within a third of the inter-ocular distance.
+function sameFace(a: FaceResult, b: FaceResult): boolean {
+  const ied = Math.hypot(a.leftEye[0] - a.rightEye[0], a.leftEye[1] - a.rightEye[1]);
+  const d =
+    Math.hypot(a.leftEye[0] - b.leftEye[0], a.leftEye[1] - b.leftEye[1]) +
+    Math.hypot(a.rightEye[0] - b.rightEye[0], a.rightEye[1] - b.rightEye[1]);
+  return d < ied / 3;
+}
+
+function neutralAttributes(): AttributeScores {
+  return {
+    male: 0.5,
+    ageYears: 0,
+    ethnicity: { asian: 0.2, hispanic: 0.2, black: 0.2, white: 0.2, other: 0.2 },
+    emotions: { angry: 0, disgust: 0, fear: 0, happy: 0, sad: 0, surprise: 0, neutral: 1 },
+  };
+}
+
+export type { Candidate };

@@ -1,0 +1,79 @@
+/**
+ * Glasses from pixels around mesh landmarks (no glasses model ships with the detector):
+ * - Sun: both eye regions much darker than the cheeks and flat inside (tinted lenses hide the
+ *   eye whites and iris edges).
+ * - Eye: a frame's bridge draws horizontal edges across the nose bridge between the eyes and its
+ *   temple arms run sideways from the outer eye corners, where bare skin is smooth; both are
+ *   measured as vertical-gradient energy relative to the face's skin gradient level (forehead and
+ *   cheeks), so lighting and resolution cancel. Both must be strong: the rule is deliberately
+ *   conservative (few false "Eye"), and misses thin or rimless frames — see docs/faces.md.
+ */
+import { patchPoint, regionStats, type FacePatch } from './face-patch';
+import type { Point3 } from './mesh-geometry';
+
+/** Measurements behind the glasses decision (exported for the eval and tests). */
+export interface GlassesFeatures {
+  /** Eye-region luma / cheek luma. */
+  eyeDarkness: number;
+  /** Eye-region luma std (0..255). */
+  eyeStd: number;
+  /** Nose-bridge vertical-gradient energy / reference skin gradient energy. */
+  bridgeEdges: number;
+  /** Strongest row of horizontal edges in the band under the eyes (lower rims) / skin level. */
+  rimEdges: number;
+  /** Horizontal edges beside the outer eye corners (temple arms) / skin level. */
+  templeEdges: number;
+}
+
+/** Decision thresholds (see docs/faces.md for how they were chosen and measured). */
+export const GLASSES_THRESHOLDS = { sunDarkness: 0.45, sunStd: 22, bridgeEdges: 2.2, templeEdges: 1.8 } as const;
+
+/** Computes the features from an upright face patch and the mesh (image px). */
+export function glassesFeatures(p: FacePatch, mesh: readonly Point3[]): GlassesFeatures {
+  const pt = (i: number): [number, number] => patchPoint(p, mesh, i);
+  const [rOutX, rOutY] = pt(33);
+  const [rInX] = pt(133);
+  const [lInX] = pt(362);
+  const [lOutX, lOutY] = pt(263);
+  const ied = Math.max(4, Math.hypot(lOutX - rOutX, lOutY - rOutY));
+  const eyeY = (rOutY + lOutY) / 2;
+  const h = ied * 0.12;
+  const right = regionStats(p, rOutX, eyeY - h, rInX, eyeY + h);
+  const left = regionStats(p, lInX, eyeY - h, lOutX, eyeY + h);
+  const [rcX, rcY] = pt(205);
+  const [lcX, lcY] = pt(425);
+  const r = ied * 0.08;
+  const cheekR = regionStats(p, rcX - r, rcY - r, rcX + r, rcY + r);
+  const cheekL = regionStats(p, lcX - r, lcY - r, lcX + r, lcY + r);
+  const [bx, by] = pt(168);
+  const bridge = regionStats(p, bx - ied * 0.1, by - ied * 0.12, bx + ied * 0.1, by + ied * 0.12);
+  const [fx, fy] = pt(151);
+  const forehead = regionStats(p, fx - ied * 0.15, fy - ied * 0.1, fx + ied * 0.15, fy + ied * 0.1);
+  const skinGrad = (cheekR.gy + cheekL.gy + forehead.gy) / 3;
+  const cheek = (cheekR.mean + cheekL.mean) / 2;
+  return {
+    eyeDarkness: cheek > 0 ? (right.mean + left.mean) / 2 / cheek : 1,
+    eyeStd: (right.std + left.std) / 2,
+    bridgeEdges: bridge.gy / Math.max(1, skinGrad),
+    rimEdges: maxRowEdges(p, rOutX, lOutX, eyeY + 0.15 * ied, eyeY + 0.45 * ied) / Math.max(1, skinGrad),
+    templeEdges:
+      (regionStats(p, rOutX - 0.4 * ied, eyeY - 0.08 * ied, rOutX - 0.15 * ied, eyeY + 0.08 * ied).gy +
+        regionStats(p, lOutX + 0.15 * ied, eyeY - 0.08 * ied, lOutX + 0.4 * ied, eyeY + 0.08 * ied).gy) /
+      2 /
+      Math.max(1, skinGrad),
+  };
+}
+
+// Mean |∂/∂y| of the strongest patch row between y0 and y1 over x0..x1 (a rim is one thin line).
+function maxRowEdges(p: FacePatch, x0: number, x1: number, y0: number, y1: number): number {
+  let best = 0;
+  for (let y = Math.floor(y0); y <= Math.ceil(y1); y++) best = Math.max(best, regionStats(p, x0, y, x1, y).gy);
+  return best;
+}
+
+/** Kairos `glasses`: Sun, Eye or None. */
+export function classifyGlasses(f: GlassesFeatures): 'None' | 'Eye' | 'Sun' {
+  if (f.eyeDarkness < GLASSES_THRESHOLDS.sunDarkness && f.eyeStd < GLASSES_THRESHOLDS.sunStd) return 'Sun';
+  if (f.bridgeEdges > GLASSES_THRESHOLDS.bridgeEdges && f.templeEdges > GLASSES_THRESHOLDS.templeEdges) return 'Eye';
+  return 'None';
+}

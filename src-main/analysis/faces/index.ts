@@ -1,0 +1,15 @@
+/**
+ * Face detection library: multi-scale BlazeFace search, facemesh landmarks, pose, quality and
+ * attributes (see docs/faces.md). Used by the detect service and by analyze's `faces`.
+ *
+ * @example
+ * const runner = engineRunner(engine);
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: parseSelector('frontal')! }, runner, signal);
+ * faces[0].box; // { left, top, width, height } in image px
+ */
+export { detectFacesInImage, orderFaces, searchLevels, LIPS_APART_RATIO, type FaceResult, type DetectOptions } from './detect-faces';
+export { parseSelector, parseMinHeadScale, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
+export { engineRunner, type EngineLike } from './engine-runner';
+export { EMOTIONS, type Emotion } from './attributes';
+export type { FaceModelRunner, FaceModelId } from './runner';
+export { minFacePx, planSearch, countWindows, MIN_FACE_IMAGE_PX, MIN_FACE_DETECTOR_PX } from './search-plan';

@@ -1,0 +1,91 @@
+/**
+ * The `ai/faces/detect` use case (Kairos semantics): validate parameters, load the image, find
+ * faces, shape the response. Expected failures come back as a Kairos `{ Errors }` body, never as
+ * exceptions; only model/internal failures and cancellation throw.
+ */
+import { detectFacesInImage, parseMinHeadScale, parseSelector, type FaceModelRunner, type FaceResult } from '../analysis/faces';
+import { AppError, throwIfAborted } from '../core';
+import { intakeErrorKind, type ImageLoader, type LoadedImage } from '../intake';
+import type { DetectResponse } from '../shared/spec';
+import { KAIROS, kairosError, toDetectedFace } from './detect-response';
+
+/** Raw detect parameters as they arrive from HTTP, IPC or the CLI. */
+export interface DetectParams {
+  image?: unknown;
+  minHeadScale?: unknown;
+  selector?: unknown;
+}
+
+/** Dependencies of the detect service. */
+export interface DetectServiceDeps {
+  runner: FaceModelRunner;
+  loader: Pick<ImageLoader, 'load'>;
+  /** More faces than this → 5010 (the spec's rule; Kairos has no detect limit). Default 50. */
+  maxFaces?: number;
+}
+
+/** A detect response plus wall times in ms (`load` = fetch/read + decode, `faces`, `total`). */
+export interface DetectOutcome {
+  response: DetectResponse;
+  timingsMs: { load: number; faces: number; total: number };
+  /** The library results behind `response` (empty on errors), for callers that need more. */
+  faces: FaceResult[];
+}
+
+export interface DetectService {
+  /** Detects faces; parameter, image and no/too-many-face problems return an `{ Errors }` body. */
+  detect(params: DetectParams, signal?: AbortSignal): Promise<DetectOutcome>;
+}
+
+/** Default face-count limit for 5010. */
+export const DEFAULT_MAX_FACES = 50;
+
+/**
+ * Creates the detect use case.
+ *
+ * @example
+ * const svc = createDetectService({ runner: engineRunner(engine), loader });
+ * const { response } = await svc.detect({ image: 'https://example.com/team.jpg', selector: ['frontal', 'roll'] });
+ */
+export function createDetectService(deps: DetectServiceDeps): DetectService {
+  const maxFaces = deps.maxFaces ?? DEFAULT_MAX_FACES;
+  return {
+    async detect(params, signal) {
+      const t0 = performance.now();
+      const fail = (code: number): DetectOutcome => ({
+        response: kairosError(code),
+        timingsMs: { load: 0, faces: 0, total: performance.now() - t0 },
+        faces: [],
+      });
+      if (params.image === undefined || params.image === null || params.image === '') return fail(KAIROS.missingParameter);
+      if (typeof params.image !== 'string') return fail(KAIROS.invalidParameter);
+      const minHeadScale = parseMinHeadScale(params.minHeadScale);
+      const selector = parseSelector(params.selector);
+      if (minHeadScale === null || selector === null) return fail(KAIROS.invalidParameter);
+      let loaded: LoadedImage;
+      try {
+        loaded = await deps.loader.load(params.image, signal);
+      } catch (err) {
+        const kind = err instanceof AppError ? intakeErrorKind(err.code) : undefined;
+        if (kind === 'format') return fail(KAIROS.invalidImage);
+        if (kind === 'url') return fail(KAIROS.invalidUrl);
+        throw err;
+      }
+      const t1 = performance.now();
+      const faces = await detectFacesInImage(loaded.image, { minHeadScale, selector }, deps.runner, signal);
+      throwIfAborted(signal);
+      const t2 = performance.now();
+      const timingsMs = { load: t1 - t0, faces: t2 - t1, total: t2 - t0 };
+      if (faces.length === 0) return { ...fail(KAIROS.noFaces), timingsMs };
+      if (faces.length > maxFaces) return { ...fail(KAIROS.tooManyFaces), timingsMs };
+      const { width, height } = loaded.metadata;
+      return {
+        response: {
+          images: [{ status: 'Complete', width, height, file: loaded.fileName, faces: faces.map((f, i) => toDetectedFace(f, i + 1)) }],
+        },
+        timingsMs,
+        faces,
+      };
+    },
+  };
+}

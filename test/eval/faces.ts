@@ -1,0 +1,35 @@
+/**
+ * `npm run eval:faces`: recall/precision on the shared fixtures (facesComplete images), false
+ * faces on face-free images, gender of the named people and per-image timings, for the default
+ * selector (FRONTAL) and for FULL. Prints markdown (copied into docs/benchmarks.md, "## Faces").
+ */
+import { evaluate, openFaceStack, type EvalSummary } from '../main/analysis/faces/fixture-eval';
+
+const stack = openFaceStack(2);
+const pct = (x: number): string => x.toFixed(3);
+
+function print(label: string, s: EvalSummary): void {
+  console.log(`\n### ${label}\n`);
+  console.log(
+    `recall ${pct(s.recall)} · precision ${pct(s.precision)} · false faces on face-free images ${s.falseFacesOnEmpty} · gender ${s.genderCorrect}/${s.genderTotal}\n`,
+  );
+  console.log('| image | truth | found | matched | ms | gender (maleConfidence) | error |');
+  console.log('|---|---:|---:|---:|---:|---|---|');
+  for (const i of s.images) {
+    const g = i.gender.map((x) => `${x.name}: ${x.got}${x.got === x.expected ? '' : ' ✗'} (${x.maleConfidence ?? '-'})`).join('; ');
+    console.log(
+      `| ${i.file}${i.facesComplete ? '' : ' (incomplete truth)'} | ${i.truth} | ${i.predicted} | ${i.matched} | ${Math.round(i.ms)} | ${g} | ${i.errCode ?? ''} |`,
+    );
+  }
+  const eyes = s.images.flatMap((i) => i.eyeErrors);
+  if (eyes.length) console.log(`\neye error / inter-ocular distance: max ${Math.max(...eyes).toFixed(3)} over ${eyes.length} faces`);
+}
+
+try {
+  // Warm the sessions so the first image's timing is not model loading.
+  await evaluate(stack.service, { minHeadScale: 0.5 });
+  print('FRONTAL (default), minHeadScale 0.015', await evaluate(stack.service));
+  print('FULL, minHeadScale 0.015', await evaluate(stack.service, { selector: 'FULL' }));
+} finally {
+  await stack.close();
+}
