@@ -7,7 +7,10 @@ export default defineConfig({
     // better-sqlite3, onnxruntime-node and sharp are native: they stay external (dependencies).
     plugins: [externalizeDepsPlugin()],
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/index.ts') } },
+      // The backend runs in an Electron utility process (fetching, inference, SQLite off the UI side).
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src-main/index.ts'), 'backend-process': resolve(__dirname, 'src-main/backend-process.ts') },
+      },
     },
   },
   preload: {

@@ -1,10 +1,16 @@
-// Composition root of the desktop app: config → services → window → IPC. No logic lives here.
-import { app, BrowserWindow, session } from 'electron';
+// Composition root of the desktop app: config → backend process → window → IPC. No logic lives here.
+import { app, BrowserWindow, dialog, session, utilityProcess } from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config';
-import { consoleLogger } from './core';
-import { createHandlers } from './ipc';
-import { registerHandlers } from './ipc/register';
+import { connectBackend, type FromBackend } from './ipc';
+import { safeStorageVault } from './ipc/key-vault';
+import { registerInvoker, sendEvent } from './ipc/register';
 import { createMainWindow } from './windows';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: picscan-thumb:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -23,17 +29,47 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(() => {
     // Strict CSP for everything the renderer loads (dev server included).
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-      callback({
-        responseHeaders: {
-          ...details.responseHeaders,
-          'Content-Security-Policy': [
-            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-          ],
-        },
-      });
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
     });
-    registerHandlers(createHandlers({ config }), consoleLogger);
+
+    // Fetching, inference and SQLite run in a utility process, so the window never waits on them.
+    const child = utilityProcess.fork(join(here, 'backend-process.js'), [], {
+      serviceName: 'picscan backend',
+      env: { ...process.env, PICSCAN_DATA_DIR: config.dataDir },
+    });
+    const backend = connectBackend({
+      postMessage: (m) => child.postMessage(m),
+      onMessage: (l) => child.on('message', (m: FromBackend) => l(m)),
+    });
+    child.on('exit', (code) => backend.fail(`The picscan backend stopped (exit code ${code}); restart the app.`));
+    backend.onEvent((name, payload) => {
+      for (const win of BrowserWindow.getAllWindows()) sendEvent(win.webContents, name, payload);
+    });
+
+    // The remote API key lives encrypted with the OS keychain; the backend holds it in memory only.
+    const vault = safeStorageVault(join(config.dataDir, 'remote-api-key.enc'));
+    const storedKey = vault.load();
+    if (storedKey) void backend.invoke('settings:update', { remoteKey: storedKey });
+
+    registerInvoker(async (channel, raw) => {
+      if (channel === 'export:save') {
+        const format = (raw as { format?: string } | null)?.format ?? 'csv';
+        const win = BrowserWindow.getFocusedWindow();
+        const options = { defaultPath: `picscan-export.${format}`, filters: [{ name: format.toUpperCase(), extensions: [format] }] };
+        const choice = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+        if (choice.canceled || !choice.filePath) return { ok: true, value: null };
+        return backend.exportFile(raw, choice.filePath);
+      }
+      const result = await backend.invoke(channel, raw);
+      if (channel === 'settings:update' && result.ok) {
+        const key = (raw as { remoteKey?: string | null }).remoteKey;
+        if (key !== undefined) vault.save(key);
+      }
+      return result;
+    });
+
     createMainWindow(process.env.ELECTRON_RENDERER_URL);
+    app.on('before-quit', () => child.kill());
   });
 
   app.on('window-all-closed', () => {

@@ -1,21 +1,17 @@
-import { ipcMain } from 'electron';
-import type { Channel, IpcResult, Res } from '../shared/ipc';
-import { toWireError, type Logger } from '../core';
-import type { HandlerTable } from './handlers';
+import { ipcMain, type WebContents } from 'electron';
+import { CHANNELS, type Channel, type EventName } from '../shared';
+import type { Invoker } from './protocol';
 
-/** Registers every handler with ipcMain: the only place `ipcMain.handle` is called. */
-export function registerHandlers(table: HandlerTable, logger: Logger): void {
-  for (const channel of Object.keys(table) as Channel[]) {
-    const entry = table[channel];
-    ipcMain.handle(channel, async (_event, raw: unknown): Promise<IpcResult<Res<typeof channel>>> => {
-      try {
-        const req = (entry.parse as (r: unknown) => never)(raw);
-        return { ok: true, value: await (entry.run as (r: unknown) => Promise<Res<typeof channel>>)(req) };
-      } catch (err) {
-        const wire = toWireError(err);
-        if (wire.code === 'internal') logger.error(`ipc ${channel} failed`, { stack: err instanceof Error ? err.stack : String(err) });
-        return { ok: false, error: wire };
-      }
-    });
+/** Registers every contract channel with ipcMain: the only place `ipcMain.handle` is called. */
+export function registerInvoker(invoke: Invoker): void {
+  for (const channel of Object.keys(CHANNELS) as Channel[]) {
+    // The sender is our own sandboxed window (navigation is locked down); input is still untrusted
+    // and is parsed by the handler table in the backend process.
+    ipcMain.handle(channel, (_event, raw: unknown) => invoke(channel, raw));
   }
+}
+
+/** Sends an event to a window unless it is gone. */
+export function sendEvent(target: WebContents, name: EventName, payload: unknown): void {
+  if (!target.isDestroyed()) target.send(name, payload);
 }

@@ -1,4 +1,18 @@
 import type { WireError } from './errors';
+import type {
+  Backend,
+  BatchImportReport,
+  BatchOptions,
+  BatchProgress,
+  BatchSummary,
+  ExportFormat,
+  Facets,
+  Page,
+  ResultDetail,
+  ResultFilter,
+  ResultItem,
+  ResultQuery,
+} from './batch';
 
 /** Identity and locations of the running app, for the About/Settings screens. */
 export interface AppInfo {
@@ -7,6 +21,74 @@ export interface AppInfo {
   /** OS app-data folder holding the database and settings. */
   dataDir: string;
   dbPath: string;
+  /** Where the UI runs: the Electron window, or a browser tab in web mode. */
+  mode: 'desktop' | 'web';
+}
+
+/** A URL list as the user gave it: pasted text or the content of a .txt / .csv file. */
+export interface UrlListInput {
+  text: string;
+  /** `csv` reads the `url` column (other columns become item metadata); `txt` is one URL per line. */
+  format: 'txt' | 'csv';
+}
+
+/** Request of `batches:create`: the list plus the batch options; the batch starts at once. */
+export interface CreateBatchRequest {
+  list: UrlListInput;
+  options: BatchOptions;
+}
+
+/** What `export:save` wrote (desktop only; web mode downloads `/api/export`). Null when the user cancelled the dialog. */
+export type ExportSaved = { path: string; bytes: number } | null;
+
+/**
+ * User-editable settings as the UI sees them. The remote API key is write-only: the UI learns
+ * only whether one is stored (`remoteKeySet`), never the key.
+ */
+export interface UiSettings {
+  backend: Backend;
+  remoteKeySet: boolean;
+  /** Concurrent downloads per batch, 1..256. */
+  downloadConcurrency: number;
+  /** Concurrent analyses per batch, 1..64. */
+  analysisConcurrency: number;
+  /** Threads per ONNX session, 1..64 (takes effect on next start). */
+  modelThreads: number;
+  /** The local API server (`picscan serve`) as the user wants it. */
+  server: { enabled: boolean; host: string; port: number };
+}
+
+/** A settings change; omitted fields stay. `remoteKey: null` forgets the stored key. */
+export interface SettingsUpdate {
+  backend?: Backend;
+  remoteKey?: string | null;
+  downloadConcurrency?: number;
+  analysisConcurrency?: number;
+  modelThreads?: number;
+  server?: { enabled: boolean; host: string; port: number };
+}
+
+/** State of the local API server as it is running now. */
+export interface ServerState {
+  running: boolean;
+  /** Base URL when running, e.g. `https://127.0.0.1:8443`. */
+  url: string | null;
+  /** Plain words when it failed to start or is unavailable in this build. */
+  error: string | null;
+}
+
+/** One enrolled person or place (galleries, issue 8). */
+export interface GalleryEntry {
+  id: number;
+  kind: 'person' | 'place';
+  name: string;
+  references: number;
+}
+
+/** The galleries; `available` is false until this build has them. */
+export interface GalleryState {
+  available: boolean;
+  entries: GalleryEntry[];
 }
 
 /**
@@ -15,11 +97,38 @@ export interface AppInfo {
  */
 export interface InvokeMap {
   'app:info': { req: void; res: AppInfo };
+  'batches:list': { req: void; res: BatchSummary[] };
+  'batches:get': { req: { batchId: number }; res: BatchSummary };
+  /** Creates a batch from a URL list and starts it. */
+  'batches:create': { req: CreateBatchRequest; res: BatchImportReport };
+  'batches:pause': { req: { batchId: number }; res: BatchSummary };
+  /** Starts or resumes a queued or paused batch. */
+  'batches:resume': { req: { batchId: number }; res: BatchSummary };
+  'batches:cancel': { req: { batchId: number }; res: BatchSummary };
+  'batches:delete': { req: { batchId: number }; res: void };
+  /** Last known progress of each running batch (rates and ETA), for a freshly opened UI. */
+  'batches:progress': { req: void; res: BatchProgress[] };
+  'results:page': { req: ResultQuery; res: Page<ResultItem> };
+  'results:facets': { req: { filter: ResultFilter }; res: Facets };
+  'results:get': { req: { itemId: number }; res: ResultDetail };
+  /** Queues the item for analysis again (its batch resumes); resolves to the item as queued. */
+  'results:reanalyze': { req: { itemId: number }; res: ResultItem };
+  /** Desktop: asks where to save, then writes the export of the filter there. */
+  'export:save': { req: { filter: ResultFilter; format: ExportFormat }; res: ExportSaved };
+  'settings:get': { req: void; res: UiSettings };
+  'settings:update': { req: SettingsUpdate; res: UiSettings };
+  'server:status': { req: void; res: ServerState };
+  'galleries:list': { req: void; res: GalleryState };
+  'galleries:remove': { req: { id: number }; res: void };
 }
 
 /** Push events from the main side to the UI. */
 export interface EventMap {
   'app:notice': { level: 'info' | 'warn' | 'error'; message: string };
+  /** Progress of a running batch, at most a few times per second per batch. */
+  'batches:progress': BatchProgress;
+  /** A batch was created, deleted or changed status: refresh the list. */
+  'batches:changed': { batchId: number };
 }
 
 export type Channel = keyof InvokeMap;
@@ -29,10 +138,30 @@ export type Res<C extends Channel> = InvokeMap[C]['res'];
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: WireError };
 
 /** Runtime allow-list of invoke channels; missing or extra keys fail to compile. */
-export const CHANNELS = { 'app:info': true } as const satisfies Record<Channel, true>;
+export const CHANNELS = {
+  'app:info': true,
+  'batches:list': true,
+  'batches:get': true,
+  'batches:create': true,
+  'batches:pause': true,
+  'batches:resume': true,
+  'batches:cancel': true,
+  'batches:delete': true,
+  'batches:progress': true,
+  'results:page': true,
+  'results:facets': true,
+  'results:get': true,
+  'results:reanalyze': true,
+  'export:save': true,
+  'settings:get': true,
+  'settings:update': true,
+  'server:status': true,
+  'galleries:list': true,
+  'galleries:remove': true,
+} as const satisfies Record<Channel, true>;
 
 /** Runtime allow-list of event names. */
-export const EVENTS = { 'app:notice': true } as const satisfies Record<EventName, true>;
+export const EVENTS = { 'app:notice': true, 'batches:progress': true, 'batches:changed': true } as const satisfies Record<EventName, true>;
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && Object.hasOwn(CHANNELS, name);
@@ -41,6 +170,15 @@ export function isChannel(name: unknown): name is Channel {
 export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && Object.hasOwn(EVENTS, name);
 }
+
+/** One handler per channel: parses untrusted input, then runs the use case. */
+export interface HandlerEntry<C extends Channel> {
+  parse: (raw: unknown) => Req<C>;
+  run: (req: Req<C>) => Promise<Res<C>>;
+}
+
+/** Every channel's handler; a mapped type makes a missing or extra channel a compile error. */
+export type HandlerTable = { [C in Channel]: HandlerEntry<C> };
 
 /** The API the preload exposes on `window.api` (and the web-mode client mirrors). */
 export interface PicscanApi {

@@ -1,17 +1,33 @@
-import type { AppInfo } from '../../src-main/shared/ipc';
+import type { AppInfo } from '../../src-main/shared';
 import { invoke } from '../api/client';
+import { liveTransport, messageOf, type TransportSource } from './transport';
 
-/** App-wide state: identity of the running app and the last top-level error. */
+export type Theme = 'system' | 'light' | 'dark';
+
+/** App-wide state: identity of the running app, the theme and the last top-level error. */
 export class AppState {
   info = $state<AppInfo | null>(null);
   error = $state<string | null>(null);
+  theme = $state<Theme>('system');
+
+  constructor(private readonly transport: TransportSource = liveTransport) {
+    if (typeof localStorage !== 'undefined') {
+      const saved = localStorage.getItem('picscan-theme');
+      if (saved === 'light' || saved === 'dark') this.theme = saved;
+    }
+  }
 
   async load(): Promise<void> {
     try {
-      this.info = await invoke('app:info', undefined);
+      this.info = await invoke('app:info', undefined, this.transport());
     } catch (err) {
-      this.error = err instanceof Error ? err.message : String(err);
+      this.error = messageOf(err);
     }
+  }
+
+  setTheme(theme: Theme): void {
+    this.theme = theme;
+    if (typeof localStorage !== 'undefined') localStorage.setItem('picscan-theme', theme);
   }
 }
 

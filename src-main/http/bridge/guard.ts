@@ -45,12 +45,16 @@ export function requestToken(req: FastifyRequest): string | undefined {
 export function refusal(req: FastifyRequest, token: string): { status: 401 | 403; message: string } | null {
   const host = req.headers.host ?? '';
   const hostname = host.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
-  if (hostname !== 'localhost' && isIP(hostname) === 0) return { status: 403, message: 'This address is not accepted; use the URL picscan printed.' };
+  if (hostname !== 'localhost' && isIP(hostname) === 0)
+    return { status: 403, message: 'This address is not accepted; use the URL picscan printed.' };
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `${req.protocol}://${host}`) return { status: 403, message: 'Requests from other sites are refused.' };
+  if (origin !== undefined && origin !== `${req.protocol}://${host}`)
+    return { status: 403, message: 'Requests from other sites are refused.' };
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return { status: 403, message: 'Requests from other sites are refused.' };
-  if (!sameToken(requestToken(req), token)) return { status: 401, message: 'Missing or wrong session token: open the URL picscan printed when it started.' };
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    return { status: 403, message: 'Requests from other sites are refused.' };
+  if (!sameToken(requestToken(req), token))
+    return { status: 401, message: 'Missing or wrong session token: open the URL picscan printed when it started.' };
   return null;
 }
 

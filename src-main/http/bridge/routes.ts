@@ -81,7 +81,8 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
       scope.get('/api/export', async (req, reply) => {
         const q = req.query as { format?: string; filter?: string };
         const format = q.format;
-        if (format !== 'csv' && format !== 'json' && format !== 'ndjson') return fail(reply, 400, new AppError('invalid-input', 'format must be csv, json or ndjson.'));
+        if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
+          return fail(reply, 400, new AppError('invalid-input', 'format must be csv, json or ndjson.'));
         let filter: ResultFilter;
         try {
           filter = filterSchema.parse(JSON.parse(q.filter ?? '{}'));
@@ -105,7 +106,10 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
 async function serveApp(req: FastifyRequest, reply: FastifyReply, opts: BridgeOptions): Promise<FastifyReply> {
   const path = new URL(req.url, 'http://x').pathname.slice('/app/'.length);
   if (!opts.rendererDir) {
-    return reply.code(503).type('text/plain; charset=utf-8').send('The UI is not built: run `npm run build`, then start picscan serve again.');
+    return reply
+      .code(503)
+      .type('text/plain; charset=utf-8')
+      .send('The UI is not built: run `npm run build`, then start picscan serve again.');
   }
   const file = await readStatic(opts.rendererDir, path);
   if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
@@ -120,7 +124,12 @@ async function serveApp(req: FastifyRequest, reply: FastifyReply, opts: BridgeOp
 function streamEvents(req: FastifyRequest, reply: FastifyReply, opts: BridgeOptions): void {
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   res.write(': connected\n\n');
   const unsubscribe = opts.events.subscribe((name, payload) => {
     res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);

@@ -1,16 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { createHandlers } from '../../../src-main/ipc';
-import { CHANNELS, EVENTS, isChannel, isEventName } from '../../../src-main/shared/ipc';
-import { loadConfig } from '../../../src-main/config';
-
-const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-contract-')) }, {});
+import { createApiHandlers } from '../../../src-main/http/bridge';
+import { connectBackend, serveBackend, type FromBackend, type PortLike, type ToBackend } from '../../../src-main/ipc';
+import { silentLogger } from '../../../src-main/core';
+import { CHANNELS, EVENTS, isChannel, isEventName, type EventMap, type EventName } from '../../../src-main/shared';
+import { fakeDeps } from './fake-deps';
 
 describe('typed IPC contract', () => {
   it('has exactly one handler per channel, and no handler without a channel', () => {
-    const handlers = createHandlers({ config });
+    const handlers = createApiHandlers(fakeDeps());
     expect(Object.keys(handlers).sort()).toEqual(Object.keys(CHANNELS).sort());
     for (const entry of Object.values(handlers)) {
       expect(typeof entry.parse).toBe('function');
@@ -20,15 +18,87 @@ describe('typed IPC contract', () => {
 
   it('allow-lists only contract channels and events (the preload check)', () => {
     expect(isChannel('app:info')).toBe(true);
+    expect(isChannel('batches:create')).toBe(true);
     expect(isChannel('app:nope')).toBe(false);
     expect(isChannel('__proto__')).toBe(false);
     expect(isChannel(42)).toBe(false);
-    expect(isEventName(Object.keys(EVENTS)[0])).toBe(true);
+    expect(isEventName('batches:progress')).toBe(true);
+    expect(Object.keys(EVENTS)).toContain('batches:changed');
     expect(isEventName('toString')).toBe(false);
   });
 
-  it('answers app:info from the real config', async () => {
-    const info = await createHandlers({ config })['app:info'].run(undefined);
-    expect(info).toEqual({ name: 'picscan', version: config.version, dataDir: config.dataDir, dbPath: config.dbPath });
+  it('answers app:info from the deps', async () => {
+    const info = await createApiHandlers(fakeDeps())['app:info'].run(undefined);
+    expect(info).toEqual({ name: 'picscan', version: '9.9.9', dataDir: '/data', dbPath: '/data/picscan.db', mode: 'web' });
+  });
+
+  it('parses untrusted input: wrong shapes are invalid-input naming the field', () => {
+    const h = createApiHandlers(fakeDeps());
+    expect(() => h['batches:pause'].parse({ batchId: 'x' })).toThrow(/batchId/);
+    expect(() => h['results:page'].parse({ filter: { maxAdult: 2 } })).toThrow(/filter.maxAdult/);
+    expect(() => h['results:page'].parse({ filter: {}, extra: 1 })).toThrow(/invalid-input|Invalid results:page/);
+    expect(() => h['settings:update'].parse({ backend: { kind: 'remote', baseUrl: 'ftp://x' } })).toThrow(/backend/);
+    expect(h['results:page'].parse({ filter: { tags: ['cat'], minFaces: 1 }, limit: 50 })).toEqual({
+      filter: { tags: ['cat'], minFaces: 1 },
+      limit: 50,
+    });
+    expect(h['app:info'].parse(null)).toBeUndefined();
+  });
+
+  it('explains channels this build lacks in plain words', async () => {
+    const h = createApiHandlers(fakeDeps());
+    await expect(h['galleries:list'].run(undefined)).resolves.toEqual({ available: false, entries: [] });
+    await expect(h['export:save'].run({ filter: {}, format: 'csv' })).rejects.toThrow(/download in web mode/);
+  });
+});
+
+function pair(): { main: PortLike<FromBackend, ToBackend>; backend: PortLike<ToBackend, FromBackend>; close(): void } {
+  const { port1, port2 } = new MessageChannel();
+  return {
+    main: { postMessage: (m) => port1.postMessage(m), onMessage: (l) => port1.on('message', l) },
+    backend: { postMessage: (m) => port2.postMessage(m), onMessage: (l) => port2.on('message', l) },
+    close: () => port1.close(),
+  };
+}
+
+describe('main ⇄ backend process bridge', () => {
+  it('forwards invokes with their Result envelopes and pushes events', async () => {
+    const { main, backend, close } = pair();
+    const listeners = new Set<(name: EventName, payload: unknown) => void>();
+    const subscribe = (l: <E extends EventName>(name: E, payload: EventMap[E]) => void): (() => void) => {
+      listeners.add(l as never);
+      return () => listeners.delete(l as never);
+    };
+    serveBackend(backend, createApiHandlers(fakeDeps()), subscribe, silentLogger, {
+      exportToFile: async (_f, format, path) => ({ path: `${path}.${format}`, bytes: 3 }),
+    });
+    const client = connectBackend(main);
+    const events: unknown[] = [];
+    client.onEvent((name, payload) => events.push([name, payload]));
+
+    await expect(client.invoke('app:info', undefined)).resolves.toMatchObject({ ok: true, value: { name: 'picscan' } });
+    await expect(client.invoke('batches:get', { batchId: 99 })).resolves.toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'There is no batch 99.' },
+    });
+    await expect(client.invoke('batches:get', { batchId: -1 })).resolves.toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    await expect(client.exportFile({ filter: {}, format: 'csv' }, '/tmp/x')).resolves.toEqual({
+      ok: true,
+      value: { path: '/tmp/x.csv', bytes: 3 },
+    });
+
+    for (const l of listeners) l('app:notice', { level: 'info', message: 'hello' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual([['app:notice', { level: 'info', message: 'hello' }]]);
+    close();
+  });
+
+  it('fails pending calls in plain words when the backend process exits', async () => {
+    const { main, close } = pair();
+    const client = connectBackend(main);
+    const pending = client.invoke('batches:list', undefined);
+    client.fail('The picscan backend stopped.');
+    await expect(pending).resolves.toEqual({ ok: false, error: { code: 'internal', message: 'The picscan backend stopped.' } });
+    close();
   });
 });

@@ -47,7 +47,10 @@ export const filterSchema = z
 const serverPrefs = z.object({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535) }).strict();
 const byBatch = z.object({ batchId: id }).strict();
 const byItem = z.object({ itemId: id }).strict();
-const none = z.undefined().or(z.null()).transform(() => undefined);
+const none = z
+  .undefined()
+  .or(z.null())
+  .transform(() => undefined);
 
 const schemas: { [C in Channel]: z.ZodType<Req<C>, unknown> } = {
   'app:info': none,

@@ -1,0 +1,157 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { AppConfig } from '../../config';
+import { AppError, type Logger } from '../../core';
+import { BatchService, type ImageFetcher, type ImageProcessor } from '../../services/batches';
+import type { openApiDatabase } from '../../services/api';
+import type { AppInfo, BatchSummary, HandlerTable, ServerState } from '../../shared';
+import { createEventHub, type EventHub } from './events';
+import { createApiHandlers, type GalleriesPort } from './handlers';
+import type { ExportSource, ThumbnailSource } from './routes';
+import { createSettingsStore, type KeyVault } from './settings-store';
+
+export interface UiBackendOptions {
+  config: AppConfig;
+  db: ReturnType<typeof openApiDatabase>;
+  mode: AppInfo['mode'];
+  /** The local analysis backend; without it items fail with `model-missing`. */
+  processor?: ImageProcessor;
+  fetcher?: ImageFetcher;
+  vault: KeyVault;
+  server: () => ServerState;
+  galleries?: GalleriesPort;
+  logger: Logger;
+  progressIntervalMs?: number;
+}
+
+/** Everything a UI bridge (IPC or HTTP) needs, over one BatchService. */
+export interface UiBackend {
+  handlers: HandlerTable;
+  events: EventHub;
+  thumbnails: ThumbnailSource;
+  exportResults: ExportSource;
+  service: BatchService;
+  /** Pauses running batches (they resume on next start) and stops the event feed. */
+  close(): Promise<void>;
+}
+
+const noModels: ImageProcessor = {
+  process: async () => {
+    throw new AppError('model-missing', 'The local models are not available in this build of picscan.');
+  },
+};
+
+/** Composes the batch service, settings and events into the handler table of the contract. */
+export function createUiBackend(opts: UiBackendOptions): UiBackend {
+  const events = createEventHub();
+  const service = new BatchService({
+    db: opts.db,
+    config: opts.config,
+    processor: opts.processor ?? noModels,
+    fetcher: opts.fetcher,
+    logger: opts.logger,
+    progressIntervalMs: opts.progressIntervalMs,
+  });
+  const settings = createSettingsStore(opts.config, opts.vault);
+  const changed = (batchId: number): void => events.emit('batches:changed', { batchId });
+  const lastStatus = new Map<number, string>();
+  const offProgress = service.onProgress((p) => {
+    events.emit('batches:progress', p);
+    if (lastStatus.get(p.batchId) !== p.status) changed(p.batchId);
+    lastStatus.set(p.batchId, p.status);
+  });
+
+  // A run resolves when it stops; the UI follows it through progress events.
+  const run = (batchId: number): void => {
+    service.start(batchId).catch((err: unknown) => {
+      events.emit('app:notice', {
+        level: 'error',
+        message: `Batch ${batchId} stopped: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    });
+  };
+  const started = (batchId: number): BatchSummary => {
+    run(batchId);
+    return service.get(batchId);
+  };
+
+  const handlers = createApiHandlers({
+    info: { version: opts.config.version, dataDir: opts.config.dataDir, dbPath: opts.config.dbPath, mode: opts.mode },
+    batches: {
+      list: async () => service.list(),
+      get: async (id) => service.get(id),
+      create: async ({ list, options }) => {
+        const report = await service.create(Readable.from([list.text]), options, list.format);
+        started(report.batch.id);
+        changed(report.batch.id);
+        return { ...report, batch: service.get(report.batch.id) };
+      },
+      pause: async (id) => {
+        const s = await service.pause(id);
+        changed(id);
+        return s;
+      },
+      resume: async (id) => {
+        const s = started(id);
+        changed(id);
+        return s;
+      },
+      cancel: async (id) => {
+        const s = await service.cancel(id);
+        changed(id);
+        return s;
+      },
+      remove: async (id) => {
+        await service.delete(id);
+        changed(id);
+      },
+      progress: async () =>
+        service
+          .list()
+          .filter((b) => b.status === 'running')
+          .map((b) => service.progress(b.id)),
+    },
+    results: {
+      page: async (q) => service.resultsPage(q),
+      facets: async (f) => service.facets(f),
+      get: async (id) => service.result(id),
+      reanalyze: async () => {
+        throw new AppError('invalid-input', 'Re-analysing a single image is not available in this build yet.');
+      },
+    },
+    settings,
+    server: { status: async () => opts.server() },
+    galleries: opts.galleries,
+  });
+
+  return {
+    handlers,
+    events,
+    service,
+    thumbnails: async (itemId) => {
+      const t = service.thumbnail(itemId);
+      return t ? { bytes: t.bytes, contentType: t.mime } : null;
+    },
+    exportResults: (filter, format) => {
+      const out = new PassThrough();
+      service.export(filter, format, out).then(
+        () => out.end(),
+        (err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))),
+      );
+      return out;
+    },
+    async close() {
+      offProgress();
+      await service.close();
+    },
+  };
+}
+
+/** Batches left `running` by a closed window or a crash: resumed on start ("nothing is lost"). */
+export function resumeInterrupted(backend: UiBackend): number[] {
+  const ids = backend.service
+    .list()
+    .filter((b) => b.status === 'running')
+    .map((b) => b.id);
+  for (const id of ids) backend.service.start(id).catch(() => undefined);
+  return ids;
+}

@@ -1,0 +1,71 @@
+import type { BatchProgress, BatchSummary } from '../../src-main/shared';
+import { invoke, onEvent } from '../api/client';
+import { liveTransport, messageOf, type TransportSource } from './transport';
+
+export type BatchAction = 'pause' | 'resume' | 'cancel' | 'delete';
+
+/** The batch list with live progress (rates, ETA) and the per-batch controls. */
+export class BatchesState {
+  batches = $state<BatchSummary[]>([]);
+  progress = $state<Record<number, BatchProgress>>({});
+  loaded = $state(false);
+  error = $state<string | null>(null);
+  /** Errors of a single batch's action, shown on its row. */
+  rowErrors = $state<Record<number, string>>({});
+  busy = $state<Record<number, boolean>>({});
+
+  constructor(private readonly transport: TransportSource = liveTransport) {}
+
+  async load(): Promise<void> {
+    try {
+      const [list, progress] = await Promise.all([
+        invoke('batches:list', undefined, this.transport()),
+        invoke('batches:progress', undefined, this.transport()),
+      ]);
+      this.batches = list;
+      for (const p of progress) this.progress[p.batchId] = p;
+      this.error = null;
+    } catch (err) {
+      this.error = `Could not load the batches: ${messageOf(err)}`;
+    } finally {
+      this.loaded = true;
+    }
+  }
+
+  /** Applies a progress event to the row it belongs to. */
+  applyProgress(p: BatchProgress): void {
+    this.progress[p.batchId] = p;
+    const row = this.batches.find((b) => b.id === p.batchId);
+    if (row) {
+      row.status = p.status;
+      row.counts = p.counts;
+    }
+  }
+
+  async act(batchId: number, action: BatchAction): Promise<void> {
+    this.busy[batchId] = true;
+    delete this.rowErrors[batchId];
+    try {
+      if (action === 'delete') {
+        await invoke('batches:delete', { batchId }, this.transport());
+        this.batches = this.batches.filter((b) => b.id !== batchId);
+      } else {
+        const updated = await invoke(`batches:${action}`, { batchId }, this.transport());
+        this.batches = this.batches.map((b) => (b.id === batchId ? updated : b));
+      }
+    } catch (err) {
+      this.rowErrors[batchId] = `Could not ${action} this batch: ${messageOf(err)}`;
+    } finally {
+      this.busy[batchId] = false;
+    }
+  }
+
+  /** Follows progress and list changes; returns the unsubscribe function. */
+  subscribe(): () => void {
+    const t = this.transport();
+    const offs = [onEvent('batches:progress', (p) => this.applyProgress(p), t), onEvent('batches:changed', () => void this.load(), t)];
+    return () => offs.forEach((off) => off());
+  }
+}
+
+export const batchesState = new BatchesState();

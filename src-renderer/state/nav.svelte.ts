@@ -1,0 +1,52 @@
+/** The screens, addressed by the URL hash so a reload shows the same screen. */
+export type Route =
+  | { name: 'batches' }
+  | { name: 'new' }
+  | { name: 'results'; batchId: number | null }
+  | { name: 'item'; itemId: number }
+  | { name: 'settings' };
+
+export function parseHash(hash: string): Route {
+  const [, name = '', arg] = hash.replace(/^#/, '').split('/');
+  const n = Number(arg);
+  switch (name) {
+    case 'new':
+      return { name: 'new' };
+    case 'results':
+      return { name: 'results', batchId: Number.isInteger(n) && n > 0 ? n : null };
+    case 'item':
+      return Number.isInteger(n) && n > 0 ? { name: 'item', itemId: n } : { name: 'results', batchId: null };
+    case 'settings':
+      return { name: 'settings' };
+    default:
+      return { name: 'batches' };
+  }
+}
+
+export function routeHash(route: Route): string {
+  switch (route.name) {
+    case 'results':
+      return route.batchId ? `#/results/${route.batchId}` : '#/results';
+    case 'item':
+      return `#/item/${route.itemId}`;
+    default:
+      return `#/${route.name}`;
+  }
+}
+
+/** Current screen; follows the browser's back/forward. */
+export class NavState {
+  route = $state<Route>(parseHash(typeof location === 'undefined' ? '' : location.hash));
+
+  constructor() {
+    if (typeof window !== 'undefined') window.addEventListener('hashchange', () => (this.route = parseHash(location.hash)));
+  }
+
+  go(route: Route): void {
+    this.route = route;
+    const hash = routeHash(route);
+    if (typeof location !== 'undefined' && location.hash !== hash) location.hash = hash;
+  }
+}
+
+export const nav = new NavState();

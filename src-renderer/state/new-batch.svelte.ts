@@ -1,0 +1,106 @@
+import {
+  DETAILS,
+  MIN_HEAD_SCALE,
+  SELECTORS,
+  VISUAL_FEATURES,
+  type BatchImportReport,
+  type BatchOptions,
+  type Detail,
+  type Selector,
+  type UrlListInput,
+  type VisualFeature,
+} from '../../src-main/shared';
+import { invoke } from '../api/client';
+import { formatOf, previewUrlList, type UrlListPreview } from '../utils/url-list';
+import { liveTransport, messageOf, type TransportSource } from './transport';
+
+export { DETAILS, SELECTORS, VISUAL_FEATURES };
+
+/** The "New batch" form: the URL list, what to run, where, and the counts before starting. */
+export class NewBatchState {
+  text = $state('');
+  fileName = $state<string | null>(null);
+  name = $state('');
+  operation = $state<'analyze' | 'detect'>('analyze');
+  features = $state<VisualFeature[]>([...VISUAL_FEATURES]);
+  details = $state<Detail[]>([]);
+  minHeadScale = $state<number>(MIN_HEAD_SCALE.default);
+  selectors = $state<Selector[]>(['FRONTAL']);
+  backend = $state<'local' | 'remote'>('local');
+  remoteUrl = $state('');
+  submitting = $state(false);
+  error = $state<string | null>(null);
+  report = $state<BatchImportReport | null>(null);
+
+  format: UrlListInput['format'] = $derived(formatOf(this.fileName));
+  preview: UrlListPreview = $derived(previewUrlList({ text: this.text, format: this.format }));
+
+  /** Why the batch cannot start yet, in plain words; null when it can. */
+  blocker: string | null = $derived.by(() => {
+    if (this.preview.problem) return this.preview.problem;
+    if (this.preview.valid === 0) return 'Add at least one valid http:// or https:// image URL.';
+    if (this.operation === 'analyze' && this.features.length === 0) return 'Choose at least one feature to analyse.';
+    if (this.backend === 'remote' && !/^https?:\/\/\S+$/.test(this.remoteUrl.trim()))
+      return 'Enter the remote service base URL (http:// or https://).';
+    return null;
+  });
+
+  constructor(private readonly transport: TransportSource = liveTransport) {}
+
+  /** Takes a file's text (opened or dropped); `.csv` files are read by their `url` column. */
+  loadFile(name: string, text: string): void {
+    this.fileName = name;
+    this.text = text;
+    if (!this.name) this.name = name.replace(/\.(txt|csv)$/i, '');
+  }
+
+  toggle<T>(list: T[], value: T): T[] {
+    return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
+  }
+
+  options(): BatchOptions {
+    const name =
+      this.name.trim() || `Batch of ${new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(Date.now())}`;
+    return {
+      name,
+      operation:
+        this.operation === 'analyze'
+          ? { kind: 'analyze', features: [...this.features], details: [...this.details] }
+          : { kind: 'detect', minHeadScale: this.minHeadScale, selector: [...this.selectors] },
+      backend: this.backend === 'local' ? { kind: 'local' } : { kind: 'remote', baseUrl: this.remoteUrl.trim() },
+    };
+  }
+
+  /** Creates and starts the batch; resolves to its report, or null (the error is in `error`). */
+  async submit(): Promise<BatchImportReport | null> {
+    if (this.blocker) {
+      this.error = this.blocker;
+      return null;
+    }
+    this.submitting = true;
+    this.error = null;
+    try {
+      this.report = await invoke(
+        'batches:create',
+        { list: { text: this.text, format: this.format }, options: this.options() },
+        this.transport(),
+      );
+      return this.report;
+    } catch (err) {
+      this.error = `The batch was not created: ${messageOf(err)}`;
+      return null;
+    } finally {
+      this.submitting = false;
+    }
+  }
+
+  reset(): void {
+    this.text = '';
+    this.fileName = null;
+    this.name = '';
+    this.report = null;
+    this.error = null;
+  }
+}
+
+export const newBatchState = new NewBatchState();

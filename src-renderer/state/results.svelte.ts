@@ -1,0 +1,128 @@
+import type { Facets, ResultFilter, ResultItem, ResultSort } from '../../src-main/shared';
+import { invoke } from '../api/client';
+import { liveTransport, messageOf, type TransportSource } from './transport';
+
+/** Items fetched per request; the grid asks for the pages around what is on screen. */
+export const PAGE_SIZE = 120;
+
+/** Drops empty fields so the filter sent (and compared) is canonical. */
+export function cleanFilter(filter: ResultFilter): ResultFilter {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(filter)) {
+    if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  return out as ResultFilter;
+}
+
+/**
+ * The results browser: the filter, a sparse page cache for the virtualised grid, and the facet
+ * counts of the current filter. A generation number drops answers to superseded filters.
+ */
+export class ResultsState {
+  filter = $state<ResultFilter>({});
+  sort = $state<ResultSort>('id');
+  total = $state(0);
+  facets = $state.raw<Facets | null>(null);
+  /** Loaded pages by page index; replaced (not mutated) so the grid re-renders. */
+  pages = $state.raw<Record<number, ResultItem[]>>({});
+  loading = $state(false);
+  error = $state<string | null>(null);
+  /** Bumps when a new filter's first page is shown (tests and the benchmark wait on it). */
+  shown = $state(0);
+
+  private generation = 0;
+  private inflight: Record<string, true> = {};
+
+  constructor(private readonly transport: TransportSource = liveTransport) {}
+
+  itemAt(index: number): ResultItem | undefined {
+    return this.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
+  }
+
+  /** Replaces the filter and reloads the first page and the facets. */
+  async setFilter(filter: ResultFilter): Promise<void> {
+    this.filter = cleanFilter(filter);
+    await this.reload();
+  }
+
+  /** Changes one part of the filter (undefined removes it). */
+  patch(change: Partial<ResultFilter>): Promise<void> {
+    return this.setFilter({ ...this.filter, ...change });
+  }
+
+  setSort(sort: ResultSort): Promise<void> {
+    this.sort = sort;
+    return this.reload();
+  }
+
+  async reload(): Promise<void> {
+    const generation = ++this.generation;
+    this.inflight = {};
+    this.loading = true;
+    const filter = $state.snapshot(this.filter);
+    const facets = invoke('results:facets', { filter }, this.transport()).then(
+      (f) => {
+        if (generation === this.generation) this.facets = f;
+      },
+      (err: unknown) => {
+        if (generation === this.generation) this.error = `Could not count the results: ${messageOf(err)}`;
+      },
+    );
+    try {
+      const page = await invoke('results:page', { filter, sort: this.sort, offset: 0, limit: PAGE_SIZE }, this.transport());
+      if (generation !== this.generation) return;
+      this.pages = { 0: page.items };
+      this.total = page.total;
+      this.error = null;
+      this.shown++;
+    } catch (err) {
+      if (generation === this.generation) this.error = `Could not load the results: ${messageOf(err)}`;
+    } finally {
+      if (generation === this.generation) this.loading = false;
+    }
+    await facets;
+  }
+
+  /** Makes sure the items from `start` to `end` (exclusive) are loaded. */
+  async ensure(start: number, end: number): Promise<void> {
+    const first = Math.max(0, Math.floor(start / PAGE_SIZE));
+    const last = Math.floor((Math.min(end, this.total) - 1) / PAGE_SIZE);
+    const generation = this.generation;
+    const loads: Promise<void>[] = [];
+    for (let p = first; p <= last; p++) {
+      const key = `${generation}:${p}`;
+      if (this.pages[p] || this.inflight[key]) continue;
+      this.inflight[key] = true;
+      const filter = $state.snapshot(this.filter);
+      loads.push(
+        invoke('results:page', { filter, sort: this.sort, offset: p * PAGE_SIZE, limit: PAGE_SIZE }, this.transport()).then(
+          (page) => {
+            if (generation !== this.generation) return;
+            this.pages = { ...this.pages, [p]: page.items };
+            this.total = page.total;
+          },
+          (err: unknown) => {
+            if (generation === this.generation) this.error = `Could not load more results: ${messageOf(err)}`;
+          },
+        ),
+      );
+    }
+    await Promise.all(loads);
+  }
+
+  /** Replaces one item in place (after a re-analysis). */
+  replaceItem(item: ResultItem): void {
+    for (const [p, items] of Object.entries(this.pages)) {
+      const i = items.findIndex((x) => x.itemId === item.itemId);
+      if (i >= 0) {
+        const copy = items.slice();
+        copy[i] = item;
+        this.pages = { ...this.pages, [p]: copy };
+        return;
+      }
+    }
+  }
+}
+
+export const resultsState = new ResultsState();

@@ -1,0 +1,59 @@
+import type { GalleryState, ServerState, SettingsUpdate, UiSettings } from '../../src-main/shared';
+import { invoke } from '../api/client';
+import { liveTransport, messageOf, type TransportSource } from './transport';
+
+/** Settings, the API server's state and the galleries. */
+export class SettingsState {
+  settings = $state<UiSettings | null>(null);
+  server = $state<ServerState | null>(null);
+  galleries = $state<GalleryState | null>(null);
+  error = $state<string | null>(null);
+  saved = $state(false);
+  saving = $state(false);
+
+  constructor(private readonly transport: TransportSource = liveTransport) {}
+
+  async load(): Promise<void> {
+    try {
+      const t = this.transport();
+      const [settings, server, galleries] = await Promise.all([
+        invoke('settings:get', undefined, t),
+        invoke('server:status', undefined, t),
+        invoke('galleries:list', undefined, t),
+      ]);
+      this.settings = settings;
+      this.server = server;
+      this.galleries = galleries;
+      this.error = null;
+    } catch (err) {
+      this.error = `Could not load the settings: ${messageOf(err)}`;
+    }
+  }
+
+  async save(change: SettingsUpdate): Promise<boolean> {
+    this.saving = true;
+    this.saved = false;
+    try {
+      this.settings = await invoke('settings:update', change, this.transport());
+      this.error = null;
+      this.saved = true;
+      return true;
+    } catch (err) {
+      this.error = `The settings were not saved: ${messageOf(err)}`;
+      return false;
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  async removeGalleryEntry(id: number): Promise<void> {
+    try {
+      await invoke('galleries:remove', { id }, this.transport());
+      this.galleries = await invoke('galleries:list', undefined, this.transport());
+    } catch (err) {
+      this.error = `Could not remove it from the gallery: ${messageOf(err)}`;
+    }
+  }
+}
+
+export const settingsState = new SettingsState();

@@ -1,0 +1,58 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import BatchRow from '../../../src-renderer/components/BatchRow.svelte';
+import type { BatchSummary } from '../../../src-main/shared';
+
+const batch = (status: BatchSummary['status']): BatchSummary => ({
+  id: 4,
+  name: 'Holiday photos',
+  status,
+  operation: { kind: 'analyze', features: ['Tags'], details: [] },
+  backend: { kind: 'local' },
+  counts: { total: 20, queued: 8, running: 2, done: 8, failed: 2, skipped: 0 },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null,
+});
+
+afterEach(() => cleanup());
+
+describe('BatchRow', () => {
+  it('shows progress, rate and ETA of a running batch, and pauses it', async () => {
+    const onaction = vi.fn();
+    render(BatchRow, {
+      batch: batch('running'),
+      progress: { batchId: 4, status: 'running', counts: batch('running').counts, imagesPerSecond: 4.5, etaSeconds: 125 },
+      onaction,
+      onopen: () => {},
+    });
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
+    expect(screen.getByText('10 / 20 done')).toBeTruthy();
+    expect(screen.getByText('2 failed')).toBeTruthy();
+    expect(screen.getByText('4.5 img/s')).toBeTruthy();
+    expect(screen.getByText('ETA 2 min 5 s')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    expect(onaction).toHaveBeenCalledWith('pause');
+  });
+
+  it('offers resume for a paused batch and shows its row error', async () => {
+    const onaction = vi.fn();
+    render(BatchRow, {
+      batch: batch('paused'),
+      progress: undefined,
+      error: 'Could not resume this batch: disk full.',
+      onaction,
+      onopen: () => {},
+    });
+    await fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    expect(onaction).toHaveBeenCalledWith('resume');
+    expect(screen.getByRole('alert').textContent).toBe('Could not resume this batch: disk full.');
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+  });
+
+  it('has no pause or cancel once done', () => {
+    render(BatchRow, { batch: batch('done'), progress: undefined, onaction: () => {}, onopen: () => {} });
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { NewBatchState } from '../../../src-renderer/state/new-batch.svelte';
+import { fakeDeps, inProcessTransport } from '../helpers';
+
+describe('NewBatchState', () => {
+  it('counts the URLs before starting and says what blocks the start', () => {
+    const s = new NewBatchState(() => inProcessTransport());
+    expect(s.blocker).toMatch(/at least one valid/);
+    s.text = 'https://a.example/1.jpg\nbad\n';
+    expect(s.preview).toMatchObject({ read: 2, valid: 1, invalid: 1 });
+    expect(s.blocker).toBeNull();
+    s.features = [];
+    expect(s.blocker).toMatch(/at least one feature/);
+    s.operation = 'detect';
+    expect(s.blocker).toBeNull();
+    s.backend = 'remote';
+    expect(s.blocker).toMatch(/remote service base URL/);
+  });
+
+  it('reads an opened CSV by its url column and names the batch after the file', () => {
+    const s = new NewBatchState(() => inProcessTransport());
+    s.loadFile('shop.csv', 'sku,url\n1,https://a.example/1.jpg\n');
+    expect(s.format).toBe('csv');
+    expect(s.name).toBe('shop');
+    expect(s.preview.valid).toBe(1);
+  });
+
+  it('creates the batch with the chosen options', async () => {
+    const deps = fakeDeps();
+    let sent: unknown;
+    const create = deps.batches.create;
+    deps.batches.create = async (req) => {
+      sent = req;
+      return create(req);
+    };
+    const s = new NewBatchState(() => inProcessTransport(deps));
+    s.text = 'https://a.example/1.jpg';
+    s.name = 'mine';
+    s.operation = 'detect';
+    const report = await s.submit();
+    expect(report?.batch.id).toBe(1);
+    expect(sent).toEqual({
+      list: { text: 'https://a.example/1.jpg', format: 'txt' },
+      options: { name: 'mine', operation: { kind: 'detect', minHeadScale: 0.015, selector: ['FRONTAL'] }, backend: { kind: 'local' } },
+    });
+  });
+
+  it('keeps the form and explains a refusal', async () => {
+    const deps = fakeDeps();
+    deps.batches.create = async () => {
+      const { AppError } = await import('../../../src-main/core');
+      throw new AppError('invalid-parameter', 'A batch needs a name.');
+    };
+    const s = new NewBatchState(() => inProcessTransport(deps));
+    s.text = 'https://a.example/1.jpg';
+    expect(await s.submit()).toBeNull();
+    expect(s.error).toBe('The batch was not created: A batch needs a name.');
+    expect(s.text).toBe('https://a.example/1.jpg');
+  });
+});
