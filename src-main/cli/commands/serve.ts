@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from '../../config';
 import { AppError, consoleLogger } from '../../core';
 import { createHttpServer, isLoopbackHost, serverUrl } from '../../http';
+import { webModeBridge } from '../../http/bridge';
 import { createApiServices, createLocalOperations, loadOrCreateTls, openApiDatabase } from '../../services/api';
 
 interface ServeFlags {
@@ -26,7 +27,7 @@ export interface ServeContext {
  * Server extensions (the web-mode UI bridge adds itself here, one line each): each turns the
  * serve context into a Fastify plugin registered after the API routes.
  */
-export const serveExtensions: Array<(ctx: ServeContext) => (app: FastifyInstance) => Promise<void>> = [];
+export const serveExtensions: Array<(ctx: ServeContext) => (app: FastifyInstance) => Promise<void>> = [(ctx) => webModeBridge(ctx)];
 
 function parsePort(text: string): number {
   const port = Number(text);
