@@ -3,7 +3,6 @@
  * (an ONNX tensor name plus layout perm, or a folded constant not yet materialized).
  */
 import { OnnxGraph } from './onnx-graph';
-import type { OnnxTypeName } from './onnx-proto';
 import { identity, isIdentity, samePerm, transposeBetween } from './layout';
 import { numel, reshapeConst, transposeConst, type ConstTensor } from './tensor-data';
 import type { TfAttr, TfNode } from './tfjs-source';
@@ -21,8 +20,6 @@ export interface Value {
 
 /** Weights at least this large keep their compact source encoding in the ONNX file. */
 const ENCODED_MIN_ELEMENTS = 64;
-
-const onnxType = (d: Value['dtype']): OnnxTypeName => (d === 'float32' ? 'float' : d);
 
 function bytesOf(a: ArrayBufferView): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
