@@ -48,21 +48,12 @@ export async function estimateAttributes(
     cx: face.cx + Math.sin(face.angleRad) * face.size * 0.1,
     cy: face.cy - Math.cos(face.angleRad) * face.size * 0.1,
   };
-  const faceres = await runner.run(
-    'faceres',
-    warpToTensor(img, face, { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 }),
-    signal,
-  );
-  const gear = await runner.run(
-    'gear',
-    warpToTensor(img, gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }),
-    signal,
-  );
-  const emotion = await runner.run(
-    'emotion',
-    warpToTensor(img, face, { side: 64, layout: 'nhwc', scale: 2 / 255, offset: -1, channels: 1 }),
-    signal,
-  );
+  // Start all three runs before awaiting: each warp (JS) overlaps the previous model's run.
+  const [faceres, gear, emotion] = await Promise.all([
+    runner.run('faceres', warpToTensor(img, face, { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 }), signal),
+    runner.run('gear', warpToTensor(img, gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }), signal),
+    runner.run('emotion', warpToTensor(img, face, { side: 64, layout: 'nhwc', scale: 2 / 255, offset: -1, channels: 1 }), signal),
+  ]);
   return combineAttributes({
     faceresMale: req(faceres, 'gender')[0]!,
     faceresAge: req(faceres, 'age'),

@@ -71,15 +71,16 @@ export async function detectFacesInImage(
 ): Promise<FaceResult[]> {
   const candidates = await detectCandidates(img, searchLevels(img, opts), runner, signal);
   const minFlag = opts.selector.partial ? FACE_FLAG_MIN.partial : FACE_FLAG_MIN.normal;
-  const faces: FaceResult[] = [];
-  for (const c of candidates) {
+  // Candidates are processed two at a time so one face's JS work overlaps another's model runs;
+  // results keep candidate (score) order for the duplicate check below.
+  const described = await mapLimited(candidates, 2, async (c) => {
     const meshed = await meshCandidate(img, c, runner, signal);
-    if (!meshed || meshed.faceScore < minFlag) continue;
+    if (!meshed || meshed.faceScore < minFlag) return null;
     const face = await describeFace(img, meshed, opts, runner, signal);
-    if (Math.abs(face.yaw) > opts.selector.maxAbsYawDeg) continue;
-    if (faces.some((f) => sameFace(f, face))) continue;
-    faces.push(face);
-  }
+    return Math.abs(face.yaw) > opts.selector.maxAbsYawDeg ? null : face;
+  });
+  const faces: FaceResult[] = [];
+  for (const face of described) if (face && !faces.some((f) => sameFace(f, face))) faces.push(face);
   return orderFaces(faces);
 }
 
@@ -156,6 +157,20 @@ function sameFace(a: FaceResult, b: FaceResult): boolean {
     Math.hypot(a.leftEye[0] - b.leftEye[0], a.leftEye[1] - b.leftEye[1]) +
     Math.hypot(a.rightEye[0] - b.rightEye[0], a.rightEye[1] - b.rightEye[1]);
   return d < ied / 3;
+}
+
+// Maps with at most `limit` calls in flight; results in input order.
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 function neutralAttributes(): AttributeScores {

@@ -38,18 +38,24 @@ export async function detectCandidates(
   signal?: AbortSignal,
 ): Promise<Candidate[]> {
   const all: Candidate[] = [];
-  const input = new Float32Array(SIDE * SIDE * 3);
+  // Two runs in flight: the next window is warped (JS) while ORT runs the previous one (native threads).
+  const pending: Array<Promise<void>> = [];
   for (const level of levels) {
     for (const win of level.windows) {
       signal?.throwIfAborted();
-      warpToTensor(img, win, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 }, input);
-      const out = await runner.run('blazeface-back', input, signal);
-      for (const d of decodeDetections(blazefaceRows(out), ANCHORS, DETECTOR_MIN_SCORE)) {
-        const c = toImage(d, win);
-        if (c.size <= level.maxFacePx) all.push(c);
-      }
+      const input = warpToTensor(img, win, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 });
+      pending.push(
+        runner.run('blazeface-back', input, signal).then((out) => {
+          for (const d of decodeDetections(blazefaceRows(out), ANCHORS, DETECTOR_MIN_SCORE)) {
+            const c = toImage(d, win);
+            if (c.size <= level.maxFacePx) all.push(c);
+          }
+        }),
+      );
+      if (pending.length >= 2) await pending.shift();
     }
   }
+  await Promise.all(pending);
   return mergeCandidates(all);
 }
 

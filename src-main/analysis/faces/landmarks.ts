@@ -1,7 +1,7 @@
 /**
  * Stage 2: facemesh refinement. Each candidate is cropped upright (rotated by its keypoint eye
- * line), meshed, re-cropped from the first mesh (MediaPipe's landmarks-to-ROI) and meshed again;
- * the face flag of the second pass gates the candidate.
+ * line) and meshed; when the mesh shows the crop was off, it is re-cropped from the mesh
+ * (MediaPipe's landmarks-to-ROI) and meshed again. Facemesh's face flag gates the candidate.
  */
 import type { Candidate } from './detector';
 import { eyeLineAngle, MESH_INPUT_PX, meshToImage, meshWindow, windowFromMesh } from './mesh-align';
@@ -30,13 +30,25 @@ export async function meshCandidate(
 ): Promise<MeshedFace | null> {
   const kp = c.keypoints;
   const angle = eyeLineAngle([kp[0]!, kp[1]!], [kp[2]!, kp[3]!]);
-  const first = await runMesh(img, meshWindow(c.cx, c.cy, c.size, angle), runner, signal);
+  const firstWin = meshWindow(c.cx, c.cy, c.size, angle);
+  const first = await runMesh(img, firstWin, runner, signal);
   const eyes = keyPoints(first.mesh);
   const refined = windowFromMesh(first.mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye));
-  const second = await runMesh(img, refined, runner, signal);
-  const faceScore = Math.max(first.faceScore, second.faceScore);
-  if (faceScore < MESH_MIN_SCORE) return null;
-  return { candidate: c, mesh: second.mesh, window: refined, faceScore };
+  // Second pass only when the mesh says the first crop was off (MediaPipe re-crops from the
+  // landmarks every frame; on a still image one re-crop suffices and most faces need none).
+  const second = framingChanged(firstWin, refined) ? await runMesh(img, refined, runner, signal) : null;
+  const best = second && second.faceScore >= first.faceScore - 0.05 ? { ...second, win: refined } : { ...first, win: firstWin };
+  if (best.faceScore < MESH_MIN_SCORE) return null;
+  return { candidate: c, mesh: best.mesh, window: best.win, faceScore: best.faceScore };
+}
+
+/** Re-crop when the centre moved by > 8 % of the side, the side changed by > 15 % or the angle by > 8°. */
+export function framingChanged(a: Window, b: Window): boolean {
+  const moved = Math.hypot(a.cx - b.cx, a.cy - b.cy) / a.size;
+  const scaled = Math.abs(Math.log(b.size / a.size));
+  let turned = Math.abs(a.angleRad - b.angleRad) % (2 * Math.PI);
+  if (turned > Math.PI) turned = 2 * Math.PI - turned;
+  return moved > 0.08 || scaled > Math.log(1.15) || turned > (8 * Math.PI) / 180;
 }
 
 async function runMesh(

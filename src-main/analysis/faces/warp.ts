@@ -54,8 +54,8 @@ export function imageToWindow(win: Window, side: number, x: number, y: number): 
 /**
  * Samples `win` from `img` into a Float32Array of `side² × channels` values. Bilinear when the
  * window is at most 2× the output; otherwise an area average over a k×k grid per output pixel
- * (avoids aliasing when a 4000 px window shrinks to 192 px). Outside the image samples are 0
- * (black) before normalisation, matching a zero-padded letterbox.
+ * (k ≤ 4; avoids aliasing when a 4000 px window shrinks to 256 px). Outside the image samples
+ * are 0 (black) before normalisation, matching a zero-padded letterbox.
  */
 export function warpToTensor(img: RgbImage, win: Window, t: WarpTarget, out?: Float32Array): Float32Array {
   const side = t.side;
@@ -64,52 +64,70 @@ export function warpToTensor(img: RgbImage, win: Window, t: WarpTarget, out?: Fl
   const taps = Math.max(1, Math.min(4, Math.floor(step / 2) + 1));
   const c = Math.cos(win.angleRad);
   const s = Math.sin(win.angleRad);
-  const rgb = [0, 0, 0];
   const plane = side * side;
+  const inv = 1 / (taps * taps);
+  const { width, height, data } = img;
+  // Image position of output (0, 0)'s first tap, and per-step increments along u, v and taps.
+  const half = side / 2;
+  const ux = c * step;
+  const uy = s * step;
+  const vx = -s * step;
+  const vy = c * step;
+  const tx = ux / taps;
+  const ty = uy / taps;
+  const sx = vx / taps;
+  const sy = vy / taps;
+  const x00 = win.cx + (0.5 / taps - half) * (ux + vx) - 0.5;
+  const y00 = win.cy + (0.5 / taps - half) * (uy + vy) - 0.5;
   for (let v = 0; v < side; v++) {
     for (let u = 0; u < side; u++) {
-      rgb[0] = rgb[1] = rgb[2] = 0;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      const bx = x00 + u * ux + v * vx;
+      const by = y00 + u * uy + v * vy;
       for (let j = 0; j < taps; j++) {
         for (let i = 0; i < taps; i++) {
-          const dx = (u + (i + 0.5) / taps - side / 2) * step;
-          const dy = (v + (j + 0.5) / taps - side / 2) * step;
-          addBilinear(img, win.cx + c * dx - s * dy - 0.5, win.cy + s * dx + c * dy - 0.5, rgb);
+          const x = bx + i * tx + j * sx;
+          const y = by + i * ty + j * sy;
+          const x0 = Math.floor(x);
+          const y0 = Math.floor(y);
+          const fx = x - x0;
+          const fy = y - y0;
+          // Four neighbours; those outside the image contribute 0.
+          for (let dy = 0; dy < 2; dy++) {
+            const yy = y0 + dy;
+            if (yy < 0 || yy >= height) continue;
+            const wy = dy === 0 ? 1 - fy : fy;
+            const row = yy * width;
+            for (let dx = 0; dx < 2; dx++) {
+              const xx = x0 + dx;
+              if (xx < 0 || xx >= width) continue;
+              const w = wy * (dx === 0 ? 1 - fx : fx);
+              const o = (row + xx) * 3;
+              r += w * data[o]!;
+              g += w * data[o + 1]!;
+              b += w * data[o + 2]!;
+            }
+          }
         }
       }
-      const n = taps * taps;
+      r *= inv;
+      g *= inv;
+      b *= inv;
       const p = v * side + u;
       if (t.channels === 1) {
-        dst[p] = ((0.299 * rgb[0]! + 0.587 * rgb[1]! + 0.114 * rgb[2]!) / n) * t.scale + t.offset;
+        dst[p] = (0.299 * r + 0.587 * g + 0.114 * b) * t.scale + t.offset;
       } else if (t.layout === 'nhwc') {
-        for (let ch = 0; ch < 3; ch++) dst[p * 3 + ch] = (rgb[ch]! / n) * t.scale + t.offset;
+        dst[p * 3] = r * t.scale + t.offset;
+        dst[p * 3 + 1] = g * t.scale + t.offset;
+        dst[p * 3 + 2] = b * t.scale + t.offset;
       } else {
-        for (let ch = 0; ch < 3; ch++) dst[ch * plane + p] = (rgb[ch]! / n) * t.scale + t.offset;
+        dst[p] = r * t.scale + t.offset;
+        dst[plane + p] = g * t.scale + t.offset;
+        dst[2 * plane + p] = b * t.scale + t.offset;
       }
     }
   }
   return dst;
-}
-
-// Adds the bilinear sample at pixel-centre coordinates (x, y) to acc; outside pixels count as 0.
-function addBilinear(img: RgbImage, x: number, y: number, acc: number[]): void {
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const fx = x - x0;
-  const fy = y - y0;
-  const { width, height, data } = img;
-  for (let dy = 0; dy < 2; dy++) {
-    const yy = y0 + dy;
-    if (yy < 0 || yy >= height) continue;
-    const wy = dy === 0 ? 1 - fy : fy;
-    for (let dx = 0; dx < 2; dx++) {
-      const xx = x0 + dx;
-      if (xx < 0 || xx >= width) continue;
-      const w = wy * (dx === 0 ? 1 - fx : fx);
-      if (w === 0) continue;
-      const o = (yy * width + xx) * 3;
-      acc[0]! += w * data[o]!;
-      acc[1]! += w * data[o + 1]!;
-      acc[2]! += w * data[o + 2]!;
-    }
-  }
 }

@@ -6,6 +6,8 @@ import { registerCancel } from './cancel';
 import { registerExport } from './export';
 import { registerKeys } from './keys';
 import { registerServe } from './serve';
+import { registerDetect } from './detect';
+import { registerAnalyze } from './analyze';
 
 /** Every CLI command registers itself on the program; add one line per command file. */
 export type RegisterCommand = (program: Command) => void;
@@ -18,4 +20,6 @@ export const commands: RegisterCommand[] = [
   registerResume,
   registerCancel,
   registerExport,
+  registerDetect,
+  registerAnalyze,
 ];

@@ -1,0 +1,32 @@
+/** Builds the detect service over the local models for the desktop app and the CLI. */
+import { join } from 'node:path';
+import { engineRunner } from '../analysis/faces';
+import type { AppConfig } from '../config';
+import { InferenceEngine, loadManifest } from '../inference';
+import { createImageLoader, intakeOptions } from '../intake';
+import { createDetectService, type DetectService } from './detect.service';
+
+/** A detect service plus `close()` for its models and connections. */
+export interface OpenDetectService {
+  service: DetectService;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the detect service with `config`'s models and threads and desktop intake (local files
+ * and `file:` URLs allowed, the user's LAN trusted unless `blockPrivateNetworks`).
+ */
+export function openDetectService(config: AppConfig, opts: { maxFaces?: number } = {}): OpenDetectService {
+  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
+    modelsDir: config.modelsDir,
+    intraOpNumThreads: config.modelThreads,
+  });
+  const loader = createImageLoader(intakeOptions('desktop', { blockPrivateNetworks: config.blockPrivateNetworks }));
+  return {
+    service: createDetectService({ runner: engineRunner(engine), loader, maxFaces: opts.maxFaces }),
+    async close() {
+      await loader.close();
+      await engine.dispose();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Synthetic test images built from the real fixtures with sharp: a collage of small faces
+ * (known boxes) and rotated copies. Faces are cut with a generous margin so each tile looks like
+ * a small photo of a person, not a floating face.
+ */
+import sharp from 'sharp';
+import { fixture } from '../../../helpers/paths';
+import type { TruthFace } from './fixture-eval';
+
+/** Portrait sources with their truth boxes (from the fixture manifest). */
+const SOURCES: Array<{ file: string; box: TruthFace }> = [
+  { file: 'obama_portrait.jpg', box: { left: 177, top: 51, width: 141, height: 141 } },
+  { file: 'biden_portrait.jpg', box: { left: 204, top: 106, width: 245, height: 245 } },
+  { file: 'grace_hopper.jpg', box: { left: 149, top: 102, width: 229, height: 229 } },
+  { file: 'astronaut_eileen_collins.jpg', box: { left: 177, top: 67, width: 94, height: 94 } },
+  { file: 'tom_cruise.jpg', box: { left: 75, top: 215, width: 450, height: 500 } },
+];
+
+/**
+ * A `width × height` JPEG collage with one face per cell in a `cols × rows` grid; face sides
+ * cycle through `faceSidesPx`. Returns the bytes and the truth boxes in collage px.
+ */
+export async function faceCollage(opts: {
+  width: number;
+  height: number;
+  cols: number;
+  rows: number;
+  faceSidesPx: number[];
+}): Promise<{ bytes: Buffer; faces: TruthFace[] }> {
+  const cellW = Math.floor(opts.width / opts.cols);
+  const cellH = Math.floor(opts.height / opts.rows);
+  const layers: sharp.OverlayOptions[] = [];
+  const faces: TruthFace[] = [];
+  let k = 0;
+  for (let r = 0; r < opts.rows; r++) {
+    for (let c = 0; c < opts.cols; c++, k++) {
+      const src = SOURCES[k % SOURCES.length]!;
+      const side = opts.faceSidesPx[k % opts.faceSidesPx.length]!;
+      const meta = await sharp(fixture(src.file)).metadata();
+      // Crop 2× the face box around its centre (clamped), scale so the face is `side` px.
+      const m = src.box.width;
+      const left = Math.max(0, Math.round(src.box.left - m / 2));
+      const top = Math.max(0, Math.round(src.box.top - m / 2));
+      const w = Math.min(meta.width! - left, 2 * m);
+      const h = Math.min(meta.height! - top, 2 * m);
+      const scale = side / m;
+      const tw = Math.max(1, Math.min(cellW, Math.round(w * scale)));
+      const th = Math.max(1, Math.min(cellH, Math.round(h * scale)));
+      const tile = await sharp(fixture(src.file)).extract({ left, top, width: w, height: h }).resize(tw, th, { fit: 'fill' }).toBuffer();
+      const x = c * cellW + Math.floor((cellW - tw) / 2);
+      const y = r * cellH + Math.floor((cellH - th) / 2);
+      layers.push({ input: tile, left: x, top: y });
+      faces.push({
+        left: x + (src.box.left - left) * scale,
+        top: y + (src.box.top - top) * scale,
+        width: side,
+        height: src.box.height * scale,
+      });
+    }
+  }
+  const bytes = await sharp({ create: { width: opts.width, height: opts.height, channels: 3, background: { r: 128, g: 140, b: 120 } } })
+    .composite(layers)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return { bytes, faces };
+}
+
+/** A fixture rotated clockwise by `deg` (multiples of 90 keep every pixel) as PNG bytes. */
+export async function rotatedFixture(file: string, deg: number): Promise<Buffer> {
+  return sharp(fixture(file)).rotate(deg, { background: '#808080' }).png().toBuffer();
+}
