@@ -6,7 +6,7 @@
 export { analyzePixels, type AnalyzeDeps, type AnalysisResult } from './pipeline';
 export { parseFeatures, parseDetails, featuresParam, type ListParam } from './params';
 export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './gallery';
-export { faceEvidenceFromDetected, toAnalyzeFaces, type FaceEvidence } from './people';
+export { faceEvidenceFromDetected, faceEvidenceFromResults, toAnalyzeFaces, type FaceEvidence } from './people';
 export type { ModelRunner } from './tensor/runner';
 export type { Tensor } from './tensor/resize';
 export type { RgbPixels } from './pixels';

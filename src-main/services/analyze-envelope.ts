@@ -28,21 +28,28 @@ export function localEnvelopeContext(): EnvelopeContext {
  * InternalServerError).
  */
 export function buildEnvelope(outcome: { data: AnalyzeData } | { error: unknown }, ctx: EnvelopeContext): AnalyzeEnvelope {
-  const base = {
-    query: 'analyze' as const,
-    transaction: { Id: ctx.transactionId, Method: ctx.method },
-    trace_id: ctx.traceId,
-  };
+  // Keys in the order of spec §2.1.
+  const transaction = { Id: ctx.transactionId, Method: ctx.method };
   const classifierId = ctx.classifierId ?? randomUUID();
   if ('data' in outcome) {
-    return { ...base, response: 'success', status: true, classifier: [{ Id: classifierId, Response: 'success' }], data: outcome.data };
+    return {
+      query: 'analyze',
+      response: 'success',
+      status: true,
+      classifier: [{ Id: classifierId, Response: 'success' }],
+      data: outcome.data,
+      transaction,
+      trace_id: ctx.traceId,
+    };
   }
   const wire = toWireError(outcome.error);
   return {
-    ...base,
+    query: 'analyze',
     response: wire.message,
     status: false,
     classifier: [{ Id: classifierId, Response: 'failed' }],
+    transaction,
+    trace_id: ctx.traceId,
     error: { code: wireMapping(wire.code).azure, message: wire.message },
   };
 }

@@ -1,4 +1,5 @@
 import type { AnalyzeFace, DetectedFace, FaceRectangle } from '../../shared/spec';
+import type { FaceResult } from '../faces';
 
 /** What the analysis rules need to know about one face (from the faces module's detect result). */
 export interface FaceEvidence {
@@ -10,8 +11,24 @@ export interface FaceEvidence {
   /** 0..1 confidence of the gender call (max of male/female confidence). */
   genderConfidence: number;
   glasses: boolean;
-  /** Mouth open with lips apart: the detect attributes' best available smile cue. */
+  /** Smiling: emotion model's `happy` ≥ SMILE_MIN_HAPPY (or, from detect JSON, lips apart). */
   smiling: boolean;
+}
+
+/** Probability of the `happy` emotion from which a face counts as smiling. */
+export const SMILE_MIN_HAPPY = 0.5;
+
+/** Adapts the faces library's results (analyze's own face search) to face evidence. */
+export function faceEvidenceFromResults(faces: readonly FaceResult[]): FaceEvidence[] {
+  return faces.map((f) => ({
+    box: { left: Math.round(f.box.left), top: Math.round(f.box.top), width: Math.round(f.box.width), height: Math.round(f.box.height) },
+    confidence: f.confidence,
+    age: f.ageYears,
+    gender: f.male >= 0.5 ? 'Male' : 'Female',
+    genderConfidence: Math.max(f.male, 1 - f.male),
+    glasses: f.glasses !== 'None',
+    smiling: f.emotions.happy >= SMILE_MIN_HAPPY,
+  }));
 }
 
 /** Adapts the detect operation's faces (spec §2.4) to face evidence. */

@@ -6,7 +6,6 @@ import { registerCancel } from './cancel';
 import { registerExport } from './export';
 import { registerKeys } from './keys';
 import { registerServe } from './serve';
-import { registerDetect } from './detect';
 import { registerAnalyze } from './analyze';
 
 /** Every CLI command registers itself on the program; add one line per command file. */
@@ -20,6 +19,6 @@ export const commands: RegisterCommand[] = [
   registerResume,
   registerCancel,
   registerExport,
-  registerDetect,
   registerAnalyze,
 ];
+

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../config';
+import { buildEnvelope, localEnvelopeContext } from '../../services/analyze-envelope';
+import { openAnalyzeService } from '../../services/analyze-open';
+import type { AnalyzeEnvelope } from '../../shared/spec';
+import { ExitCode } from '../exit-codes';
+
+interface AnalyzeFlags {
+  features?: string;
+  feature?: string;
+  details?: string;
+  timings?: boolean;
+}
+
+/**
+ * `picscan analyze <url-or-file>`: the `ai/vision/analyze` operation on one image; prints the
+ * spec §2.1 envelope JSON with local transaction/trace ids. Exit 0 when `status` is true, 1 when
+ * the envelope reports a failure (bad feature, unreachable image, model error…).
+ */
+export function registerAnalyze(program: Command): void {
+  program
+    .command('analyze')
+    .description('analyze one image (URL or file): categories, tags, caption, faces, image type, adult, colour; prints the envelope JSON')
+    .argument('<image>', 'http(s) URL, file: URL or local path of a JPG/PNG image')
+    .option('--features <list>', 'comma-separated: Categories, Tags, Description, Faces, ImageType, Adult, Color (default: all)')
+    .option('--feature <list>', 'alternative spelling of --features')
+    .option('--details <list>', 'comma-separated: Landmarks, Celebrities (default: both)')
+    .option('--timings', 'print per-stage wall times (ms) to stderr')
+    .action(async (image: string, o: AnalyzeFlags) => {
+      const ctx = localEnvelopeContext();
+      const open = openAnalyzeService(loadConfig());
+      let envelope: AnalyzeEnvelope;
+      try {
+        const out = await open.service.analyze(image, { features: o.features, feature: o.feature, details: o.details });
+        envelope = buildEnvelope({ data: out.data }, ctx);
+        if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
+      } catch (error) {
+        envelope = buildEnvelope({ error }, ctx);
+      } finally {
+        await open.close();
+      }
+      process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+      process.exitCode = envelope.status ? ExitCode.ok : ExitCode.failed;
+    });
+}
+
+function roundAll(t: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(v * 10) / 10]));
+}

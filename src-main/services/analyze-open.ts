@@ -1,0 +1,31 @@
+/** Builds the analyze service over the local models for the desktop app and the CLI. */
+import { join } from 'node:path';
+import type { AppConfig } from '../config';
+import { InferenceEngine, loadManifest } from '../inference';
+import { createImageLoader, intakeOptions } from '../intake';
+import { analyzeModelsFromEngine, createAnalyzeService, type AnalyzeService } from './analyze.service';
+
+/** An analyze service plus `close()` for its models and connections. */
+export interface OpenAnalyzeService {
+  service: AnalyzeService;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the analyze service with `config`'s models and threads and desktop intake (local files
+ * and `file:` URLs allowed, the user's LAN trusted unless `blockPrivateNetworks`).
+ */
+export function openAnalyzeService(config: AppConfig): OpenAnalyzeService {
+  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
+    modelsDir: config.modelsDir,
+    intraOpNumThreads: config.modelThreads,
+  });
+  const loader = createImageLoader(intakeOptions('desktop', { blockPrivateNetworks: config.blockPrivateNetworks }));
+  return {
+    service: createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader }),
+    async close() {
+      await loader.close();
+      await engine.dispose();
+    },
+  };
+}

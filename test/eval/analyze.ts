@@ -1,0 +1,57 @@
+// `npm run eval:analyze`: runs every feature of analyze on the shared fixtures (files read and
+// decoded by intake, as the CLI does) and prints accuracy figures, every caption and timings.
+import { join } from 'node:path';
+import { COCO80 } from '../../src-main/analysis';
+import { InferenceEngine, loadManifest } from '../../src-main/inference';
+import { createImageLoader, intakeOptions } from '../../src-main/intake';
+import { analyzeModelsFromEngine, createAnalyzeService } from '../../src-main/services/analyze.service';
+import { labelWord } from '../../src-main/analysis/rules';
+import { fixture, repoRoot } from '../helpers/paths';
+import { manifest } from '../main/analysis/fixtures';
+import { accumulate, emptySummary, precision, ratio, recall } from './analyze-metrics';
+
+const modelsDir = join(repoRoot, 'models');
+const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), { modelsDir, intraOpNumThreads: 2 });
+const loader = createImageLoader(intakeOptions('desktop'));
+const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader });
+const cocoWords = [...COCO80, ...COCO80.map(labelWord)];
+
+// Load every model once so the first image's figures are not load times.
+await service.analyze(fixture(manifest[0]!.file));
+
+const summary = emptySummary();
+const stageTimes: Record<string, number[]> = {};
+const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+console.log('image | caption (confidence) | isBW clipArtType lineDrawing | faces found/truth | object tags: wrong / missed | ms');
+for (const m of manifest) {
+  const { data, timingsMs } = await service.analyze(fixture(m.file));
+  const tags = accumulate(summary, data, m, cocoWords);
+  for (const [k, v] of Object.entries(timingsMs)) (stageTimes[k] ??= []).push(v);
+  const cap = data.description!.captions[0]!;
+  console.log(
+    `${m.file} | "${cap.text}" (${cap.confidence.toFixed(2)}) | ${data.color!.isBWImg} ${data.imageType!.clipArtType} ${data.imageType!.lineDrawingType}` +
+      ` | ${data.faces!.length}/${m.truth.faces.length} | ${tags.wrong.join(',') || '-'} / ${tags.missed.join(',') || '-'} | ${Math.round(timingsMs['total']!)}`,
+  );
+}
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+console.log('\nSummary over', manifest.length, 'fixtures');
+console.log(`isBW accuracy            ${pct(ratio(summary.isBW))} (${summary.isBW.right}/${summary.isBW.total}; target ≥ 95 %)`);
+console.log(
+  `clip-art accuracy        ${pct(ratio(summary.clipArt))} (${summary.clipArt.right}/${summary.clipArt.total}; clipArtType ≥ 2 vs manifest; target ≥ 85 %)`,
+);
+console.log(
+  `line-drawing accuracy    ${pct(ratio(summary.lineDrawing))} (${summary.lineDrawing.right}/${summary.lineDrawing.total}; target ≥ 85 %)`,
+);
+console.log(`object-tag precision     ${precision(summary).toFixed(2)} (${summary.tags.correct}/${summary.tags.predicted}; target ≥ 0.8)`);
+console.log(`object-tag recall        ${recall(summary).toFixed(2)} (${summary.tags.found}/${summary.tags.truth}; target ≥ 0.6)`);
+console.log(`adult / racy false pos.  ${summary.adultFalsePositives} / ${summary.racyFalsePositives} (target 0)`);
+console.log(`main subject in caption  ${pct(ratio(summary.subject))} (${summary.subject.right}/${summary.subject.total}; target ≥ 80 %)`);
+console.log(`faces found / annotated  ${summary.faces.found} / ${summary.faces.truth}`);
+console.log('\nMedian wall time per stage (ms; model stages run concurrently, so they overlap):');
+console.log(
+  Object.entries(stageTimes)
+    .map(([k, v]) => `${k} ${median(v).toFixed(1)}`)
+    .join(' | '),
+);
+await loader.close();
+await engine.dispose();
