@@ -21,4 +21,3 @@ export const commands: RegisterCommand[] = [
   registerExport,
   registerAnalyze,
 ];
-
