@@ -10,25 +10,48 @@ export interface Migration {
   up(db: Db): void;
 }
 
+/** The highest migration version applied (SQLite `user_version`). */
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
 /**
- * Applies every migration above the current `user_version`, up to `target` (default: latest),
- * each in its own transaction with its version bump, so a crash leaves the schema at a known step.
+ * Which versions are applied. Areas own version ranges (1–99, 100–199, …) and land migrations
+ * in any order, so "everything ≤ user_version" is not enough: a later 0005 must still run on a
+ * database already at 100. Applied versions are recorded one per row; a database from before
+ * this table counts every listed version ≤ its user_version as applied (the old rule).
+ */
+function appliedVersions(db: Db, list: readonly Migration[]): Set<number> {
+  const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get() !== undefined;
+  if (!exists) {
+    db.transaction(() => {
+      db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
+      const legacy = db.prepare<[number, string, string]>('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+      for (const m of list) if (m.version <= schemaVersion(db)) legacy.run(m.version, m.name, 'before-schema-migrations');
+    })();
+  }
+  return new Set(db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((r) => r.version));
+}
+
+/**
+ * Applies every migration not yet applied, in version order, up to `target` (default: all),
+ * each in its own transaction with its record and the user_version bump, so a crash leaves the
+ * schema at a known step. Returns the resulting user_version (the highest applied).
  */
 export function migrate(db: Db, target = Number.POSITIVE_INFINITY, list: readonly Migration[] = migrations): number {
   const sorted = [...list].sort((a, b) => a.version - b.version);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.version === sorted[i - 1]!.version) throw new BugError(`Duplicate migration version ${sorted[i]!.version}`);
   }
+  const applied = appliedVersions(db, sorted);
+  const record = db.prepare<[number, string, string]>('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of sorted) {
     if (m.version > target) break;
-    if (m.version <= schemaVersion(db)) continue;
+    if (applied.has(m.version)) continue;
     db.transaction(() => {
       m.up(db);
-      db.pragma(`user_version = ${m.version}`);
+      record.run(m.version, m.name, new Date().toISOString());
+      if (m.version > schemaVersion(db)) db.pragma(`user_version = ${m.version}`);
     })();
   }
   return schemaVersion(db);

@@ -6,6 +6,8 @@ export interface FilterSql {
   params: unknown[];
   /** True when only `i.batch_id` is constrained (facets can then skip the item subquery). */
   batchOnly: boolean;
+  /** True when only item columns (batch, status) are constrained: no join with results needed. */
+  itemsOnly: boolean;
 }
 
 const DEFAULT_TAG_CONFIDENCE = 0.5;
@@ -34,6 +36,7 @@ export function buildFilter(f: ResultFilter): FilterSql {
 
   if (inBatch) add('i.batch_id = ?', f.batchId);
   if (f.status?.length) add(`i.status IN (${marks(f.status.length)})`, ...f.status);
+  const itemConds = conds.length;
   for (const tag of f.tags ?? []) {
     add(`i.id IN (SELECT item_id FROM result_tags WHERE ${batchCond}name = ? AND confidence >= ?)`, ...batchParam, tag, tagThreshold(f));
   }
@@ -61,7 +64,10 @@ export function buildFilter(f: ResultFilter): FilterSql {
     if ([...text].length >= 3) add('i.id IN (SELECT rowid FROM result_captions WHERE result_captions MATCH ?)', ftsPhrase(text));
     else add(`r.caption LIKE ? ESCAPE '\\'`, `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
-  return { where: conds.length ? conds.join(' AND ') : '1', params, batchOnly: inBatch && conds.length === 1 };
+  const itemsOnly = conds.length === itemConds;
+  // Result columns are indexed as (batch_id, column): naming r's batch lets those indexes lead.
+  if (inBatch && !itemsOnly) add('r.batch_id = ?', f.batchId);
+  return { where: conds.length ? conds.join(' AND ') : '1', params, batchOnly: inBatch && conds.length === 1, itemsOnly };
 }
 
 const marks = (n: number): string => Array(n).fill('?').join(', ');

@@ -45,6 +45,8 @@ const SORT_COLUMN: Record<ResultSort, string> = {
 type Stmt = Statement<unknown[]>;
 
 const MAX_LIMIT = 500;
+/** The tag threshold the stored batch facet counts use (migration 4). */
+const STORED_TAG_THRESHOLD = 0.5;
 const TOP_FACETS = 20;
 
 /**
@@ -53,6 +55,10 @@ const TOP_FACETS = 20;
  */
 export class ResultsQuery {
   private readonly cache = new Map<string, Stmt>();
+  private readonly facetCache = new Map<string, Facets>();
+  private readonly storedTopStmt;
+  private readonly dataVersionStmt;
+  private readonly changesStmt;
   private readonly tagsStmt;
   private readonly catsStmt;
   private readonly colorsStmt;
@@ -66,6 +72,11 @@ export class ResultsQuery {
     this.colorsStmt = db.prepare<[number], { name: string }>('SELECT name FROM result_colors WHERE item_id = ?');
     this.namesStmt = db.prepare<[number], { kind: string; name: string }>('SELECT kind, name FROM result_names WHERE item_id = ? ORDER BY confidence DESC');
     this.responseStmt = db.prepare<[number], { response: string }>('SELECT response FROM results WHERE item_id = ?');
+    this.storedTopStmt = db.prepare<[number, string, number], FacetCount>(
+      'SELECT name, count FROM batch_facets WHERE batch_id = ? AND kind = ? AND count > 0 ORDER BY count DESC, name LIMIT ?',
+    );
+    this.dataVersionStmt = db.prepare<[], { data_version: number }>('PRAGMA data_version');
+    this.changesStmt = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.thumbStmt = db.prepare<[number], { mime: string; bytes: Buffer }>('SELECT mime, bytes FROM thumbnails WHERE item_id = ?');
   }
 
@@ -77,27 +88,83 @@ export class ResultsQuery {
     const offset = Math.max(0, Math.floor(q.offset ?? 0));
     const orderBy = sort === 'id' ? `i.id ${order}` : `${SORT_COLUMN[sort]} ${order} NULLS LAST, i.id ${order}`;
     const rows = this.stmt(`${SELECT} WHERE ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...f.params, limit, offset) as ItemRow[];
-    const total = (this.stmt(`SELECT count(*) AS n FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where}`).get(...f.params) as { n: number }).n;
+    const from = f.itemsOnly ? 'items i' : 'items i LEFT JOIN results r ON r.item_id = i.id';
+    const total = (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${f.where}`).get(...f.params) as { n: number }).n;
     return { items: rows.map((row) => this.toItem(row)), total, offset, limit };
   }
 
+  /**
+   * Facet counts for the filter. A whole batch, optionally narrowed by status only, is answered
+   * from the trigger-maintained `batch_facets` counts; other filters count their matches live.
+   * Answers are cached until the database changes (this connection or another process).
+   */
   facets(filter: ResultFilter): Facets {
+    const key = `${JSON.stringify(filter)}|${this.version()}`;
+    const hit = this.facetCache.get(key);
+    if (hit) return structuredClone(hit);
     const f = buildFilter(filter);
-    const agg = this.stmt(
-      `SELECT count(*) AS total, coalesce(sum(r.face_count > 0), 0) AS withFaces, coalesce(sum(r.is_bw = 1), 0) AS bw,
-         coalesce(sum(r.clip_art_type >= 2), 0) AS clipArt, coalesce(sum(r.line_drawing_type = 1), 0) AS lineDrawing
-       FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where}`,
-    ).get(...f.params) as Omit<Facets, 'tags' | 'categories' | 'colors' | 'status'>;
-    const status = this.stmt(`SELECT i.status AS name, count(*) AS count FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where} GROUP BY i.status ORDER BY count DESC`).all(
+    const facets = this.isStoredView(filter, f) ? this.storedFacets(filter, f) : this.liveFacets(filter, f);
+    if (this.facetCache.size >= 64) this.facetCache.delete(this.facetCache.keys().next().value!);
+    this.facetCache.set(key, facets);
+    return structuredClone(facets);
+  }
+
+  private isStoredView(filter: ResultFilter, f: FilterSql): boolean {
+    return filter.batchId !== undefined && f.itemsOnly && tagThreshold(filter) === STORED_TAG_THRESHOLD;
+  }
+
+  private storedFacets(filter: ResultFilter, f: FilterSql): Facets {
+    const status = this.stmt(`SELECT i.status AS name, count(*) AS count FROM items i WHERE ${f.where} GROUP BY i.status ORDER BY count DESC, name`).all(
       ...f.params,
     ) as FacetCount[];
+    const total = status.reduce((n, s) => n + s.count, 0);
+    // Only done items have results: without 'done' in the status filter every result facet is empty.
+    const withResults = !filter.status?.length || filter.status.includes('done');
+    const top = (kind: string): FacetCount[] => (withResults ? (this.storedTopStmt.all(filter.batchId!, kind, TOP_FACETS) as FacetCount[]) : []);
+    const flags = new Map(withResults ? this.storedTopStmt.all(filter.batchId!, 'flag', 10).map((r) => [r.name, r.count]) : []);
     return {
-      ...agg,
+      total,
       status,
-      tags: this.childFacet('result_tags', f, filter, 'AND c.confidence >= ?', [tagThreshold(filter)]),
-      categories: this.childFacet('result_categories', f, filter),
-      colors: this.childFacet('result_colors', f, filter),
+      withFaces: flags.get('withFaces') ?? 0,
+      bw: flags.get('bw') ?? 0,
+      clipArt: flags.get('clipArt') ?? 0,
+      lineDrawing: flags.get('lineDrawing') ?? 0,
+      tags: top('tag'),
+      categories: top('category'),
+      colors: top('color'),
     };
+  }
+
+  /**
+   * Counts facets of an arbitrary filter: the matching ids go into a temp table once, then each
+   * facet joins it, so the cost follows the number of matches rather than the batch size.
+   */
+  private liveFacets(filter: ResultFilter, f: FilterSql): Facets {
+    return this.db.transaction((): Facets => {
+      this.db.exec('CREATE TEMP TABLE IF NOT EXISTS facet_match (id INTEGER PRIMARY KEY)');
+      this.db.exec('DELETE FROM temp.facet_match');
+      this.stmt(`INSERT INTO temp.facet_match (id) SELECT i.id FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where}`).run(...f.params);
+      const agg = this.stmt(
+        `SELECT count(*) AS total, coalesce(sum(r.face_count > 0), 0) AS withFaces, coalesce(sum(r.is_bw = 1), 0) AS bw,
+           coalesce(sum(r.clip_art_type >= 2), 0) AS clipArt, coalesce(sum(r.line_drawing_type = 1), 0) AS lineDrawing
+         FROM temp.facet_match m LEFT JOIN results r ON r.item_id = m.id`,
+      ).get() as Omit<Facets, 'tags' | 'categories' | 'colors' | 'status'>;
+      const status = this.stmt(
+        'SELECT i.status AS name, count(*) AS count FROM temp.facet_match m CROSS JOIN items i ON i.id = m.id GROUP BY i.status ORDER BY count DESC, name',
+      ).all() as FacetCount[];
+      const child = (table: string, extra = '', params: unknown[] = []): FacetCount[] =>
+        this.stmt(
+          `SELECT c.name AS name, count(*) AS count FROM temp.facet_match m CROSS JOIN ${table} c ON c.item_id = m.id ${extra}
+           GROUP BY c.name ORDER BY count DESC, name LIMIT ${TOP_FACETS}`,
+        ).all(...params) as FacetCount[];
+      return {
+        ...agg,
+        status,
+        tags: child('result_tags', 'WHERE c.confidence >= ?', [tagThreshold(filter)]),
+        categories: child('result_categories'),
+        colors: child('result_colors'),
+      };
+    })();
   }
 
   /** The full stored response of one item (null until done). */
@@ -142,18 +209,6 @@ export class ResultsQuery {
     };
   }
 
-  private childFacet(table: string, f: FilterSql, filter: ResultFilter, extra = '', extraParams: unknown[] = []): FacetCount[] {
-    const scope = filter.batchId !== undefined ? 'c.batch_id = ?' : '1';
-    const scopeParams = filter.batchId !== undefined ? [filter.batchId] : [];
-    // With only the batch constrained, the (batch_id, name, …) index answers alone, in name order.
-    const items = f.batchOnly ? '' : `AND c.item_id IN (SELECT i.id FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where})`;
-    return this.stmt(`SELECT c.name AS name, count(*) AS count FROM ${table} c WHERE ${scope} ${extra} ${items} GROUP BY c.name ORDER BY count DESC, name LIMIT ${TOP_FACETS}`).all(
-      ...scopeParams,
-      ...extraParams,
-      ...(f.batchOnly ? [] : f.params),
-    ) as FacetCount[];
-  }
-
   private toItem(row: ItemRow): ResultItem {
     const done = row.status === 'done';
     return {
@@ -180,6 +235,11 @@ export class ResultsQuery {
       hasThumbnail: row.has_thumb === 1,
       metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : null,
     };
+  }
+
+  // Changes by other connections bump data_version; changes by this one, total_changes().
+  private version(): string {
+    return `${this.dataVersionStmt.get()!.data_version}.${this.changesStmt.get()!.n}`;
   }
 
   private stmt(sql: string): Stmt {

@@ -3,6 +3,7 @@ import { m0100 } from './0100-create-api-accounts';
 import { m0001 } from './0001-create-batches-and-items';
 import { m0002 } from './0002-create-results';
 import { m0003 } from './0003-caption-search-index';
+import { m0004 } from './0004-batch-facet-counts';
 
 /**
  * All schema migrations, one file each (`NNNN-kebab-reason.ts`). Version ranges by area keep
@@ -12,5 +13,6 @@ export const migrations: readonly Migration[] = [
   m0001,
   m0002,
   m0003,
+  m0004,
   m0100,
 ];

@@ -37,3 +37,24 @@ describe('migration runner', () => {
     expect(() => migrate(db, undefined, [steps[0]!, { ...steps[1]!, version: 1 }])).toThrow(/Duplicate migration version 1/);
   });
 });
+
+describe('migrations landing out of order', () => {
+  it('still applies a lower version added after a higher one was applied', () => {
+    const db = openDatabase(':memory:');
+    const a = steps[0]!;
+    const late: Migration = { version: 5, name: 'create-late', up: (d) => d.exec('CREATE TABLE late (id INTEGER PRIMARY KEY)') };
+    const high: Migration = { version: 100, name: 'create-high', up: (d) => d.exec('CREATE TABLE high (id INTEGER PRIMARY KEY)') };
+    expect(migrate(db, undefined, [a, high])).toBe(100);
+    expect(migrate(db, undefined, [a, late, high])).toBe(100);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('late', 'high') ORDER BY name").all()).toEqual([{ name: 'high' }, { name: 'late' }]);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 5 }, { version: 100 }]);
+  });
+
+  it('treats a database from before the record table as having every version up to user_version', () => {
+    const db = openDatabase(':memory:');
+    db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY)');
+    db.pragma('user_version = 1');
+    expect(migrate(db, 2, steps)).toBe(2);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+  });
+});

@@ -78,6 +78,12 @@ describe('result queries', () => {
     expect(f.colors[0]).toEqual({ name: 'White', count: N });
     expect(f.categories).toEqual([{ name: 'animal_', count: 200 }, { name: 'outdoor_', count: 100 }]);
 
+    // The stored (trigger-maintained) counts and a live count agree.
+    const liveAll = q.facets({ batchId, tagMinConfidence: 0.49999 });
+    expect({ ...liveAll, tags: liveAll.tags.filter((t) => !/^t\d/.test(t.name)) }).toEqual({ ...f, tags: f.tags.filter((t) => !/^t\d/.test(t.name)) });
+    expect(q.facets({ batchId, status: ['failed'] })).toMatchObject({ total: 7, tags: [], colors: [], withFaces: 0 });
+    expect(q.facets({ batchId, status: ['done', 'failed'] })).toEqual(f);
+
     const dogs = q.facets({ batchId, tags: ['dog'], isBW: true });
     const ids = expected((c, i) => i % 2 === 0 && c.isBW === true);
     expect(dogs.total).toBe(ids.length);
