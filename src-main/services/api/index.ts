@@ -2,7 +2,8 @@
  * The local API's use cases: keys and accounts, credits, tier limits, the call gateway that the
  * HTTP routes adapt, TLS material for the server, and the remote-backend client.
  */
-import type { Db } from '../../store';
+import type { ApiTier } from '../../shared/api';
+import type { Db, UsagePeriod } from '../../store';
 import { Credits } from './credits';
 import { ApiGateway } from './gateway';
 import { KeysService } from './keys.service';
@@ -30,12 +31,18 @@ export interface ApiServices {
  * Builds the API services. `nowMs` is injectable so tests can pin the rate-limit windows.
  * Refunds holds left by a crashed earlier process.
  */
-export function createApiServices(opts: { db: Db; operations: ImageOperations; nowMs?: () => number }): ApiServices {
+export function createApiServices(opts: {
+  db: Db;
+  operations: ImageOperations;
+  nowMs?: () => number;
+  /** Replaces the spec's per-tier bounds (load benchmarks only). */
+  limits?: (tier: ApiTier) => Record<UsagePeriod, number>;
+}): ApiServices {
   const nowMs = opts.nowMs ?? Date.now;
   const keys = new KeysService(opts.db, () => new Date(nowMs()));
   const credits = new Credits(opts.db, nowMs);
   credits.releaseStale();
-  const gateway = new ApiGateway(keys, new RateLimiter(opts.db, nowMs), credits, opts.operations);
+  const gateway = new ApiGateway(keys, new RateLimiter(opts.db, nowMs, opts.limits), credits, opts.operations);
   return { keys, credits, gateway };
 }
 export { openApiDatabase } from './store';

@@ -1,18 +1,55 @@
+import { join } from 'node:path';
+import PQueue from 'p-queue';
+import { engineRunner } from '../../analysis/faces';
 import type { AppConfig } from '../../config';
-import { AppError } from '../../core';
+import { InferenceEngine, loadManifest } from '../../inference';
+import { createImageLoader, intakeOptions } from '../../intake';
+import { createAnalyzeService } from '../analyze.service';
+import { createDetectService } from '../detect.service';
 import type { ImageOperations } from './operations';
 
-/** How the server's own image operations fetch images. */
+/** How the server's own image operations fetch images and share the CPU. */
 export interface LocalOperationsOptions {
   config: AppConfig;
   /** Refuse image URLs on loopback/private/link-local/metadata addresses (the API default). */
   blockPrivateNetworks: boolean;
+  /** Operations running at once; more wait in line (default `config.analysisConcurrency`). */
+  concurrency?: number;
 }
 
-/** The local models behind the API, with intake in `api` mode (no local files, SSRF guard). */
-export function createLocalOperations(_opts: LocalOperationsOptions): ImageOperations & { close(): Promise<void> } {
-  const missing = (): never => {
-    throw new AppError('model-missing', 'The analyze and detect services are not available in this build.');
+/**
+ * The local models behind the API: the analyze and detect services over one inference engine,
+ * with intake in `api` mode (never local files; private networks blocked unless allowed). At
+ * most `concurrency` calls run the models at once, so a burst queues instead of exhausting memory.
+ */
+export function createLocalOperations(opts: LocalOperationsOptions): ImageOperations & { close(): Promise<void> } {
+  const { config } = opts;
+  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
+    modelsDir: config.modelsDir,
+    intraOpNumThreads: config.modelThreads,
+  });
+  const runner = engineRunner(engine);
+  const loader = createImageLoader(intakeOptions('api', { blockPrivateNetworks: opts.blockPrivateNetworks }));
+  const analyzer = createAnalyzeService({
+    runModel: (id, feeds, signal) => engine.run(id, feeds, signal),
+    loader,
+    faceRunner: runner,
+  });
+  const detector = createDetectService({ runner, loader });
+  const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? config.analysisConcurrency) });
+  return {
+    analyze: (req, signal) =>
+      queue.add(async () => (await analyzer.analyze(req.image, { features: req.features, details: req.details }, signal)).data, { signal }),
+    detect: (req, signal) =>
+      queue.add(
+        async () => (await detector.detect({ image: req.image, minHeadScale: req.minHeadScale, selector: req.selector }, signal)).response,
+        { signal },
+      ),
+    async close() {
+      queue.clear();
+      await queue.onIdle();
+      await loader.close();
+      await engine.dispose();
+    },
   };
-  return { analyze: async () => missing(), detect: async () => missing(), close: async () => {} };
 }

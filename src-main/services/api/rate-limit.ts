@@ -28,6 +28,7 @@ export class RateLimiter {
   constructor(
     db: Db,
     private readonly nowMs: () => number = Date.now,
+    private readonly limitsOf: (tier: ApiTier) => Record<UsagePeriod, number> = (tier) => TIERS[tier].limits,
   ) {
     this.repo = new UsageRepo(db);
   }
@@ -36,7 +37,7 @@ export class RateLimiter {
   admit(keyId: number, tier: ApiTier): LimitDecision {
     const now = this.nowMs();
     const windows = windowsAt(now);
-    const limits = TIERS[tier].limits;
+    const limits = this.limitsOf(tier);
     const bounds: UsageBound[] = (['minute', 'day', 'month'] as const).map((period) => ({
       period,
       limit: limits[period],

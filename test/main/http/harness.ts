@@ -1,7 +1,11 @@
 import { request, type Dispatcher } from 'undici';
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer, serverUrl, type ServerTimeouts } from '../../../src-main/http';
-import { createApiServices, type ApiServices, type ImageOperations } from '../../../src-main/services/api';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src-main/config';
+import { createApiServices, createLocalOperations, type ApiServices, type ImageOperations } from '../../../src-main/services/api';
 import { intakeOptions, loadImage, type IntakeOptions } from '../../../src-main/intake';
 import type { Db } from '../../../src-main/store';
 import { createTestDb } from '../../helpers/db';
@@ -39,9 +43,20 @@ export async function startApi(opts: {
 }
 
 /**
+ * The real operations (analyze and detect services over the real models in `models/`), as
+ * `picscan serve` builds them; private networks allowed by default so the loopback fixture server
+ * can serve images. Call `close()` when done.
+ */
+export function realOperations(opts: { blockPrivateNetworks?: boolean } = {}): ImageOperations & { close(): Promise<void> } {
+  const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-api-ops-')) }, {});
+  return createLocalOperations({ config, blockPrivateNetworks: opts.blockPrivateNetworks ?? false });
+}
+
+/**
  * Test operations that run the real intake (api mode: no files, private networks blocked unless
  * allowed) and answer from the decoded image (private networks allowed by default here, for the loopback fixture server): analyze returns metadata, detect one face, or 5002
- * for files whose name contains "noface". Stand-ins for the model services in transport tests.
+ * for files whose name contains "noface". Stand-ins for the model services where a test sends hundreds of calls (billing, limits): charging
+ * does not depend on what the models find, and 200 real analyses would take minutes on CI.
  */
 export function intakeOperations(overrides: Partial<IntakeOptions> = {}): ImageOperations & { calls: number } {
   const opts = intakeOptions('api', { maxRetries: 0, blockPrivateNetworks: false, ...overrides });

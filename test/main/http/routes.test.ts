@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { fixture } from '../../helpers/paths';
-import { call, getQuery, intakeOperations, postJson, startApi, type ApiHarness } from './harness';
+import { call, getQuery, postJson, realOperations, startApi, type ApiHarness } from './harness';
 
 let images: FixtureServer;
 let api: ApiHarness;
 let key: string;
 let revoked: string;
+const ops = realOperations();
 
 beforeAll(async () => {
   images = await startFixtureServer();
   images.route('/cat.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
-  api = await startApi({ operations: intakeOperations({ blockPrivateNetworks: false }) });
+  images.route('/obama.jpg', { file: fixture('obama_portrait.jpg'), headers: { 'content-type': 'image/jpeg' } });
+  // The real analyze and detect services over the real models, as `picscan serve` builds them.
+  api = await startApi({ operations: ops });
   key = api.api.keys.create({ name: 'routes', tier: 'pro' }).key;
   const r = api.api.keys.create({ name: 'old', tier: 'basic' });
   api.api.keys.revoke(r.id);
@@ -19,6 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api.close();
+  await ops.close();
   await images.close();
 });
 
@@ -35,7 +39,7 @@ describe('every route × method × auth case', () => {
       for (const auth of AUTH) {
         it(`${method} ${op.path} with a ${auth} key`, async () => {
           const k = auth === 'missing' ? undefined : auth === 'invalid' ? 'psk_nope' : auth === 'revoked' ? revoked : key;
-          const params = { image: images.url('/cat.jpg') };
+          const params = { image: images.url(op.kind === 'analyze' ? '/cat.jpg' : '/obama.jpg') };
           const res =
             method === 'GET'
               ? await getQuery(api.url + op.path, k ? { ...params, key: k } : params)
@@ -60,7 +64,11 @@ describe('every route × method × auth case', () => {
             expect(tx.Method).toBe('credit');
             expect(tx.Id).toBe(res.headers['x-transaction-id']);
           } else {
-            expect(res.json).toMatchObject({ images: [{ status: 'Complete', width: 451, height: 300, file: 'cat.jpg' }] });
+            expect(res.json).toMatchObject({ images: [{ status: 'Complete', width: 455, height: 569, file: 'obama.jpg' }] });
+            const faces = (res.json.images as Array<{ faces: Array<{ attributes: { gender: { type: string } } }> }>)[0]!.faces;
+            expect(faces).toHaveLength(1);
+            expect(faces[0]!.attributes.gender.type).toBe('M');
+            expect(res.headers['x-transaction-id']).toBeTruthy();
           }
         });
       }
@@ -116,7 +124,7 @@ describe('bad parameter values', () => {
 
   it('accepts valid values: minHeadScale bounds, selector lists in any case, features in any case', async () => {
     for (const body of [{ minHeadScale: 0.015 }, { minHeadScale: '0.5', selector: 'roll' }, { selector: ['frontal', 'ROLL'] }]) {
-      const res = await postJson(api.url + '/ai/faces/detect', { image: images.url('/cat.jpg'), ...body }, key);
+      const res = await postJson(api.url + '/ai/faces/detect', { image: images.url('/obama.jpg'), ...body }, key);
       expect(res.json).toHaveProperty('images');
     }
     const res = await getQuery(api.url + '/ai/vision/analyze', {
@@ -126,6 +134,16 @@ describe('bad parameter values', () => {
       key,
     });
     expect(res.status).toBe(200);
+  });
+});
+
+describe('real models: detect with no faces', () => {
+  it('answers 5002 with HTTP 200 and charges it (the image was processed)', async () => {
+    const k = api.api.keys.create({ name: 'noface', tier: 'basic' });
+    const res = await postJson(api.url + '/ai/faces/detect', { image: images.url('/cat.jpg') }, k.key);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ Errors: [{ ErrCode: 5002 }] });
+    expect(api.api.keys.get(k.id).balanceMicrocents).toBe(1_500_000_000 - 3_000);
   });
 });
 

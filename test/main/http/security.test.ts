@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateTls } from '../../../src-main/services/api';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { fixture } from '../../helpers/paths';
-import { getQuery, intakeOperations, postJson, startApi, type ApiHarness } from './harness';
+import { getQuery, intakeOperations, postJson, realOperations, startApi, type ApiHarness } from './harness';
 
 let images: FixtureServer;
 beforeAll(async () => {
@@ -20,12 +20,16 @@ afterAll(() => images.close());
 describe('SSRF: image URLs on private addresses are refused by default', () => {
   let api: ApiHarness;
   let key: string;
-  const ops = intakeOperations({ blockPrivateNetworks: true, connectTimeoutMs: 1_000 });
+  // The real services with the server's default policy (as `picscan serve` without --allow-private-networks).
+  const ops = realOperations({ blockPrivateNetworks: true });
   beforeAll(async () => {
     api = await startApi({ operations: ops });
     key = api.api.keys.create({ name: 'ssrf', tier: 'pro' }).key;
   });
-  afterAll(() => api.close());
+  afterAll(async () => {
+    await api.close();
+    await ops.close();
+  });
 
   const targets = (port: number): Array<[string, string]> => [
     ['loopback 127.0.0.1', `http://127.0.0.1:${port}/cat.jpg`],

@@ -4,12 +4,16 @@ import { createRemoteClient, createRemoteProcessor, type RemoteClient } from '..
 import type { FetchedImage } from '../../../src-main/jobs';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { fixture } from '../../helpers/paths';
-import { intakeOperations, startApi, type ApiHarness } from '../http/harness';
+import { realOperations, startApi, type ApiHarness } from '../http/harness';
 
 let images: FixtureServer;
 let api: ApiHarness;
 let key: string;
-const local = intakeOperations();
+// The same real services on both sides: called directly (local) and through the server (remote).
+const local = realOperations();
+const served = realOperations();
+/** analyze results equal up to the per-call request id. */
+const sansId = (d: { requestId?: string }): object => ({ ...d, requestId: undefined });
 const clients: RemoteClient[] = [];
 const client = (o: Partial<Parameters<typeof createRemoteClient>[0]> = {}): RemoteClient => {
   const c = createRemoteClient({ baseUrl: api.url, key, retryBaseDelayMs: 10, ...o });
@@ -19,14 +23,15 @@ const client = (o: Partial<Parameters<typeof createRemoteClient>[0]> = {}): Remo
 
 beforeAll(async () => {
   images = await startFixtureServer();
-  for (const p of ['/cat.jpg', '/noface.jpg'])
-    images.route(p, { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
-  api = await startApi({ operations: intakeOperations() });
+  images.route('/noface.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
+  images.route('/family.jpg', { file: fixture('family_six_faces.jpg'), headers: { 'content-type': 'image/jpeg' } });
+  api = await startApi({ operations: served });
   key = api.api.keys.create({ name: 'remote', tier: 'pro' }).key;
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await api.close();
+  await Promise.all([local.close(), served.close()]);
   await images.close();
 });
 
@@ -44,19 +49,26 @@ describe('remote backend against picscan’s own server on loopback', () => {
   for (const method of ['GET', 'POST'] as const) {
     it(`${method}: the round trip equals the local result for the same image`, async () => {
       const c = client({ method });
-      const image = images.url('/cat.jpg');
-      expect(await c.analyze({ image, features: ['Tags', 'Color'] })).toEqual(await local.analyze({ image }));
+      const image = images.url('/family.jpg');
+      for (const req of [{ image }, { image, features: ['Tags' as const, 'Faces' as const, 'Color' as const] }]) {
+        const remote = await c.analyze(req);
+        expect(sansId(remote)).toEqual(sansId(await local.analyze(req)));
+        expect(remote.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      }
       const detect = { image, minHeadScale: 0.015, selector: ['FRONTAL' as const] };
-      expect(await c.detect(detect)).toEqual(await local.detect(detect));
+      const remote = await c.detect(detect);
+      expect(remote).toEqual(await local.detect(detect));
+      expect('images' in remote && remote.images[0]!.faces.length).toBeGreaterThan(2);
       const none = { ...detect, image: images.url('/noface.jpg') };
-      expect(await c.detect(none)).toEqual({ Errors: [{ Message: 'No faces found in the image.', ErrCode: 5002 }] });
+      expect(await c.detect(none)).toEqual(await local.detect(none));
+      expect(await c.detect(none)).toMatchObject({ Errors: [{ ErrCode: 5002 }] });
     });
   }
 
   it('returns typed errors: bad key, bad feature, unreachable image, no credit', async () => {
-    await rejectsWith(client({ key: 'psk_wrong' }).analyze({ image: images.url('/cat.jpg') }), 'unauthorized');
+    await rejectsWith(client({ key: 'psk_wrong' }).analyze({ image: images.url('/noface.jpg') }), 'unauthorized');
     await rejectsWith(
-      client({ key: 'psk_wrong' }).detect({ image: images.url('/cat.jpg'), minHeadScale: 0.015, selector: ['FRONTAL'] }),
+      client({ key: 'psk_wrong' }).detect({ image: images.url('/noface.jpg'), minHeadScale: 0.015, selector: ['FRONTAL'] }),
       'unauthorized',
     );
     await rejectsWith(client().analyze({ image: images.url('/missing.jpg') }), 'invalid-image-url');
@@ -64,20 +76,20 @@ describe('remote backend against picscan’s own server on loopback', () => {
       Errors: [{ ErrCode: 5001 }],
     });
     const poor = api.api.keys.create({ name: 'poor', tier: 'basic', creditMicrocents: 1 }).key;
-    await rejectsWith(client({ key: poor }).analyze({ image: images.url('/cat.jpg') }), 'insufficient-credit');
+    await rejectsWith(client({ key: poor }).analyze({ image: images.url('/noface.jpg') }), 'insufficient-credit');
   });
 
   it('works as the batch ImageProcessor for remote backends', async () => {
     const processor = createRemoteProcessor(client());
-    const item = { source: images.url('/cat.jpg') } as FetchedImage;
+    const item = { source: images.url('/family.jpg') } as FetchedImage;
     const signal = new AbortController().signal;
-    expect(await processor.process(item, { kind: 'analyze', features: [], details: [] }, signal)).toEqual({
-      kind: 'analyze',
-      data: await local.analyze({ image: item.source }),
-    });
+    const analyzed = await processor.process(item, { kind: 'analyze', features: ['Faces'], details: [] }, signal);
+    expect(analyzed.kind === 'analyze' && sansId(analyzed.data)).toEqual(
+      sansId(await local.analyze({ image: item.source, features: ['Faces'] })),
+    );
     expect(await processor.process(item, { kind: 'detect', minHeadScale: 0.015, selector: ['FRONTAL'] }, signal)).toMatchObject({
       kind: 'detect',
-      response: { images: [{ file: 'cat.jpg' }] },
+      response: { images: [{ file: 'family.jpg' }] },
     });
     await rejectsWith(
       processor.process({ source: '/tmp/a.jpg' } as FetchedImage, { kind: 'analyze', features: [], details: [] }, signal),

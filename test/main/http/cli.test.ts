@@ -1,0 +1,117 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { runPicscan } from '../../helpers/cli';
+import { repoRoot } from '../../helpers/paths';
+import { getQuery, postJson } from './harness';
+
+const tempEnv = (): NodeJS.ProcessEnv => ({ PICSCAN_DATA_DIR: mkdtempSync(join(tmpdir(), 'picscan-api-cli-')) });
+
+describe('picscan keys', () => {
+  it('creates (key shown once), lists with balances, tops up and revokes', async () => {
+    const env = tempEnv();
+    const created = await runPicscan(['keys', 'create', '--name', 'ci', '--tier', 'basic', '--credit', '0.0012', '--json'], { env });
+    expect(created.code).toBe(0);
+    const k = JSON.parse(created.stdout) as { id: number; key: string; tier: string; balance: number; balanceMicrocents: number };
+    expect(k).toMatchObject({ id: 1, tier: 'basic', balance: 0.0012, balanceMicrocents: 120_000 });
+    expect(k.key).toMatch(/^psk_/);
+
+    const human = await runPicscan(['keys', 'create', '--name', 'pro key', '--tier', 'pro'], { env });
+    expect(human.stdout).toMatch(/Key 2 \(pro, balance \$50\.00\):\npsk_\S+\nStore it now/);
+
+    await runPicscan(['keys', 'topup', '1', '0.5'], { env });
+    const list = JSON.parse((await runPicscan(['keys', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
+    expect(list.map((x) => [x.id, x.tier, x.balanceMicrocents, x.revokedAt])).toEqual([
+      [1, 'basic', 50_120_000, null],
+      [2, 'pro', 5_000_000_000, null],
+    ]);
+    expect(JSON.stringify(list)).not.toContain(k.key);
+
+    expect((await runPicscan(['keys', 'revoke', '2'], { env })).stdout).toMatch(/Key 2 \(pro key\) revoked/);
+    const table = (await runPicscan(['keys', 'list'], { env })).stdout;
+    expect(table).toMatch(/revoked\s+pro key/);
+    expect(table).toMatch(/\$0\.5012/);
+  });
+
+  it('refuses the free tier and bad input with exit code 2 and a clear message', async () => {
+    const env = tempEnv();
+    const free = await runPicscan(['keys', 'create', '--name', 'x', '--tier', 'free'], { env });
+    expect(free.code).toBe(2);
+    expect(free.stderr).toMatch(/free tier exists but is not available/);
+    expect((await runPicscan(['keys', 'create', '--name', 'x', '--tier', 'gold'], { env })).code).toBe(2);
+    expect((await runPicscan(['keys', 'create', '--name', 'x', '--tier', 'basic', '--credit', '-3'], { env })).code).toBe(2);
+    const missing = await runPicscan(['keys', 'revoke', '9'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No API key with id 9/);
+  });
+});
+
+function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'picscan.js'), 'serve', '--port', '0', ...args], {
+      env: { ...process.env, ...env },
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1]!, stderr: () => err });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+const exitOf = (child: ChildProcessWithoutNullStreams): Promise<number | null> => new Promise((r) => child.on('exit', (code) => r(code)));
+
+describe('picscan serve', () => {
+  it('serves HTTPS with a certificate generated into the data folder, and stops cleanly on SIGTERM', async () => {
+    const env = tempEnv();
+    const k = JSON.parse((await runPicscan(['keys', 'create', '--name', 's', '--tier', 'basic', '--json'], { env })).stdout) as {
+      key: string;
+    };
+    const { child, url } = await startServe([], env);
+    const exited = exitOf(child);
+    try {
+      expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const certPath = join(env.PICSCAN_DATA_DIR!, 'tls', 'server-cert.pem');
+      expect(existsSync(certPath)).toBe(true);
+      const agent = new Agent({ connect: { ca: readFileSync(certPath, 'utf8') } });
+      const noKey = await postJson(`${url}/ai/vision/analyze`, { image: 'https://example.com/a.jpg' }, undefined, agent);
+      expect(noKey.status).toBe(401);
+      // SSRF guard is on by default: a loopback image URL is refused before any model runs.
+      const ssrf = await getQuery(`${url}/ai/faces/detect`, { image: 'http://127.0.0.1:9/a.jpg', key: k.key }, agent);
+      expect(ssrf.json).toMatchObject({ Errors: [{ ErrCode: 5001 }] });
+      await agent.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('serves plain HTTP on loopback with --http, and refuses --http elsewhere', async () => {
+    const env = tempEnv();
+    const { child, url } = await startServe(['--http', '--db', join(env.PICSCAN_DATA_DIR!, 'other.db')], env);
+    const exited = exitOf(child);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await getQuery(`${url}/ai/vision/nope`, {});
+      expect(res.status).toBe(404);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect(existsSync(join(env.PICSCAN_DATA_DIR!, 'other.db'))).toBe(true);
+
+    const refused = await runPicscan(['serve', '--http', '--host', '0.0.0.0', '--port', '0'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--http is allowed only on loopback/);
+  });
+});
