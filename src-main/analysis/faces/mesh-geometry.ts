@@ -73,13 +73,19 @@ export function headPose(mesh: readonly Point3[]): { yaw: number; pitch: number;
   const y = norm(sub(at(mesh, CHIN_TIP), at(mesh, FOREHEAD_TOP)));
   const z = norm(cross(x, y));
   x = cross(y, z);
-  // Face normal towards the camera is −z (smaller z = closer).
-  const n: Point3 = [-z[0], -z[1], -z[2]];
+  // Face normal towards the camera is −z (smaller z = closer). Roll is taken out first (rotate the
+  // normal back about the view axis) so yaw and pitch do not mix when the head is tilted.
+  const roll = Math.atan2(x[1], x[0]);
+  const c = Math.cos(roll);
+  const s = Math.sin(roll);
+  const nx = -(c * z[0] + s * z[1]);
+  const ny = -(-s * z[0] + c * z[1]);
+  const nz = -z[2];
   const deg = 180 / Math.PI;
   return {
-    yaw: Math.atan2(n[0], -n[2]) * deg,
-    pitch: Math.atan2(-n[1], Math.hypot(n[0], n[2])) * deg,
-    roll: Math.atan2(x[1], x[0]) * deg,
+    yaw: Math.atan2(nx, -nz) * deg,
+    pitch: Math.atan2(-ny, Math.hypot(nx, nz)) * deg,
+    roll: roll * deg,
   };
 }
 

@@ -1,0 +1,106 @@
+/** The detect use case end to end on real models: Kairos errors and the success shape. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDetectService } from '../../../src-main/services/detect.service';
+import type { DetectResponse } from '../../../src-main/shared/spec';
+import { runPicscan } from '../../helpers/cli';
+import { fixture } from '../../helpers/paths';
+import { openFaceStack, type FaceStack } from '../analysis/faces/fixture-eval';
+
+let stack: FaceStack;
+let dir: string;
+beforeAll(() => {
+  stack = openFaceStack(2);
+  dir = mkdtempSync(join(tmpdir(), 'picscan-detect-'));
+});
+afterAll(async () => {
+  await stack?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const errCode = (r: DetectResponse): number | undefined => ('Errors' in r ? r.Errors[0]?.ErrCode : undefined);
+
+describe('detect service errors (Kairos bodies, never exceptions)', () => {
+  it('1002 when image is missing, 1003 for bad minHeadScale or selector', async () => {
+    expect((await stack.service.detect({})).response).toEqual({ Errors: [{ Message: 'required parameter missing', ErrCode: 1002 }] });
+    for (const p of [{ minHeadScale: 0.9 }, { minHeadScale: 'big' }, { minHeadScale: 0.01 }, { selector: 'SIDEWAYS' }, { selector: 5 }]) {
+      const r = (await stack.service.detect({ image: fixture('obama_portrait.jpg'), ...p })).response;
+      expect(r, JSON.stringify(p)).toEqual({ Errors: [{ Message: 'an invalid parameter was sent', ErrCode: 1003 }] });
+    }
+  });
+
+  it('5000 for a file that is not a JPG/PNG, 5001 for an unreachable image', async () => {
+    const txt = join(dir, 'notes.jpg');
+    writeFileSync(txt, 'not an image at all, just text'.repeat(10));
+    expect((await stack.service.detect({ image: txt })).response).toEqual({
+      Errors: [{ Message: 'an invalid image was sent must be jpg or png format', ErrCode: 5000 }],
+    });
+    expect(errCode((await stack.service.detect({ image: join(dir, 'missing.jpg') })).response)).toBe(5001);
+  });
+
+  it('5002 when there is no face, 5010 above the face limit', async () => {
+    expect((await stack.service.detect({ image: fixture('cat_chelsea.jpg') })).response).toEqual({
+      Errors: [{ Message: 'no faces found in the image', ErrCode: 5002 }],
+    });
+    const limited = createDetectService({ runner: stack.runner, loader: stack.loader, maxFaces: 3 });
+    expect((await limited.detect({ image: fixture('family_six_faces.jpg') })).response).toEqual({
+      Errors: [{ Message: 'too many faces in image', ErrCode: 5010 }],
+    });
+  });
+});
+
+describe('detect success response', () => {
+  it('has the Kairos shape: integers, ids 1..n left to right, shares summing to 1', async () => {
+    const r = (await stack.service.detect({ image: fixture('family_six_faces.jpg'), minHeadScale: '0.05', selector: 'frontal' })).response;
+    if (!('images' in r)) throw new Error(JSON.stringify(r));
+    const img = r.images[0]!;
+    expect(img).toMatchObject({ status: 'Complete', width: 600, height: 462, file: 'family_six_faces.jpg' });
+    expect(img.faces.map((f) => f.face_id)).toEqual([1, 2, 3, 4, 5, 6]);
+    const xs = img.faces.map((f) => f.topLeftX + f.width / 2);
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
+    for (const f of img.faces) {
+      for (const k of [
+        'topLeftX',
+        'topLeftY',
+        'width',
+        'height',
+        'chinTipX',
+        'chinTipY',
+        'leftEyeCenterX',
+        'leftEyeCenterY',
+        'rightEyeCenterX',
+        'rightEyeCenterY',
+        'yaw',
+        'pitch',
+        'roll',
+      ] as const)
+        expect(Number.isInteger(f[k]), k).toBe(true);
+      expect(f.confidence).toBeGreaterThan(0.5);
+      expect(f.quality).toBeGreaterThan(0);
+      expect(f.quality).toBeLessThanOrEqual(1);
+      const a = f.attributes;
+      expect(a.asian + a.hispanic + a.black + a.white + a.other).toBeCloseTo(1, 4);
+      expect(a.gender.maleConfidence + a.gender.femaleConfidence).toBeCloseTo(1, 4);
+      expect(a.gender.type).toBe(a.gender.maleConfidence >= 0.5 ? 'M' : 'F');
+      expect(['Together', 'Apart']).toContain(a.lips);
+      expect(['None', 'Eye', 'Sun']).toContain(a.glasses);
+      expect(Number.isInteger(a.age)).toBe(true);
+      // Chin below the eyes for these upright faces.
+      expect(f.chinTipY).toBeGreaterThan(Math.max(f.leftEyeCenterY, f.rightEyeCenterY));
+    }
+  });
+});
+
+describe('picscan detect (CLI)', () => {
+  it('prints the response JSON and exits 0, also for an Errors body', async () => {
+    const ok = await runPicscan(['detect', fixture('obama_portrait.jpg'), '--min-head-scale', '0.1']);
+    expect(ok.code).toBe(0);
+    const body = JSON.parse(ok.stdout) as DetectResponse;
+    expect('images' in body && body.images[0]?.faces.length).toBe(1);
+    const none = await runPicscan(['detect', fixture('coffee_cup.jpg'), '--selector', 'full']);
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout)).toEqual({ Errors: [{ Message: 'no faces found in the image', ErrCode: 5002 }] });
+  }, 120_000);
+});
