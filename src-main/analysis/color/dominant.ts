@@ -9,11 +9,22 @@ const BORDER_FRACTION = 0.12;
 /** Share of the image a colour needs to be listed in `dominantColors` (besides fg/bg). */
 const DOMINANT_MIN_SHARE = 0.15;
 
-/** Names every pixel of the field (index into COLOR_NAMES). */
+/**
+ * Names every pixel of the field (index into COLOR_NAMES). Names are memoised per 5-bit-per-
+ * channel RGB cell (a cell spans < 3 ΔE, far below the distance between prototypes).
+ */
 export function namePixels(field: PixelField): Uint8Array {
   const out = new Uint8Array(field.L.length);
+  const memo = new Int8Array(32 * 32 * 32).fill(-1);
+  const rgb = field.rgb;
   for (let i = 0; i < out.length; i++) {
-    out[i] = COLOR_NAMES.indexOf(nameLab({ L: field.L[i]!, a: field.a[i]!, b: field.b[i]! }));
+    const key = ((rgb[i * 3]! >> 3) << 10) | ((rgb[i * 3 + 1]! >> 3) << 5) | (rgb[i * 3 + 2]! >> 3);
+    let k = memo[key]!;
+    if (k < 0) {
+      k = COLOR_NAMES.indexOf(nameLab({ L: field.L[i]!, a: field.a[i]!, b: field.b[i]! }));
+      memo[key] = k;
+    }
+    out[i] = k;
   }
   return out;
 }

@@ -79,8 +79,8 @@ export interface TextureStats {
  */
 export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, MID_SIDE_PX)): TextureStats {
   const { data, width, height } = img;
-  // Sample at most ~250k pixels on a regular grid; flatness is judged against the true neighbours.
-  const stride = Math.max(1, Math.floor(Math.sqrt((width * height) / 250_000)));
+  // Sample at most ~80k pixels on a regular grid; flatness is judged against the true neighbours.
+  const stride = Math.max(1, Math.floor(Math.sqrt((width * height) / 80_000)));
   let flat = 0;
   let sampled = 0;
   let borderFlat = 0;
@@ -88,22 +88,29 @@ export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, M
   const bx = width * 0.1;
   const by = height * 0.1;
   const bins = new Uint32Array(4096);
+  const row = width * 3;
   for (let y = 0; y + 1 < height; y += stride) {
+    const inBandY = y < by || y >= height - by;
     for (let x = 0; x + 1 < width; x += stride) {
       const p = (y * width + x) * 3;
-      const r = p + 3;
-      const d = p + width * 3;
-      let maxDiff = 0;
-      for (let c = 0; c < 3; c++) {
-        maxDiff = Math.max(maxDiff, Math.abs(data[p + c]! - data[r + c]!), Math.abs(data[p + c]! - data[d + c]!));
-      }
-      if (maxDiff <= 2) flat++;
+      const r0 = data[p]!;
+      const g0 = data[p + 1]!;
+      const b0 = data[p + 2]!;
+      const isFlat =
+        Math.abs(r0 - data[p + 3]!) <= 2 &&
+        Math.abs(g0 - data[p + 4]!) <= 2 &&
+        Math.abs(b0 - data[p + 5]!) <= 2 &&
+        Math.abs(r0 - data[p + row]!) <= 2 &&
+        Math.abs(g0 - data[p + row + 1]!) <= 2 &&
+        Math.abs(b0 - data[p + row + 2]!) <= 2;
+      if (isFlat) flat++;
       sampled++;
-      if (x < bx || x >= width - bx || y < by || y >= height - by) {
+      if (inBandY || x < bx || x >= width - bx) {
         borderSampled++;
-        if (maxDiff <= 2) borderFlat++;
+        if (isFlat) borderFlat++;
       }
-      bins[((data[p]! >> 4) << 8) | ((data[p + 1]! >> 4) << 4) | (data[p + 2]! >> 4)]! += 1;
+      const k = ((r0 >> 4) << 8) | ((g0 >> 4) << 4) | (b0 >> 4);
+      bins[k] = bins[k]! + 1;
     }
   }
   const sorted = Array.from(bins).sort((p, q) => q - p);

@@ -10,8 +10,8 @@ export function thumbnail(img: RgbPixels, maxSidePx: number): RgbPixels {
   if (scale === 1) return img;
   const w = Math.max(1, Math.round(img.width * scale));
   const h = Math.max(1, Math.round(img.height * scale));
-  const sum = new Float64Array(w * h * 3);
-  const count = new Float64Array(w * h);
+  const sum = new Uint32Array(w * h * 3);
+  const count = new Uint32Array(w * h);
   const src = img.data;
   // Each source pixel lands in exactly one target cell (box filter); cheap and alias-free enough
   // for statistics.
@@ -19,14 +19,14 @@ export function thumbnail(img: RgbPixels, maxSidePx: number): RgbPixels {
   for (let x = 0; x < img.width; x++) xMap[x] = Math.min(w - 1, Math.floor((x * w) / img.width));
   for (let y = 0; y < img.height; y++) {
     const ty = Math.min(h - 1, Math.floor((y * h) / img.height));
-    const rowSrc = y * img.width * 3;
+    let s = y * img.width * 3;
     const rowDst = ty * w;
-    for (let x = 0; x < img.width; x++) {
+    for (let x = 0; x < img.width; x++, s += 3) {
       const cell = rowDst + xMap[x]!;
-      const s = rowSrc + x * 3;
-      sum[cell * 3] = sum[cell * 3]! + src[s]!;
-      sum[cell * 3 + 1] = sum[cell * 3 + 1]! + src[s + 1]!;
-      sum[cell * 3 + 2] = sum[cell * 3 + 2]! + src[s + 2]!;
+      const c3 = cell * 3;
+      sum[c3] = sum[c3]! + src[s]!;
+      sum[c3 + 1] = sum[c3 + 1]! + src[s + 1]!;
+      sum[c3 + 2] = sum[c3 + 2]! + src[s + 2]!;
       count[cell] = count[cell]! + 1;
     }
   }
