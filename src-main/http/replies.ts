@@ -1,31 +1,17 @@
+import { AppError } from '../core';
+import { buildEnvelope } from '../services/analyze-envelope';
 import type { WireError } from '../shared/errors';
 import type { AnalyzeData, AnalyzeEnvelope, DetectResponse } from '../shared/spec';
 import { kairosError, wireMapping } from './errors';
 
-/** The analyze envelope of a successful call (spec §2.1). */
+/** The analyze envelope of a successful call (spec §2.1), built by the analyze service's envelope builder. */
 export function analyzeSuccess(data: AnalyzeData, transaction: { Id: string; Method: string }, traceId: string): AnalyzeEnvelope {
-  return {
-    query: 'analyze',
-    response: 'success',
-    status: true,
-    classifier: [{ Id: data.requestId, Response: 'success' }],
-    data,
-    transaction: { Id: transaction.Id, Method: transaction.Method },
-    trace_id: traceId,
-  };
+  return buildEnvelope({ data }, { transactionId: transaction.Id, method: transaction.Method, traceId, classifierId: data.requestId });
 }
 
-/** The analyze envelope of a failed call: `status: false`, an Azure-style `error`, nothing charged. */
+/** The analyze envelope of a failed call: `status: false`, an Azure-style `error`, nothing charged (empty transaction). */
 export function analyzeFailure(err: WireError, traceId: string): AnalyzeEnvelope {
-  return {
-    query: 'analyze',
-    response: err.message,
-    status: false,
-    classifier: [],
-    transaction: { Id: '', Method: '' },
-    trace_id: traceId,
-    error: { code: wireMapping(err.code).azure, message: err.message },
-  };
+  return buildEnvelope({ error: new AppError(err.code, err.message) }, { transactionId: '', method: '', traceId });
 }
 
 /** A detect body (success or Kairos errors) with the call's trace id added. */
