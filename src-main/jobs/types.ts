@@ -25,4 +25,6 @@ export type ProcessedImage = { kind: 'analyze'; data: AnalyzeData } | { kind: 'd
  */
 export interface ImageProcessor {
   process(image: FetchedImage, operation: BatchOperation, signal: AbortSignal): Promise<ProcessedImage>;
+  /** Releases models and sessions. */
+  close?(): Promise<void>;
 }

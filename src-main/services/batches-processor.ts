@@ -1,11 +1,34 @@
+import { join } from 'node:path';
+import { engineRunner } from '../analysis/faces';
 import type { AppConfig } from '../config';
-import { AppError } from '../core';
+import { InferenceEngine, loadManifest } from '../inference';
 import type { ImageProcessor } from '../jobs';
+import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
+import { createDetectService } from './detect.service';
 
 /**
- * The local backend for batches: analyze/detect on this machine's models. Throws
- * `model-missing` when the engines are not available, before any batch is created.
+ * The local backend for batches: the analyze and detect services over one inference engine,
+ * fed with images the batch has already fetched and decoded (no second download). Throws
+ * `model-missing` when the manifest or a model file is absent, before any batch is created.
  */
-export async function localBatchProcessor(_config: AppConfig): Promise<ImageProcessor> {
-  throw new AppError('model-missing', 'The local analyze and detect models are not available in this build yet.');
+export async function localBatchProcessor(config: AppConfig): Promise<ImageProcessor> {
+  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
+    modelsDir: config.modelsDir,
+    intraOpNumThreads: config.modelThreads,
+  });
+  const analyzer = createAnalyzeService(analyzeModelsFromEngine(engine));
+  const runner = engineRunner(engine);
+  return {
+    async process(image, operation, signal) {
+      if (operation.kind === 'analyze') {
+        const { data } = await analyzer.analyze(image, { features: operation.features, details: operation.details }, signal);
+        return { kind: 'analyze', data };
+      }
+      // The detect service loads by URL; hand it the image this batch already holds.
+      const detector = createDetectService({ runner, loader: { load: async () => image } });
+      const { response } = await detector.detect({ image: image.source, minHeadScale: operation.minHeadScale, selector: operation.selector }, signal);
+      return { kind: 'detect', response };
+    },
+    close: () => engine.dispose(),
+  };
 }

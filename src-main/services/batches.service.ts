@@ -223,10 +223,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return exportResults(this.query, filter, format, out);
   }
 
-  /** Pauses every running batch and releases the fetcher's connections. */
+  /** Pauses every running batch and releases the fetcher's connections and the processors' models. */
   async close(): Promise<void> {
     await Promise.all([...this.runs.keys()].map((id) => this.pause(id)));
     await this.fetcher.close?.();
+    await this.deps.processor.close?.();
   }
 
   private async drive(id: number, run: ActiveRun): Promise<BatchSummary> {

@@ -1,0 +1,81 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src-main/config';
+import { localBatchProcessor } from '../../../src-main/services/batches';
+import type { ImageProcessor } from '../../../src-main/jobs';
+import { runPicscan } from '../../helpers/cli';
+import { createTestDb } from '../../helpers/db';
+import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
+import { ANALYZE_ALL, batchOptions, fixture, listOf, makeService, manifest } from '../jobs/support';
+
+// Batches on the real local models (analyze and detect), end to end through intake.
+let server: FixtureServer;
+let processor: ImageProcessor;
+beforeAll(async () => {
+  server = await startFixtureServer();
+  for (const m of manifest) server.route(`/f/${m.file}`, { file: fixture(m.file) });
+  processor = await localBatchProcessor(loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ba-')) }, {}));
+});
+afterAll(async () => {
+  await processor.close?.();
+  await server.close();
+});
+
+
+describe('batches on the real models', () => {
+  it('analyses every fixture with all features and stores browsable results', async () => {
+    const service = makeService(createTestDb(), processor);
+    const urls = manifest.map((m) => server.url(`/f/${m.file}`));
+    const { batch } = await service.create(listOf(urls), batchOptions({ operation: { ...ANALYZE_ALL, details: ['Celebrities', 'Landmarks'] } }));
+    const summary = await service.start(batch.id);
+    expect(summary.counts).toMatchObject({ total: manifest.length, done: manifest.length, failed: 0 });
+    const items = service.resultsPage({ filter: { batchId: batch.id }, limit: 100 }).items;
+    for (const item of items) {
+      const file = item.url.split('/').pop()!;
+      expect(item.caption, file).toBeTruthy();
+      expect(item.tags.length, file).toBeGreaterThan(0);
+      expect(item.hasThumbnail).toBe(true);
+      expect(item.faceCount, file).not.toBeNull();
+    }
+    const byFile = (f: string) => items.find((i) => i.url.endsWith(`/${f}`))!;
+    expect(byFile('family_six_faces.jpg').faceCount).toBeGreaterThanOrEqual(3);
+    expect(byFile('cameraman_bw.png').isBW).toBe(true);
+    const withFaces = service.resultsPage({ filter: { batchId: batch.id, minFaces: 1 }, limit: 100 }).items.map((i) => i.url.split('/').pop());
+    expect(withFaces).toContain('grace_hopper.jpg');
+    const facets = service.facets({ batchId: batch.id });
+    expect(facets.total).toBe(manifest.length);
+    expect(facets.tags.length).toBeGreaterThan(0);
+    expect(facets.bw).toBeGreaterThanOrEqual(1);
+  });
+
+  it('runs a detect batch: no faces is a stored spec result, not a failure', async () => {
+    const service = makeService(createTestDb(), processor);
+    const urls = ['grace_hopper.jpg', 'coffee_cup.jpg'].map((f) => server.url(`/f/${f}`));
+    const { batch } = await service.create(listOf(urls), batchOptions({ operation: { kind: 'detect', minHeadScale: 0.015, selector: ['ROLL'] } }));
+    const summary = await service.start(batch.id);
+    expect(summary.counts).toMatchObject({ done: 2, failed: 0 });
+    const [hopper, cup] = service.resultsPage({ filter: { batchId: batch.id } }).items;
+    expect(hopper!.faceCount).toBe(1);
+    expect(service.result(hopper!.itemId).response).toMatchObject({ images: [{ status: 'Complete', faces: [{ face_id: 1 }] }] });
+    expect(cup!.faceCount).toBe(0);
+    expect(service.result(cup!.itemId).response).toEqual({ Errors: [{ Message: expect.any(String) as unknown, ErrCode: 5002 }] });
+  });
+
+  it('works from the CLI: picscan batch, batches --json, export', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-ba-cli-'));
+    const db = join(dir, 'p.db');
+    const list = join(dir, 'list.txt');
+    writeFileSync(list, ['# three images and a bad line', server.url('/f/cat_chelsea.jpg'), server.url('/f/colosseum.jpg'), server.url('/f/colosseum.jpg'), 'nope', ''].join('\n'));
+    const env = { PICSCAN_DATA_DIR: dir };
+    const run = await runPicscan(['batch', list, '--db', db, '--features', 'tags,description,color', '--details', 'landmarks', '--name', 'cli', '--json'], { env, timeoutMs: 120_000 });
+    expect(run.stderr).toMatch(/Batch 1: 3 items from 4 lines \(1 duplicates collapsed, 1 invalid\)/);
+    expect(run.code).toBe(1); // the invalid line is a failed item
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: 1, name: 'cli', status: 'done', counts: { done: 2, failed: 1, total: 3 } });
+    const list2 = await runPicscan(['batches', '--json', '--db', db], { env });
+    expect(JSON.parse(list2.stdout)).toMatchObject([{ id: 1, name: 'cli', status: 'done', counts: { done: 2, failed: 1 } }]);
+    const out = join(dir, 'out.ndjson');
+    expect((await runPicscan(['export', '1', '--format', 'ndjson', '--out', out, '--status', 'done', '--db', db], { env })).code).toBe(0);
+  });
+});
