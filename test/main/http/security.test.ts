@@ -13,7 +13,6 @@ let images: FixtureServer;
 beforeAll(async () => {
   images = await startFixtureServer();
   images.route('/cat.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
-  images.route('/redirect.jpg', { redirectTo: 'http://169.254.169.254/latest/meta-data/' });
 });
 afterAll(() => images.close());
 
