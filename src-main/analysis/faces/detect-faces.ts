@@ -71,16 +71,18 @@ export async function detectFacesInImage(
 ): Promise<FaceResult[]> {
   const candidates = await detectCandidates(img, searchLevels(img, opts), runner, signal);
   const minFlag = opts.selector.partial ? FACE_FLAG_MIN.partial : FACE_FLAG_MIN.normal;
-  // Candidates are processed two at a time so one face's JS work overlaps another's model runs;
-  // results keep candidate (score) order for the duplicate check below.
-  const described = await mapLimited(candidates, 2, async (c) => {
-    const meshed = await meshCandidate(img, c, runner, signal);
-    if (!meshed || meshed.faceScore < minFlag) return null;
-    const face = await describeFace(img, meshed, opts, runner, signal);
-    return Math.abs(face.yaw) > opts.selector.maxAbsYawDeg ? null : face;
-  });
-  const faces: FaceResult[] = [];
-  for (const face of described) if (face && !faces.some((f) => sameFace(f, face))) faces.push(face);
+  // Mesh every candidate (two in flight, so one's JS overlaps another's model run), then keep
+  // real faces in the selector's yaw range, drop duplicates (same eyes), and only then run the
+  // attribute models — the expensive part — once per face.
+  const meshed = await mapLimited(candidates, 2, (c) => meshCandidate(img, c, runner, signal));
+  const kept: MeshedFace[] = [];
+  for (const m of meshed) {
+    if (!m || m.faceScore < minFlag) continue;
+    if (Math.abs(headPose(m.mesh).yaw) > opts.selector.maxAbsYawDeg) continue;
+    if (kept.some((k) => sameEyes(k.mesh, m.mesh))) continue;
+    kept.push(m);
+  }
+  const faces = await mapLimited(kept, 2, (m) => describeFace(img, m, opts, runner, signal));
   return orderFaces(faces);
 }
 
@@ -149,13 +151,15 @@ function meshBox(mesh: readonly Point3[]): FaceResult['box'] {
   return { left: (x0 + x1 - side) / 2, top: (y0 + y1 - side) / 2, width: side, height: side };
 }
 
-// Two candidates that refine to the same face (e.g. found by two ROLL passes): eye centres
-// within a third of the inter-ocular distance.
-function sameFace(a: FaceResult, b: FaceResult): boolean {
-  const ied = Math.hypot(a.leftEye[0] - a.rightEye[0], a.leftEye[1] - a.rightEye[1]);
+// Two candidates that refine to the same face (e.g. found at two levels or by two ROLL passes):
+// eye centres within a third of the inter-ocular distance.
+function sameEyes(a: readonly Point3[], b: readonly Point3[]): boolean {
+  const ka = keyPoints(a);
+  const kb = keyPoints(b);
+  const ied = Math.hypot(ka.leftEye[0] - ka.rightEye[0], ka.leftEye[1] - ka.rightEye[1]);
   const d =
-    Math.hypot(a.leftEye[0] - b.leftEye[0], a.leftEye[1] - b.leftEye[1]) +
-    Math.hypot(a.rightEye[0] - b.rightEye[0], a.rightEye[1] - b.rightEye[1]);
+    Math.hypot(ka.leftEye[0] - kb.leftEye[0], ka.leftEye[1] - kb.leftEye[1]) +
+    Math.hypot(ka.rightEye[0] - kb.rightEye[0], ka.rightEye[1] - kb.rightEye[1]);
   return d < ied / 3;
 }
 
