@@ -59,10 +59,11 @@ export function fakeProcessor(opts: { delayMs?: number; onProcess?: (sha256: str
   };
 }
 
+/** Every feature and detail, as the CLI's default. */
 export const ANALYZE_ALL: BatchOptions['operation'] = {
   kind: 'analyze',
   features: ['Categories', 'Tags', 'Description', 'Faces', 'ImageType', 'Adult', 'Color'],
-  details: [],
+  details: ['Landmarks', 'Celebrities'],
 };
 
 export function batchOptions(extra: Partial<BatchOptions> = {}): BatchOptions {

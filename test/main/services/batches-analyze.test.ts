@@ -28,7 +28,7 @@ describe('batches on the real models', () => {
   it('analyses every fixture with all features and stores browsable results', async () => {
     const service = makeService(createTestDb(), processor);
     const urls = manifest.map((m) => server.url(`/f/${m.file}`));
-    const { batch } = await service.create(listOf(urls), batchOptions({ operation: { ...ANALYZE_ALL, details: ['Celebrities', 'Landmarks'] } }));
+    const { batch } = await service.create(listOf(urls), batchOptions({ operation: ANALYZE_ALL }));
     const summary = await service.start(batch.id);
     expect(summary.counts).toMatchObject({ total: manifest.length, done: manifest.length, failed: 0 });
     const items = service.resultsPage({ filter: { batchId: batch.id }, limit: 100 }).items;
