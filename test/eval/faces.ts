@@ -21,6 +21,17 @@ function print(label: string, s: EvalSummary): void {
       `| ${i.file}${i.facesComplete ? '' : ' (incomplete truth)'} | ${i.truth} | ${i.predicted} | ${i.matched} | ${Math.round(i.ms)} | ${g} | ${i.errCode ?? ''} |`,
     );
   }
+  const glasses = s.images.flatMap((i) => i.glasses);
+  const wrong = s.images.flatMap((i) =>
+    i.glasses.filter((g) => g.got !== g.expected).map((g) => `${i.file}: ${g.got} (truth ${g.expected})`),
+  );
+  console.log(
+    `\nglasses: ${glasses.length - wrong.length}/${glasses.length} correct${wrong.length ? ` — wrong: ${wrong.join('; ')}` : ''}`,
+  );
+  const timed = s.images.map((i) => i.ms).sort((a, b) => a - b);
+  console.log(
+    `per-image time: median ${timed[timed.length >> 1]!.toFixed(0)} ms, max ${timed[timed.length - 1]!.toFixed(0)} ms (detect service incl. decode)`,
+  );
   const eyes = s.images.flatMap((i) => i.eyeErrors);
   if (eyes.length) console.log(`\neye error / inter-ocular distance: max ${Math.max(...eyes).toFixed(3)} over ${eyes.length} faces`);
 }

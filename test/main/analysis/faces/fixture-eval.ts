@@ -42,6 +42,12 @@ export const NAMED_GENDER: Record<string, 'M' | 'F'> = {
   'Eileen Collins': 'F',
 };
 
+/**
+ * Glasses labels for the fixture faces (our own visual labelling; the manifest has none): Grace
+ * Hopper wears eyeglasses, no other fixture face wears glasses or sunglasses.
+ */
+export const GLASSES_TRUTH: Record<string, 'None' | 'Eye' | 'Sun'> = { 'grace_hopper.jpg': 'Eye' };
+
 /** The fixture manifest. */
 export function loadFixtures(): FixtureEntry[] {
   return JSON.parse(readFileSync(join(fixturesDir, 'manifest.json'), 'utf8')) as FixtureEntry[];
@@ -113,6 +119,8 @@ export interface ImageEval {
   gender: Array<{ name: string; expected: 'M' | 'F'; got: 'M' | 'F' | 'missed'; maleConfidence?: number }>;
   /** Eye error / inter-ocular distance, for truth faces that carry eye landmarks. */
   eyeErrors: number[];
+  /** Glasses of each matched face vs `GLASSES_TRUTH` (default None). */
+  glasses: Array<{ expected: string; got: string }>;
   errCode?: number;
 }
 
@@ -150,6 +158,7 @@ export async function evaluate(service: DetectService, params: { minHeadScale?: 
           got: p ? p.attributes.gender.type : 'missed',
           maleConfidence: p?.attributes.gender.maleConfidence,
         })),
+      glasses: pairs.flatMap(([, p]) => (p ? [{ expected: GLASSES_TRUTH[e.file] ?? 'None', got: p.attributes.glasses }] : [])),
       eyeErrors: pairs.flatMap(([t, p]) => (p && t.leftEye && t.rightEye ? [eyeError(p, t)] : [])),
       errCode: 'Errors' in r ? r.Errors[0]?.ErrCode : undefined,
     });
