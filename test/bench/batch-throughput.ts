@@ -1,0 +1,88 @@
+// Batches end-to-end bench (docs/benchmarks.md, "Batches"): 1 000 fixture URLs from a loopback
+// server through intake and the real analyze models (all features and details), measuring
+// images/s, RSS over the run and event-loop lag p99 of this process (the one that hosts the UI
+// bridge). A second run uses byte-unique copies so de-duplication cannot help: raw throughput.
+// Run: npm run bench -- batch-throughput
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { loadConfig } from '../../src-main/config';
+import { BatchService, localBatchProcessor } from '../../src-main/services/batches';
+import { migrate, openDatabase } from '../../src-main/store';
+import { startFixtureServer } from '../helpers/http-server';
+import { fixture, fixturesDir } from '../helpers/paths';
+
+const TOTAL = Number(process.env.BENCH_BATCH_IMAGES ?? 1000);
+const UNIQUE = Number(process.env.BENCH_BATCH_UNIQUE ?? 200);
+const dir = mkdtempSync(join(tmpdir(), 'picscan-bench-tp-'));
+const files = (JSON.parse(readFileSync(join(fixturesDir, 'manifest.json'), 'utf8')) as Array<{ file: string }>).map((m) => m.file);
+const mb = (b: number): number => Math.round(b / (1024 * 1024));
+
+/** A JPEG with a comment segment after SOI: same pixels, different bytes (and sha256). */
+function uniqueJpeg(bytes: Buffer, i: number): Buffer {
+  const text = Buffer.from(`picscan bench copy ${i}`);
+  const com = Buffer.alloc(4);
+  com.writeUInt16BE(0xfffe, 0);
+  com.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([bytes.subarray(0, 2), com, text, bytes.subarray(2)]);
+}
+
+const config = loadConfig({ dataDir: dir }, {});
+const processor = await localBatchProcessor(config);
+const server = await startFixtureServer();
+
+async function run(label: string, urls: string[]): Promise<void> {
+  const db = openDatabase(join(dir, `${label}.db`));
+  migrate(db);
+  const service = new BatchService({ db, config, processor });
+  const { batch } = await service.create(Readable.from([urls.join('\n')]), {
+    name: label,
+    operation: { kind: 'analyze', features: ['Categories', 'Tags', 'Description', 'Faces', 'ImageType', 'Adult', 'Color'], details: ['Landmarks', 'Celebrities'] },
+    backend: { kind: 'local' },
+  });
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  const rss: number[] = [];
+  const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 250);
+  lag.enable();
+  const t0 = performance.now();
+  const summary = await service.start(batch.id);
+  const seconds = (performance.now() - t0) / 1000;
+  lag.disable();
+  clearInterval(sampler);
+  const reused = (db.prepare('SELECT count(*) AS n FROM items WHERE reused_from IS NOT NULL').get() as { n: number }).n;
+  const q = (f: number): number => mb(rss[Math.min(rss.length - 1, Math.floor(f * rss.length))] ?? 0);
+  const rate = summary.counts.done / seconds;
+  const p99 = lag.percentile(99) / 1e6;
+  console.log(
+    `${label}: ${summary.counts.done}/${summary.counts.total} done (${summary.counts.failed} failed, ${reused} reused) in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} images/s; ` +
+      `RSS at 25/50/75/100 %: ${q(0.25)}/${q(0.5)}/${q(0.75)}/${q(0.999)} MB, max ${mb(Math.max(...rss))} MB; event-loop lag p99 ${p99.toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
+  );
+  await service.close();
+  db.close();
+}
+
+try {
+  const urls: string[] = [];
+  for (let i = 0; i < TOTAL; i++) {
+    const file = files[i % files.length]!;
+    server.route(`/d/${i}/${file}`, { file: fixture(file) });
+    urls.push(server.url(`/d/${i}/${file}`));
+  }
+  const jpegs = files.filter((f) => f.endsWith('.jpg'));
+  const unique: string[] = [];
+  for (let i = 0; i < UNIQUE; i++) {
+    const file = jpegs[i % jpegs.length]!;
+    server.route(`/u/${i}/${file}`, { body: uniqueJpeg(readFileSync(fixture(file)), i) });
+    unique.push(server.url(`/u/${i}/${file}`));
+  }
+  console.log(`load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores; analysisConcurrency ${config.analysisConcurrency}, modelThreads ${config.modelThreads}`);
+  await run(`${TOTAL} fixture URLs (de-duplicated)`, urls);
+  await run(`${UNIQUE} byte-unique JPEGs`, unique);
+  console.log(`load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')} [targets: ≥ 8 images/s, RSS flat and ≤ 800 MB, lag p99 ≤ 50 ms]`);
+} finally {
+  await processor.close?.();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}

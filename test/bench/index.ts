@@ -1,0 +1,25 @@
+// `npm run bench [-- name…]`: runs every bench file of this folder (or the named ones) in its own
+// Node process, one after another, so memory and timings of one never leak into the next.
+// Files starting with "_" are scratch files and are skipped.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const wanted = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.startsWith('_'))
+  .filter((f) => wanted.length === 0 || wanted.includes(basename(f, '.ts')))
+  .sort();
+
+let failed = 0;
+for (const file of files) {
+  process.stdout.write(`\n=== bench: ${basename(file, '.ts')} ===\n`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', join(here, file)], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    failed++;
+    process.stdout.write(`bench ${file} failed (exit ${r.status ?? r.signal})\n`);
+  }
+}
+process.exitCode = failed ? 1 : 0;
