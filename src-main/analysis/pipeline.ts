@@ -70,14 +70,21 @@ export async function analyzePixels(
   const field = buildPixelField(img, mid);
   const chroma = chromaStats(field);
   const color = analyzeColor(field);
-  const scene = measureScene(field);
+  const scene = measureScene(field, mid);
   const ink = measureInk(img, mid);
   const texture = measureTexture(img, mid);
   timingsMs['pixels'] = performance.now() - t0;
 
   const [faces, objects, nsfw, landmarks] = await Promise.all([facesP, objectsP, nsfwP, landmarksP]);
   const t1 = performance.now();
-  const imageType = classifyImageType({ texture, ink, chromaP90: chroma.p90, isBW: isBlackAndWhite(chroma), drawingProb: nsfw?.Drawing });
+  const imageType = classifyImageType({
+    texture,
+    ink,
+    chromaP90: chroma.p90,
+    isBW: isBlackAndWhite(chroma),
+    drawingProb: nsfw?.Drawing,
+    textLines: scene.textLines,
+  });
   const evidence: Evidence = { width: img.width, height: img.height, color, chroma, scene, ink, imageType, nsfw, objects, faces };
   const data = describe(evidence, features, nsfw);
   timingsMs['rules'] = performance.now() - t1;

@@ -11,6 +11,8 @@ export interface ImageTypeEvidence {
   isBW: boolean;
   /** P(Drawing) of the nsfwjs classifier; undefined when the Adult model did not run. */
   drawingProb?: number;
+  /** Lines of writing found (scene/text-lines.ts): a page of text is neither art nor drawing. */
+  textLines?: number;
 }
 
 /** Thresholds of the ImageType rules (docs/analysis.md). */
@@ -18,6 +20,8 @@ export const IMAGE_TYPE_RULES = {
   line: { minPaper: 0.55, maxMid: 0.12, minInk: 0.01, maxInk: 0.4, minThinInk: 0.45, maxChromaP90: 12 },
   /** clipArtType cut-offs on the clip-art score. */
   clip: { good: 0.7, normal: 0.45, ambiguous: 0.3 },
+  /** From this many text lines the image is a page of text: no line drawing, clip-art score × 0.3. */
+  textPageLines: 3,
 } as const;
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
@@ -25,11 +29,12 @@ const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 /**
  * Line drawing: mostly white paper with a little dark ink in thin strokes and almost no
  * in-between tones or colour. A filled silhouette fails the thin-stroke test, a greyscale photo
- * the paper and mid-tone tests.
+ * the paper and mid-tone tests, a page of writing (≥ textPageLines lines) the text test.
  */
 export function isLineDrawing(e: ImageTypeEvidence): boolean {
   const r = IMAGE_TYPE_RULES.line;
   const { paper, mid, ink, thinInk } = e.ink;
+  if ((e.textLines ?? 0) >= IMAGE_TYPE_RULES.textPageLines) return false;
   return (
     paper >= r.minPaper && mid <= r.maxMid && ink >= r.minInk && ink <= r.maxInk && thinInk >= r.minThinInk && e.chromaP90 <= r.maxChromaP90
   );
@@ -46,7 +51,8 @@ export function clipArtScore(e: ImageTypeEvidence): number {
   const flat = clamp01((e.texture.flatFraction - 0.5) / 0.3);
   const palette = e.isBW ? flat : clamp01((80 - e.texture.colorBins90) / 60);
   const border = clamp01((e.texture.borderFlat - 0.6) / 0.3);
-  return 0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0);
+  const score = 0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0);
+  return (e.textLines ?? 0) >= IMAGE_TYPE_RULES.textPageLines ? 0.3 * score : score;
 }
 
 /** The ImageType feature from pixel evidence (and the drawing probability when available). */

@@ -15,6 +15,7 @@ interface Phrase {
 }
 
 const NUMBER_WORDS = ['no', 'a', 'two', 'three', 'four', 'five'];
+const TEXT_PHRASE = 'a page of text';
 
 function peoplePhrase(e: Evidence, d: Derived): Phrase | undefined {
   const n = d.persons;
@@ -79,7 +80,7 @@ function weight(o: DetectedObject, area: number): number {
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {
   const s = e.scene;
   const cat = (n: string): number => categories.get(n) ?? 0;
-  if (d.text >= 0.5) return { text: 'a page of text', conf: d.text, kind: 'scene' };
+  if (d.text >= 0.5) return { text: TEXT_PHRASE, conf: d.text, kind: 'scene' };
   if (cat('building_') >= 0.5)
     return {
       text: cat('building_arch') >= 0.5 ? 'an old stone building with arches' : 'a building',
@@ -137,7 +138,9 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
         conf *= 0.9 + 0.1 * where.conf;
       }
     }
-    if (d.lineDrawing) text = `a drawing of ${text}`;
+    if (subject.text === TEXT_PHRASE) {
+      // A page of writing is described as such, whatever its colours.
+    } else if (d.lineDrawing) text = `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;
   }

@@ -85,7 +85,9 @@ export function derive(e: Evidence): Derived {
   const natural = Math.max(ramp(s.sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
   const outdoor = photo * Math.max(natural, outdoorObj);
   const indoor = photo * Math.max(0, indoorObj - 0.5 * natural);
-  const text = lineDrawing ? 0 : ramp(s.textBlocks, 0.25, 0.45) * (s.colorfulness < 0.35 ? 1 : 0.7);
+  // Text: many text-like blocks, or several lines of writing on a plain page.
+  const blocks = lineDrawing ? 0 : ramp(s.textBlocks, 0.25, 0.45) * (s.colorfulness < 0.35 ? 1 : 0.7);
+  const text = Math.max(blocks, ramp(s.textLines, 2, 5) * (s.page >= 0.5 ? 0.95 : 0.6));
   return {
     labels,
     counts,

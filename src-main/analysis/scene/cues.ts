@@ -1,4 +1,6 @@
 import type { PixelField } from '../pixels/pixel-field';
+import type { RgbPixels } from '../pixels/types';
+import { measureTextLines } from './text-lines';
 
 /**
  * Scene cues measured on the pixel field. Every value is a fraction of the image area (0..1)
@@ -27,6 +29,10 @@ export interface SceneCues {
   skin: number;
   /** Share of 8×8 blocks that look like text: bimodal, high contrast, mostly achromatic. */
   textBlocks: number;
+  /** Lines of writing found on the page (text-lines.ts), 0 when not measured. */
+  textLines: number;
+  /** Share of pixels at the page tone (text-lines.ts). */
+  page: number;
   /** Share of pixels on a strong local edge (grad > 12 L*). */
   edges: number;
   /** Share of pixels on long horizontal or vertical edge runs (buildings, furniture, screens). */
@@ -52,8 +58,12 @@ export const CUE_BOXES = {
   warm: { L: [50, 100], C: [35, 140], hue: [20, 100] },
 } as const satisfies Record<string, { L: [number, number]; C: [number, number]; hue: [number, number] }>;
 
-/** Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text). */
-export function measureScene(f: PixelField): SceneCues {
+/**
+ * Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text);
+ * `mid` (the ≤ 320 px thumbnail) adds the text-line count.
+ */
+export function measureScene(f: PixelField, mid?: RgbPixels): SceneCues {
+  const lines = mid ? measureTextLines(mid) : { lines: 0, page: 0 };
   const { width: w, height: h } = f;
   const n = w * h;
   const skyParts = skyShare(f, meanLightness(f) < 30);
@@ -114,6 +124,8 @@ export function measureScene(f: PixelField): SceneCues {
     warmGlow: warm / n,
     skin: skin / n,
     textBlocks: textBlockShare(f),
+    textLines: lines.lines,
+    page: lines.page,
     edges: edges / n,
     straightEdges: straight.all,
     verticalShare: straight.all > 0 ? straight.vertical / straight.all : 0,

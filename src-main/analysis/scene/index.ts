@@ -1,2 +1,3 @@
 /** Scene cues (sky, vegetation, water, snow, darkness, text-like regions, edges) from pixels. */
 export { measureScene, CUE_BOXES, type SceneCues } from './cues';
+export { measureTextLines, type TextLines } from './text-lines';

@@ -33,6 +33,8 @@ function base(): Evidence {
       warmGlow: 0,
       skin: 0,
       textBlocks: 0,
+      textLines: 0,
+      page: 0,
       edges: 0.1,
       straightEdges: 0.02,
       verticalShare: 0.5,

@@ -64,3 +64,30 @@ describe('ImageType from pixel statistics (no model)', () => {
     expect(rate(noisy)).toBe(0);
   });
 });
+
+describe('a rendered page of text', () => {
+  it('is text, not a line drawing or clip art', async () => {
+    const sharp = (await import('sharp')).default;
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<text x="20" y="${40 + i * 32}" font-size="20" font-family="sans-serif">Line ${i} of printed text, the quick brown fox jumps over</text>`,
+    );
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="440"><rect width="100%" height="100%" fill="white"/>${rows.join('')}</svg>`;
+    const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const img = { data: new Uint8Array(data), width: info.width, height: info.height };
+    const { analyzePixels } = await import('../../../src-main/analysis');
+    const runModel = async () => ({ probabilities: { data: new Float32Array([0, 0, 1, 0, 0]), dims: [1, 5] } });
+    const { data: out } = await analyzePixels(img, new Set(['ImageType', 'Tags', 'Color'] as const), new Set(), {
+      runModel: async (id) =>
+        id === 'centernet'
+          ? {
+              heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },
+              box_offsets: { data: new Float32Array(128 * 128 * 4), dims: [1, 128, 128, 4] },
+            }
+          : runModel(),
+    });
+    expect(out.imageType).toEqual({ clipArtType: 0, lineDrawingType: 0 });
+    expect(out.tags!.find((t) => t.name === 'text')!.confidence).toBeGreaterThanOrEqual(0.5);
+  });
+});

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { analyzePixels, attachDetails, type ModelRunner } from '../../../src-main/analysis';
+import { analyzePixels, attachDetails, type ModelRunner, type Tensor } from '../../../src-main/analysis';
 import { AppError } from '../../../src-main/core';
 import { DETAILS, VISUAL_FEATURES } from '../../../src-main/shared/spec';
 
 /** A runner returning neutral outputs of the right shapes (no objects, a Neutral image). */
-const quietRunner: ModelRunner = async (id) => {
+const quietRunner: ModelRunner = async (id): Promise<Record<string, Tensor>> => {
   if (id === 'centernet')
     return {
       heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },

@@ -1,0 +1,66 @@
+import { toGray } from '../pixels/thumbnail';
+import type { RgbPixels } from '../pixels/types';
+
+/** Line structure of text: what makes a page of print or handwriting differ from line art. */
+export interface TextLines {
+  /** Bands of inked rows separated by blank rows, each 1.5–15 % of the height and ≥ 30 % wide. */
+  lines: number;
+  /** Share of pixels at the page's own tone (within 25 grey levels of the median). */
+  page: number;
+}
+
+/**
+ * Finds text lines on the ≤ 320 px thumbnail: ink = pixels ≥ 45 grey levels away from the page
+ * tone (the median, so grey paper and dark-mode screens work), a row is inked when ≥ 2 % of it is
+ * ink and blank under 0.5 %; runs of inked rows between blank rows are text lines when their
+ * height and width fit a line of writing.
+ */
+export function measureTextLines(mid: RgbPixels): TextLines {
+  const g = toGray(mid);
+  const w = mid.width;
+  const h = mid.height;
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < g.length; i++) {
+    const v = Math.round(g[i]!);
+    hist[v] = hist[v]! + 1;
+  }
+  let median = 0;
+  for (let acc = 0; median < 255 && acc + hist[median]! < g.length / 2; median++) acc += hist[median]!;
+  let page = 0;
+  const rowInk = new Float32Array(h);
+  const rowMin = new Int32Array(h).fill(w);
+  const rowMax = new Int32Array(h).fill(-1);
+  for (let y = 0; y < h; y++) {
+    let ink = 0;
+    for (let x = 0; x < w; x++) {
+      const d = Math.abs(g[y * w + x]! - median);
+      if (d <= 25) page++;
+      else if (d >= 45) {
+        ink++;
+        if (x < rowMin[y]!) rowMin[y] = x;
+        if (x > rowMax[y]!) rowMax[y] = x;
+      }
+    }
+    rowInk[y] = ink / w;
+  }
+  let lines = 0;
+  let y = 0;
+  while (y < h) {
+    if (rowInk[y]! < 0.02) {
+      y++;
+      continue;
+    }
+    const start = y;
+    let left = w;
+    let right = -1;
+    while (y < h && rowInk[y]! >= 0.005) {
+      left = Math.min(left, rowMin[y]!);
+      right = Math.max(right, rowMax[y]!);
+      y++;
+    }
+    const height = y - start;
+    const closed = start > 0 && y < h; // blank rows above and below
+    if (closed && height >= 0.015 * h && height <= 0.15 * h && right - left >= 0.3 * w) lines++;
+  }
+  return { lines, page: page / g.length };
+}
