@@ -1,7 +1,8 @@
 // API server load bench (docs/benchmarks.md, "API server"): `npm run bench:api`. A real
 // `serve`-equivalent server (HTTPS, real models, api-mode intake) runs in a child process; this
 // process serves the fixture image on loopback and drives autocannon: 50 connections for 60 s
-// of POST /ai/vision/analyze. Env: BENCH_API_SECONDS, BENCH_API_CONNECTIONS, BENCH_API_IMAGE.
+// of POST /ai/vision/analyze, then 10 s of refused (401) calls for the transport's own cost.
+// Env: BENCH_API_SECONDS, BENCH_API_CONNECTIONS, BENCH_API_IMAGE, BENCH_API_TRANSPORT_SECONDS.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,6 +31,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 50);
 const IMAGE = process.env.BENCH_API_IMAGE ?? 'cat_chelsea.jpg';
+const TRANSPORT_SECONDS = Number(process.env.BENCH_API_TRANSPORT_SECONDS ?? 10);
 
 /** Child role: the server, with the spec's rate bounds lifted so the bench measures throughput. */
 async function serveChild(): Promise<void> {
@@ -73,6 +75,14 @@ async function main(): Promise<void> {
   // Warm-up: load every model once so the first seconds do not measure session creation.
   await autocannon({ ...target, connections: 2, amount: 6 });
   const r = await autocannon({ ...target, connections: CONNECTIONS, duration: SECONDS });
+  // Transport only: the same requests with an unknown key, refused (401) before any model runs —
+  // the cost of TLS, Fastify, parsing and the key lookup.
+  const t = await autocannon({
+    ...target,
+    headers: { ...target.headers, key: 'psk_unknown' },
+    connections: CONNECTIONS,
+    duration: TRANSPORT_SECONDS,
+  });
   child.kill('SIGTERM');
   const tally = JSON.parse((await lines.next()).value as string) as { charged: number; balanceDropMicrocents: number };
   await images.close();
@@ -84,6 +94,7 @@ async function main(): Promise<void> {
       `requests/s ${r.requests.average.toFixed(1)} · latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms`,
       `responses 2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`,
       `charged transactions ${tally.charged} incl. 6 warm-up and calls finished after the run stopped (balance drop ${tally.balanceDropMicrocents} µ¢ = ${tally.charged} × 2 000 µ¢: ${tally.balanceDropMicrocents === tally.charged * 2000 ? 'ok' : 'MISMATCH'})`,
+      `transport only (401, ${TRANSPORT_SECONDS} s): requests/s ${t.requests.average.toFixed(0)} · p50 ${t.latency.p50} ms, p99 ${t.latency.p99} ms · errors ${t.errors + t.timeouts}`,
       `| ${CONNECTIONS} | ${SECONDS} s | ${r.requests.average.toFixed(1)} | ${r.latency.p50} | ${r.latency.p99} | ${r['2xx']} | ${r.non2xx} | ${r.errors + r.timeouts} |`,
     ].join('\n') + '\n',
   );
