@@ -52,7 +52,14 @@ async function serve(flags: ServeFlags): Promise<void> {
     logger: consoleLogger,
     extraRoutes: serveExtensions.map((ext) => ext({ config, allowPrivateNetworks: Boolean(flags.allowPrivateNetworks) })),
   });
-  await app.listen({ host: flags.host, port });
+  try {
+    await app.listen({ host: flags.host, port });
+  } catch (cause) {
+    await app.close();
+    await operations.close();
+    db.close();
+    throw new AppError('invalid-input', `Cannot listen on ${flags.host}:${port}: ${(cause as Error).message}`, { cause });
+  }
   const url = serverUrl(app, Boolean(tls));
   process.stdout.write(`picscan API listening on ${url}\n`);
   if (tls) process.stderr.write(`TLS certificate: ${tls.certPath}${tls.generated ? ' (generated now; trust it or use curl -k)' : ''}\n`);
