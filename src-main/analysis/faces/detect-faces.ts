@@ -56,6 +56,13 @@ export interface DetectOptions {
 export const LIPS_APART_RATIO = 0.03;
 /** Facemesh face-flag thresholds: normal and PARTIAL (occluded faces score lower). */
 export const FACE_FLAG_MIN = { normal: 0.8, partial: 0.5 } as const;
+/**
+ * Below this face side (image px) the mesh crop is upsampled ≥ 4× and the face flag is less
+ * discriminative (measured: patches straddling two 20 px faces of a group photo score 0.86–0.99),
+ * so the flag must reach `SMALL_FACE_FLAG_MIN` (real faces of that size score ≥ 0.99).
+ */
+export const SMALL_FACE_PX = 32;
+export const SMALL_FACE_FLAG_MIN = 0.9;
 
 /**
  * Finds faces in a decoded image. `runner` runs the ONNX models (see `engineRunner`).
@@ -77,9 +84,9 @@ export async function detectFacesInImage(
   const meshed = await mapLimited(candidates, 2, (c) => meshCandidate(img, c, runner, signal));
   const kept: MeshedFace[] = [];
   for (const m of meshed) {
-    if (!m || m.faceScore < minFlag) continue;
+    if (!m || m.faceScore < minFlagFor(m, minFlag)) continue;
     if (Math.abs(headPose(m.mesh).yaw) > opts.selector.maxAbsYawDeg) continue;
-    if (kept.some((k) => sameEyes(k.mesh, m.mesh))) continue;
+    if (kept.some((k) => sameEyes(k.mesh, m.mesh) || centreInside(m.mesh, k.mesh))) continue;
     kept.push(m);
   }
   const faces = await mapLimited(kept, 2, (m) => describeFace(img, m, opts, runner, signal));
@@ -161,6 +168,20 @@ function sameEyes(a: readonly Point3[], b: readonly Point3[]): boolean {
     Math.hypot(ka.leftEye[0] - kb.leftEye[0], ka.leftEye[1] - kb.leftEye[1]) +
     Math.hypot(ka.rightEye[0] - kb.rightEye[0], ka.rightEye[1] - kb.rightEye[1]);
   return d < ied / 3;
+}
+
+function minFlagFor(m: MeshedFace, base: number): number {
+  return meshBox(m.mesh).width < SMALL_FACE_PX ? Math.max(base, SMALL_FACE_FLAG_MIN) : base;
+}
+
+// A weaker face whose box centre lies inside a stronger face's box is the same face or a patch
+// straddling it and a neighbour: two real faces never sit one inside the other's box.
+function centreInside(weak: readonly Point3[], strong: readonly Point3[]): boolean {
+  const a = meshBox(weak);
+  const b = meshBox(strong);
+  const cx = a.left + a.width / 2;
+  const cy = a.top + a.height / 2;
+  return cx > b.left && cx < b.left + b.width && cy > b.top && cy < b.top + b.height;
 }
 
 // Maps with at most `limit` calls in flight; results in input order.
