@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DetectedFace, DetectResponse } from '../../../../src-main/shared/spec';
 import { fixture } from '../../../helpers/paths';
-import { matchFaces, openFaceStack, type FaceStack, type TruthFace } from './fixture-eval';
-import { faceCollage, rotatedFixture } from './synthetic';
+import { loadFixtures, matchFaces, openFaceStack, type FaceStack, type TruthFace } from './fixture-eval';
+import { faceCollage, rotatedFixture, shrunkenFixture } from './synthetic';
 
 let stack: FaceStack;
 let dir: string;
@@ -39,6 +39,15 @@ describe('small faces', () => {
     const matched = matchFaces(faces, collage.faces).filter(([, p]) => p).length;
     expect(matched / collage.faces.length).toBeGreaterThanOrEqual(0.95);
     expect(matched / faces.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('finds the six faces of the group photo shrunk to 26–37 px faces, with no extras', async () => {
+    const family = loadFixtures().find((e) => e.file === 'family_six_faces.jpg')!;
+    const s = await shrunkenFixture(family.file, family.truth.faces, 0.35);
+    writeFileSync(join(dir, 'family-small.png'), s.bytes);
+    const faces = await detect(join(dir, 'family-small.png'));
+    expect(matchFaces(faces, s.faces).filter(([, p]) => p)).toHaveLength(6);
+    expect(faces).toHaveLength(6);
   });
 
   it('a whole-image pass (minHeadScale 0.5) misses most of them: the tiles are what finds them', async () => {

@@ -69,3 +69,29 @@ export async function faceCollage(opts: {
 export async function rotatedFixture(file: string, deg: number): Promise<Buffer> {
   return sharp(fixture(file)).rotate(deg, { background: '#808080' }).png().toBuffer();
 }
+
+/**
+ * A fixture shrunk by `scale` and pasted at (10, 10) on a grey canvas twice its size (≥ 400×300),
+ * as PNG bytes: a real group photo whose faces are small relative to the image. Returns the
+ * truth boxes mapped into the canvas.
+ */
+export async function shrunkenFixture(
+  file: string,
+  truth: readonly TruthFace[],
+  scale: number,
+): Promise<{ bytes: Buffer; faces: TruthFace[] }> {
+  const meta = await sharp(fixture(file)).metadata();
+  const w = Math.round(meta.width! * scale);
+  const h = Math.round(meta.height! * scale);
+  const small = await sharp(fixture(file)).resize(w, h).toBuffer();
+  const bytes = await sharp({
+    create: { width: Math.max(2 * w, 400), height: Math.max(2 * h, 300), channels: 3, background: { r: 119, g: 119, b: 119 } },
+  })
+    .composite([{ input: small, left: 10, top: 10 }])
+    .png()
+    .toBuffer();
+  return {
+    bytes,
+    faces: truth.map((f) => ({ left: 10 + f.left * scale, top: 10 + f.top * scale, width: f.width * scale, height: f.height * scale })),
+  };
+}
