@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       `requests/s ${r.requests.average.toFixed(1)} · latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms`,
       `responses 2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`,
       `charged transactions ${tally.charged} incl. 6 warm-up and calls finished after the run stopped (balance drop ${tally.balanceDropMicrocents} µ¢ = ${tally.charged} × 2 000 µ¢: ${tally.balanceDropMicrocents === tally.charged * 2000 ? 'ok' : 'MISMATCH'})`,
-      `transport only (401, ${TRANSPORT_SECONDS} s): requests/s ${t.requests.average.toFixed(0)} · p50 ${t.latency.p50} ms, p99 ${t.latency.p99} ms · errors ${t.errors + t.timeouts}`,
+      `transport only (401, ${TRANSPORT_SECONDS} s): requests/s ${t.requests.average.toFixed(0)} · p50 ${t.latency.p50} ms, p99 ${t.latency.p99} ms · 401s ${t.non2xx}, 2xx ${t['2xx']}, errors ${t.errors + t.timeouts}`,
       `| ${CONNECTIONS} | ${SECONDS} s | ${r.requests.average.toFixed(1)} | ${r.latency.p50} | ${r.latency.p99} | ${r['2xx']} | ${r.non2xx} | ${r.errors + r.timeouts} |`,
     ].join('\n') + '\n',
   );
