@@ -1,5 +1,5 @@
 import type { Facets, ResultFilter, ResultItem, ResultSort } from '../../src-main/shared';
-import { invoke } from '../api/client';
+import { invoke, onEvent } from '../api/client';
 import { liveTransport, messageOf, type TransportSource } from './transport';
 
 /** Items fetched per request; the grid asks for the pages around what is on screen. */
@@ -109,6 +109,11 @@ export class ResultsState {
       );
     }
     await Promise.all(loads);
+  }
+
+  /** Reloads when a batch changes status (items finished, batch deleted); returns the unsubscribe. */
+  subscribe(): () => void {
+    return onEvent('batches:changed', () => void this.reload(), this.transport());
   }
 
   /** Replaces one item in place (after a re-analysis). */

@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src-main/config';
+import { silentLogger } from '../../../src-main/core';
+import { createHttpServer, serverUrl } from '../../../src-main/http';
+import { webModeBridge, type UiBackend } from '../../../src-main/http/bridge';
+import { createApiServices, createLocalOperations, openApiDatabase } from '../../../src-main/services/api';
+import type { ImageProcessor } from '../../../src-main/services/batches';
+import { repoRoot } from '../../helpers/paths';
+
+/** The built renderer; built once (electron-vite build) when missing. */
+export function ensureRendererBuilt(): string {
+  const dir = join(repoRoot, 'out', 'renderer');
+  if (!existsSync(join(dir, 'index.html'))) {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    });
+    if (r.status !== 0) throw new Error('npm run build failed: the web-mode UI cannot be served');
+  }
+  return dir;
+}
+
+export interface WebApp {
+  /** The address `picscan serve` prints: `http://127.0.0.1:<port>/app/?token=…` */
+  appUrl: string;
+  origin: string;
+  dataDir: string;
+  backend: UiBackend;
+  close(): Promise<void>;
+}
+
+/**
+ * `picscan serve --http --port 0` in-process: the same API server and web-mode extension, over a
+ * database in `dataDir` (a fresh temporary one unless given, so a restart can reopen it).
+ */
+export async function startWebApp(opts: { processor: ImageProcessor; dataDir?: string }): Promise<WebApp> {
+  const rendererDir = ensureRendererBuilt();
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'picscan-e2e-'));
+  const config = loadConfig({ dataDir }, {});
+  const db = openApiDatabase(config.dbPath);
+  const operations = createLocalOperations({ config, blockPrivateNetworks: true });
+  let printed = '';
+  let backend: UiBackend | undefined;
+  const app = await createHttpServer({
+    api: createApiServices({ db, operations }),
+    extraRoutes: [
+      webModeBridge(
+        { config },
+        {
+          processor: opts.processor,
+          rendererDir,
+          print: (line) => (printed = line),
+          logger: silentLogger,
+          progressIntervalMs: 100,
+          onBackend: (b) => (backend = b),
+        },
+      ),
+    ],
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const appUrl = /(http:\/\/\S+\/app\/\?token=\S+)/.exec(printed)?.[1];
+  if (!appUrl || !backend) throw new Error(`web mode did not print its address (got "${printed}")`);
+  return {
+    appUrl,
+    origin: serverUrl(app, false),
+    dataDir,
+    backend,
+    close: async () => {
+      await app.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/paths';
+import { startFixtureServer, type FixtureServer } from '../helpers/http-server';
+import { launchChromium, snap } from './support/browser';
+import { FILES_WITH_FACES, FIXTURE_FILES, fixtureProcessor } from './support/fixture-processor';
+import { startWebApp, type WebApp } from './support/web-app';
+
+// The whole user journey in Debian's Chromium against web mode: a 20-URL batch (2 bad) from a
+// loopback image server, progress to done, filters, detail with face boxes, CSV export, reload.
+
+let images: FixtureServer;
+let web: WebApp;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+const total = (p: Page) => p.getByTestId('results-total');
+const tagBox = (p: Page, tag: string) => p.locator(`fieldset:has(legend:text-is("Tags")) label:has(span.name:text-is("${tag}")) input`);
+
+beforeAll(async () => {
+  images = await startFixtureServer();
+  for (const file of FIXTURE_FILES) {
+    images.route(`/img/${file}`, { file: fixture(file), headers: { 'content-type': file.endsWith('.png') ? 'image/png' : 'image/jpeg' } });
+  }
+  web = await startWebApp({ processor: fixtureProcessor() });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+  await images?.close();
+});
+
+describe('web mode in Chromium', () => {
+  it('creates a batch of 20 URLs (2 bad) and follows it to done', async () => {
+    await page.goto(web.appUrl);
+    await page.getByRole('navigation').getByRole('button', { name: 'New batch' }).click();
+    const urls = [...FIXTURE_FILES.map((f) => images.url(`/img/${f}`)), images.url('/img/missing.jpg'), 'not a url'];
+    expect(urls).toHaveLength(20);
+    await page.getByLabel('Name').fill('Fixtures');
+    await page.getByTestId('url-list').fill(urls.join('\n'));
+    await expect.poll(() => page.getByTestId('url-counts').innerText()).toBe('20 read · 19 valid · 1 invalid');
+    await snap(page, '01-new-batch');
+    await page.getByTestId('start-batch').click();
+
+    const row = page.getByTestId('batch-row').filter({ hasText: 'Fixtures' });
+    await row.waitFor();
+    await page.locator('[data-testid="batch-row"][data-status="done"]').waitFor({ timeout: 60_000 });
+    expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 done');
+    expect(await row.innerText()).toContain('2 failed');
+    expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    await snap(page, '02-batches');
+  });
+
+  it('filters the results by a tag and by "has faces", with live counts', async () => {
+    await page.getByTestId('batch-row').getByRole('button', { name: 'Fixtures' }).click();
+    await expect.poll(() => total(page).innerText()).toMatch(/^20 results in batch \d+/);
+    await page.locator('[data-testid="result-card"] img').first().waitFor();
+    await snap(page, '03-results');
+
+    await tagBox(page, 'clipart').check();
+    await expect.poll(() => total(page).innerText()).toMatch(/^3 results in batch/);
+    await tagBox(page, 'clipart').uncheck();
+    await expect.poll(() => total(page).innerText()).toMatch(/^20 results/);
+
+    // A tag outside the top facets is typed in.
+    await page.getByLabel('Add a tag').fill('cat');
+    await page.getByLabel('Add a tag').press('Enter');
+    await expect.poll(() => total(page).innerText()).toMatch(/^1 result in batch/);
+    expect(await page.getByTestId('result-card').getAttribute('title')).toMatch(/cat_chelsea\.jpg$/);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => total(page).innerText()).toMatch(/^20 results/);
+
+    await page.getByTestId('faces-filter').selectOption('some');
+    await expect.poll(() => total(page).innerText()).toMatch(new RegExp(`^${FILES_WITH_FACES.length} results`));
+    const shown = await page.getByTestId('result-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('title')?.split('/').pop()));
+    expect(shown.sort()).toEqual([...FILES_WITH_FACES].sort());
+    await snap(page, '04-results-has-faces');
+  });
+
+  it('opens a detail with the face boxes drawn over the image', async () => {
+    await page.locator('[data-testid="result-card"][title$="obama_biden_two_people.jpg"]').click();
+    await page.getByTestId('face-box').first().waitFor();
+    expect(await page.getByTestId('face-box').count()).toBe(2);
+    expect(await page.getByTestId('detail-fields').innerText()).toContain('a picture of obama biden two people');
+    await page.getByText('Raw JSON').click();
+    expect(JSON.parse(await page.getByTestId('raw-json').innerText())).toMatchObject({ faces: [{}, {}] });
+    await page.locator('img[alt="a picture of obama biden two people"]').waitFor();
+    await snap(page, '05-detail');
+
+    await page.locator('[data-testid="result-card"]').first().waitFor({ state: 'detached' });
+    await page.goBack();
+    await expect.poll(() => total(page).innerText()).toMatch(new RegExp(`^${FILES_WITH_FACES.length} results`));
+  });
+
+  it('exports the current filter as CSV', async () => {
+    await page.getByTestId('export-format').selectOption('csv');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-button').click()]);
+    expect(download.suggestedFilename()).toMatch(/^picscan-export-.*\.csv$/);
+    const rows = parse(readFileSync(await download.path()), { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(FILES_WITH_FACES.length);
+    expect(rows.map((r) => r.url!.split('/').pop()).sort()).toEqual([...FILES_WITH_FACES].sort());
+    expect(rows.every((r) => r.status === 'done')).toBe(true);
+  });
+
+  it('finds everything still there after a reload', async () => {
+    await page.reload();
+    await expect.poll(() => total(page).innerText()).toMatch(/^20 results in batch/);
+    await page.getByRole('navigation').getByRole('button', { name: 'Batches' }).click();
+    const row = page.locator('[data-testid="batch-row"][data-status="done"]').filter({ hasText: 'Fixtures' });
+    expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 done');
+  });
+
+  it('shows settings, and the dark theme', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('server-status').waitFor();
+    expect(await page.getByTestId('server-status').innerText()).toContain(`Running at ${web.origin}`);
+    await snap(page, '06-settings');
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.getByRole('navigation').getByRole('button', { name: 'Results' }).click();
+    await page.locator('[data-testid="result-card"] img').first().waitFor();
+    await snap(page, '07-results-dark');
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Theme').selectOption('system');
+  });
+
+  it('ran without script errors or CSP violations', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
