@@ -132,7 +132,7 @@ async function describeFace(
     confidence,
     quality: faceQuality({ sidePx: box.width, sharpness: laplacianStd(patch), yawDeg: pose.yaw, pitchDeg: pose.pitch, confidence }),
     lips: mouthOpening(m.mesh) > LIPS_APART_RATIO ? 'Apart' : 'Together',
-    glasses: classifyGlasses(glassesFeatures(patch, m.mesh)),
+    glasses: classifyGlasses(glassesFeatures(patch, m.mesh), pose.yaw),
     male: attrs.male,
     ageYears: attrs.ageYears,
     ethnicity: attrs.ethnicity,

@@ -2,11 +2,11 @@
  * Glasses from pixels around mesh landmarks (no glasses model ships with the detector):
  * - Sun: both eye regions much darker than the cheeks and flat inside (tinted lenses hide the
  *   eye whites and iris edges).
- * - Eye: a frame's bridge draws horizontal edges across the nose bridge between the eyes and its
- *   temple arms run sideways from the outer eye corners, where bare skin is smooth; both are
- *   measured as vertical-gradient energy relative to the face's skin gradient level (forehead and
- *   cheeks), so lighting and resolution cancel. Both must be strong: the rule is deliberately
- *   conservative (few false "Eye"), and misses thin or rimless frames — see docs/faces.md.
+ * - Eye: a frame's bridge draws a thin horizontal line across the nose bridge between the brows
+ *   and the eyes, where bare skin is smooth: the strongest row of vertical-gradient energy in that
+ *   band, relative to the skin's gradient level (forehead and cheeks), so lighting and resolution
+ *   cancel. Rimless or thin frames and bridges hidden by hair are missed; deep frown lines can
+ *   fire it — see docs/faces.md for the (small) measured sample.
  */
 import { patchPoint, regionStats, type FacePatch } from './face-patch';
 import type { Point3 } from './mesh-geometry';
@@ -17,7 +17,7 @@ export interface GlassesFeatures {
   eyeDarkness: number;
   /** Eye-region luma std (0..255). */
   eyeStd: number;
-  /** Nose-bridge vertical-gradient energy / reference skin gradient energy. */
+  /** Strongest row of horizontal edges across the nose bridge between brows and eyes / skin level. */
   bridgeEdges: number;
   /** Strongest row of horizontal edges in the band under the eyes (lower rims) / skin level. */
   rimEdges: number;
@@ -26,7 +26,7 @@ export interface GlassesFeatures {
 }
 
 /** Decision thresholds (see docs/faces.md for how they were chosen and measured). */
-export const GLASSES_THRESHOLDS = { sunDarkness: 0.45, sunStd: 22, bridgeEdges: 2.2, templeEdges: 1.8 } as const;
+export const GLASSES_THRESHOLDS = { sunDarkness: 0.45, sunStd: 22, bridgeEdges: 3.2, maxAbsYawDeg: 30 } as const;
 
 /** Computes the features from an upright face patch and the mesh (image px). */
 export function glassesFeatures(p: FacePatch, mesh: readonly Point3[]): GlassesFeatures {
@@ -45,8 +45,7 @@ export function glassesFeatures(p: FacePatch, mesh: readonly Point3[]): GlassesF
   const r = ied * 0.08;
   const cheekR = regionStats(p, rcX - r, rcY - r, rcX + r, rcY + r);
   const cheekL = regionStats(p, lcX - r, lcY - r, lcX + r, lcY + r);
-  const [bx, by] = pt(168);
-  const bridge = regionStats(p, bx - ied * 0.1, by - ied * 0.12, bx + ied * 0.1, by + ied * 0.12);
+  const [bx] = pt(168);
   const [fx, fy] = pt(151);
   const forehead = regionStats(p, fx - ied * 0.15, fy - ied * 0.1, fx + ied * 0.15, fy + ied * 0.1);
   const skinGrad = (cheekR.gy + cheekL.gy + forehead.gy) / 3;
@@ -54,7 +53,7 @@ export function glassesFeatures(p: FacePatch, mesh: readonly Point3[]): GlassesF
   return {
     eyeDarkness: cheek > 0 ? (right.mean + left.mean) / 2 / cheek : 1,
     eyeStd: (right.std + left.std) / 2,
-    bridgeEdges: bridge.gy / Math.max(1, skinGrad),
+    bridgeEdges: maxRowEdges(p, bx - ied * 0.1, bx + ied * 0.1, eyeY - 0.4 * ied, eyeY - 0.05 * ied) / Math.max(1, skinGrad),
     rimEdges: maxRowEdges(p, rOutX, lOutX, eyeY + 0.15 * ied, eyeY + 0.45 * ied) / Math.max(1, skinGrad),
     templeEdges:
       (regionStats(p, rOutX - 0.4 * ied, eyeY - 0.08 * ied, rOutX - 0.15 * ied, eyeY + 0.08 * ied).gy +
@@ -71,9 +70,12 @@ function maxRowEdges(p: FacePatch, x0: number, x1: number, y0: number, y1: numbe
   return best;
 }
 
-/** Kairos `glasses`: Sun, Eye or None. */
-export function classifyGlasses(f: GlassesFeatures): 'None' | 'Eye' | 'Sun' {
+/**
+ * Kairos `glasses`: Sun, Eye or None. The bridge test needs a roughly frontal face (|yaw| ≤ 30°):
+ * on a turned face the "bridge" band shows the far cheek's outline or the background.
+ */
+export function classifyGlasses(f: GlassesFeatures, yawDeg = 0): 'None' | 'Eye' | 'Sun' {
   if (f.eyeDarkness < GLASSES_THRESHOLDS.sunDarkness && f.eyeStd < GLASSES_THRESHOLDS.sunStd) return 'Sun';
-  if (f.bridgeEdges > GLASSES_THRESHOLDS.bridgeEdges && f.templeEdges > GLASSES_THRESHOLDS.templeEdges) return 'Eye';
+  if (Math.abs(yawDeg) <= GLASSES_THRESHOLDS.maxAbsYawDeg && f.bridgeEdges > GLASSES_THRESHOLDS.bridgeEdges) return 'Eye';
   return 'None';
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DetectedFace, DetectResponse } from '../../../../src-main/shared/spec';
 import { fixture } from '../../../helpers/paths';
 import { loadFixtures, matchFaces, openFaceStack, type FaceStack, type TruthFace } from './fixture-eval';
-import { faceCollage, rotatedFixture, shrunkenFixture } from './synthetic';
+import { faceCollage, rotatedFixture, shrunkenFixture, withSunglasses } from './synthetic';
 
 let stack: FaceStack;
 let dir: string;
@@ -82,6 +82,18 @@ describe('selectors and geometry', () => {
       expect(t!.roll - u.roll).toBeGreaterThan(75);
       expect(t!.roll - u.roll).toBeLessThan(105);
     }
+  });
+
+  it('calls painted-on dark lenses Sun and the bare faces None', async () => {
+    const bare = await detect(fixture('obama_biden_two_people.jpg'));
+    expect(bare.map((f) => f.attributes.glasses)).toEqual(['None', 'None']);
+    const eyes = bare.map((f) => ({
+      left: [f.leftEyeCenterX, f.leftEyeCenterY] as [number, number],
+      right: [f.rightEyeCenterX, f.rightEyeCenterY] as [number, number],
+    }));
+    writeFileSync(join(dir, 'sun.png'), await withSunglasses('obama_biden_two_people.jpg', eyes));
+    const shaded = await detect(join(dir, 'sun.png'), { selector: 'FULL' });
+    expect(shaded.map((f) => f.attributes.glasses)).toEqual(['Sun', 'Sun']);
   });
 
   it('reports the subject’s own eyes: the left eye is on the viewer’s right for upright faces', async () => {

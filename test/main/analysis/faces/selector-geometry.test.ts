@@ -105,9 +105,11 @@ describe('attributes, quality, glasses', () => {
     expect(faceQuality({ ...best, yawDeg: 90 })).toBeCloseTo(0.75, 6);
   });
 
-  it('glasses: dark flat eyes are Sun, strong bridge and temple edges are Eye', () => {
-    expect(classifyGlasses({ eyeDarkness: 0.3, eyeStd: 10, bridgeEdges: 1, rimEdges: 1, templeEdges: 1 })).toBe('Sun');
-    expect(classifyGlasses({ eyeDarkness: 0.8, eyeStd: 40, bridgeEdges: 3, rimEdges: 1, templeEdges: 2.5 })).toBe('Eye');
-    expect(classifyGlasses({ eyeDarkness: 0.8, eyeStd: 40, bridgeEdges: 1, rimEdges: 3, templeEdges: 1 })).toBe('None');
+  it('glasses: dark flat eyes are Sun, a strong bridge line on a frontal face is Eye', () => {
+    const bare = { eyeDarkness: 0.8, eyeStd: 40, bridgeEdges: 1, rimEdges: 3, templeEdges: 1 };
+    expect(classifyGlasses({ ...bare, eyeDarkness: 0.3, eyeStd: 10 })).toBe('Sun');
+    expect(classifyGlasses({ ...bare, bridgeEdges: 3.5 })).toBe('Eye');
+    expect(classifyGlasses({ ...bare, bridgeEdges: 3.5 }, 45)).toBe('None');
+    expect(classifyGlasses(bare)).toBe('None');
   });
 });

@@ -95,3 +95,25 @@ export async function shrunkenFixture(
     faces: truth.map((f) => ({ left: 10 + f.left * scale, top: 10 + f.top * scale, width: f.width * scale, height: f.height * scale })),
   };
 }
+
+/**
+ * Paints dark lenses (near-black ellipses joined by a bridge) over the given eye centres of a
+ * fixture: synthetic sunglasses. Returns PNG bytes.
+ */
+export async function withSunglasses(file: string, eyes: Array<{ left: [number, number]; right: [number, number] }>): Promise<Buffer> {
+  const meta = await sharp(fixture(file)).metadata();
+  const shapes = eyes
+    .map(({ left, right }) => {
+      const ied = Math.hypot(left[0] - right[0], left[1] - right[1]);
+      const rx = ied * 0.42;
+      const ry = ied * 0.3;
+      const lens = ([x, y]: [number, number]): string => `<ellipse cx="${x}" cy="${y}" rx="${rx}" ry="${ry}" fill="#161616"/>`;
+      return `${lens(left)}${lens(right)}<line x1="${right[0]}" y1="${right[1] - ry * 0.6}" x2="${left[0]}" y2="${left[1] - ry * 0.6}" stroke="#161616" stroke-width="${ied * 0.06}"/>`;
+    })
+    .join('');
+  const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${meta.width}" height="${meta.height}">${shapes}</svg>`);
+  return sharp(fixture(file))
+    .composite([{ input: svg }])
+    .png()
+    .toBuffer();
+}
