@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { loadConfig } from '../../src-main/config';
-import { BatchService, localBatchProcessor } from '../../src-main/services/batches';
+import { BatchService, localBatchProcessor, workerBatchProcessor } from '../../src-main/services/batches';
+import type { ImageProcessor } from '../../src-main/jobs';
 import { migrate, openDatabase } from '../../src-main/store';
 import { startFixtureServer } from '../helpers/http-server';
 import { fixture, fixturesDir } from '../helpers/paths';
@@ -30,13 +31,13 @@ function uniqueJpeg(bytes: Buffer, i: number): Buffer {
 }
 
 const config = loadConfig({ dataDir: dir }, {});
-const processor = await localBatchProcessor(config);
 const server = await startFixtureServer();
 
-async function run(label: string, urls: string[]): Promise<void> {
+async function run(label: string, urls: string[], processor: ImageProcessor): Promise<void> {
   const db = openDatabase(join(dir, `${label}.db`));
   migrate(db);
-  const service = new BatchService({ db, config, processor });
+  // The processor outlives this run's service (which would close it), so hand over only process().
+  const service = new BatchService({ db, config, processor: { process: (img, op, signal) => processor.process(img, op, signal) } });
   const { batch } = await service.create(Readable.from([urls.join('\n')]), {
     name: label,
     operation: { kind: 'analyze', features: ['Categories', 'Tags', 'Description', 'Faces', 'ImageType', 'Adult', 'Color'], details: ['Landmarks', 'Celebrities'] },
@@ -78,11 +79,16 @@ try {
     unique.push(server.url(`/u/${i}/${file}`));
   }
   console.log(`load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores; analysisConcurrency ${config.analysisConcurrency}, modelThreads ${config.modelThreads}`);
-  await run(`${TOTAL} fixture URLs (de-duplicated)`, urls);
-  await run(`${UNIQUE} byte-unique JPEGs`, unique);
+  // The worker-thread processor is what the CLI and the UI host use; the in-process one shows why.
+  const worker = await workerBatchProcessor(config);
+  await run(`worker: ${TOTAL} fixture URLs (de-duplicated)`, urls, worker);
+  await run(`worker: ${UNIQUE} byte-unique JPEGs`, unique, worker);
+  await worker.close?.();
+  const inProcess = await localBatchProcessor(config);
+  await run(`in-process: ${UNIQUE} byte-unique JPEGs`, unique, inProcess);
+  await inProcess.close?.();
   console.log(`load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')} [targets: ≥ 8 images/s, RSS flat and ≤ 800 MB, lag p99 ≤ 50 ms]`);
 } finally {
-  await processor.close?.();
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -6,7 +6,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import { localBatchProcessor, openBatchService, type BatchService, type ListFormat, type OpenBatchService } from '../../services/batches';
+import { workerBatchProcessor, openBatchService, type BatchService, type ListFormat, type OpenBatchService } from '../../services/batches';
 import { DETAILS, MIN_HEAD_SCALE, SELECTORS, VISUAL_FEATURES, type Detail, type Selector, type VisualFeature } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import { ExitCode } from '../exit-codes';
@@ -19,7 +19,8 @@ export interface DbFlag {
 /** Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. */
 export async function withBatches<T>(flags: DbFlag, fn: (open: OpenBatchService) => Promise<T>, withModels = false): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
-  const processor = withModels ? await localBatchProcessor(config) : undefined;
+  // The models run in a worker thread so progress output and Ctrl-C stay responsive.
+  const processor = withModels ? await workerBatchProcessor(config) : undefined;
   const open = openBatchService(config, { processor });
   try {
     return await fn(open);
