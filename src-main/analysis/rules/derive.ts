@@ -70,7 +70,8 @@ export function derive(e: Evidence): Derived {
   const adults = faces.filter((f) => f.age >= 18);
   const lineDrawing = e.imageType.lineDrawingType === 1;
   const clipArt = e.imageType.clipArtType >= 2;
-  const drawing = lineDrawing ? 0.95 : clipArt ? 0.6 + 0.1 * e.imageType.clipArtType : clamp01(e.imageType.clipArtScore);
+  // Photos (clipArtType 0) are fully photos; "ambiguous" (1) counts as a little drawing.
+  const drawing = lineDrawing ? 0.95 : clipArt ? 0.6 + 0.1 * e.imageType.clipArtType : e.imageType.clipArtType === 1 ? 0.3 : 0;
   const photo = 1 - drawing;
   const s = e.scene;
   let outdoorObj = 0;
