@@ -3,7 +3,14 @@
  * faces, shape the response. Expected failures come back as a Kairos `{ Errors }` body, never as
  * exceptions; only model/internal failures and cancellation throw.
  */
-import { detectFacesInImage, parseMinHeadScale, parseSelector, type FaceModelRunner, type FaceResult } from '../analysis/faces';
+import {
+  detectFacesInImage,
+  parseMinHeadScale,
+  parseSelector,
+  type FaceModelRunner,
+  type FaceResult,
+  type FaceSearchStats,
+} from '../analysis/faces';
 import { AppError, throwIfAborted } from '../core';
 import { intakeErrorKind, type ImageLoader, type LoadedImage } from '../intake';
 import type { DetectResponse } from '../shared/spec';
@@ -28,6 +35,8 @@ export interface DetectServiceDeps {
 export interface DetectOutcome {
   response: DetectResponse;
   timingsMs: { load: number; faces: number; total: number };
+  /** Search/landmark/attribute breakdown of `faces` (absent when parameters or intake failed). */
+  stats?: FaceSearchStats;
   /** The library results behind `response` (empty on errors), for callers that need more. */
   faces: FaceResult[];
 }
@@ -72,18 +81,20 @@ export function createDetectService(deps: DetectServiceDeps): DetectService {
         throw err;
       }
       const t1 = performance.now();
-      const faces = await detectFacesInImage(loaded.image, { minHeadScale, selector }, deps.runner, signal);
+      const stats = {} as FaceSearchStats;
+      const faces = await detectFacesInImage(loaded.image, { minHeadScale, selector, stats }, deps.runner, signal);
       throwIfAborted(signal);
       const t2 = performance.now();
       const timingsMs = { load: t1 - t0, faces: t2 - t1, total: t2 - t0 };
-      if (faces.length === 0) return { ...fail(KAIROS.noFaces), timingsMs };
-      if (faces.length > maxFaces) return { ...fail(KAIROS.tooManyFaces), timingsMs };
+      if (faces.length === 0) return { ...fail(KAIROS.noFaces), timingsMs, stats };
+      if (faces.length > maxFaces) return { ...fail(KAIROS.tooManyFaces), timingsMs, stats };
       const { width, height } = loaded.metadata;
       return {
         response: {
           images: [{ status: 'Complete', width, height, file: loaded.fileName, faces: faces.map((f, i) => toDetectedFace(f, i + 1)) }],
         },
         timingsMs,
+        stats,
         faces,
       };
     },

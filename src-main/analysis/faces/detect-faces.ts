@@ -13,7 +13,7 @@ import { eyeLineAngle, windowFromMesh } from './mesh-align';
 import { headPose, keyPoints, mouthOpening, type Point3 } from './mesh-geometry';
 import { faceQuality } from './quality';
 import type { FaceModelRunner } from './runner';
-import { minFacePx, planSearch, type SearchLevel } from './search-plan';
+import { countWindows, minFacePx, planSearch, type SearchLevel } from './search-plan';
 import type { SelectorPlan } from './selector';
 
 /** One detected face with everything the detect and analyze operations report. */
@@ -50,6 +50,18 @@ export interface DetectOptions {
   selector: SelectorPlan;
   /** Skip the attribute models (age, gender, ethnicity, emotion get neutral values). */
   skipAttributes?: boolean;
+  /** Filled with per-stage counts and wall times when given (benchmarks, service timings). */
+  stats?: FaceSearchStats;
+}
+
+/** Per-stage figures of one `detectFacesInImage` call; times are wall ms. */
+export interface FaceSearchStats {
+  windows: number;
+  candidates: number;
+  faces: number;
+  searchMs: number;
+  landmarksMs: number;
+  attributesMs: number;
 }
 
 /** Mouth opening (lip gap / face height) above which lips are `Apart`. */
@@ -76,7 +88,10 @@ export async function detectFacesInImage(
   runner: FaceModelRunner,
   signal?: AbortSignal,
 ): Promise<FaceResult[]> {
-  const candidates = await detectCandidates(img, searchLevels(img, opts), runner, signal);
+  const t0 = performance.now();
+  const levels = searchLevels(img, opts);
+  const candidates = await detectCandidates(img, levels, runner, signal);
+  const t1 = performance.now();
   const minFlag = opts.selector.partial ? FACE_FLAG_MIN.partial : FACE_FLAG_MIN.normal;
   // Mesh every candidate (two in flight, so one's JS overlaps another's model run), then keep
   // real faces in the selector's yaw range, drop duplicates (same eyes), and only then run the
@@ -89,7 +104,18 @@ export async function detectFacesInImage(
     if (kept.some((k) => sameEyes(k.mesh, m.mesh) || centreInside(m.mesh, k.mesh))) continue;
     kept.push(m);
   }
+  const t2 = performance.now();
   const faces = await mapLimited(kept, 2, (m) => describeFace(img, m, opts, runner, signal));
+  if (opts.stats) {
+    Object.assign(opts.stats, {
+      windows: countWindows(levels),
+      candidates: candidates.length,
+      faces: faces.length,
+      searchMs: t1 - t0,
+      landmarksMs: t2 - t1,
+      attributesMs: performance.now() - t2,
+    } satisfies FaceSearchStats);
+  }
   return orderFaces(faces);
 }
 

@@ -7,7 +7,15 @@
  * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: parseSelector('frontal')! }, runner, signal);
  * faces[0].box; // { left, top, width, height } in image px
  */
-export { detectFacesInImage, orderFaces, searchLevels, LIPS_APART_RATIO, type FaceResult, type DetectOptions } from './detect-faces';
+export {
+  detectFacesInImage,
+  orderFaces,
+  searchLevels,
+  LIPS_APART_RATIO,
+  type FaceResult,
+  type DetectOptions,
+  type FaceSearchStats,
+} from './detect-faces';
 export { parseSelector, parseMinHeadScale, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
 export { engineRunner, type EngineLike } from './engine-runner';
 export { EMOTIONS, type Emotion } from './attributes';
