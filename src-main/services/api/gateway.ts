@@ -6,6 +6,7 @@ import type { ApiAccount, KeysService } from './keys.service';
 import { PROCESSED_DETECT_CODES, type ImageOperations } from './operations';
 import { parseAnalyzeParams, parseDetectParams, type RawParams } from './params';
 import type { RateLimiter } from './rate-limit';
+import { FREE_TIER_MESSAGE, TIERS } from './tiers';
 
 /** The charged transaction of a call (spec §2.1 `transaction`). */
 export interface ChargedTransaction {
@@ -18,6 +19,7 @@ export interface ChargedTransaction {
 /** Why a call was refused before any processing; never charged. */
 export type Refusal =
   | { reason: 'unauthorized'; error: WireError }
+  | { reason: 'tier-unavailable'; error: WireError }
   | { reason: 'insufficient-credit'; error: WireError }
   | { reason: 'rate-limited'; error: WireError; retryAfterSec: number }
   | { reason: 'invalid'; error: WireError };
@@ -142,6 +144,10 @@ export class ApiGateway {
         ok: false,
         refusal: { reason: 'unauthorized', error: { code: 'unauthorized', message: 'The API key is invalid or has been revoked.' } },
       };
+    // Keys are never created on an unavailable tier; a row edited by hand is still refused clearly.
+    if (!TIERS[account.tier].available) {
+      return { ok: false, refusal: { reason: 'tier-unavailable', error: { code: 'tier-unavailable', message: FREE_TIER_MESSAGE } } };
+    }
     return { ok: true, value: account };
   }
 }

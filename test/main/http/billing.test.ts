@@ -112,6 +112,24 @@ describe('credits', () => {
   });
 });
 
+describe('tiers', () => {
+  it('refuses a free-tier key (not offered) with 403 and a clear message', async () => {
+    const api = await startApi({ operations: intakeOperations() });
+    const k = api.api.keys.create({ name: 'was basic', tier: 'basic' });
+    api.db.prepare("UPDATE api_keys SET tier = 'free' WHERE id = ?").run(k.id);
+    const a = await postJson(`${api.url}/ai/vision/analyze`, { image: images.url('/cat.jpg') }, k.key);
+    expect(a.status).toBe(403);
+    expect(a.json).toMatchObject({
+      status: false,
+      error: { code: 'TierUnavailable', message: expect.stringMatching(/free tier exists but is not available/) },
+    });
+    const d = await getQuery(`${api.url}/ai/faces/detect`, { image: images.url('/cat.jpg'), key: k.key });
+    expect(d.status).toBe(403);
+    expect(d.json).toMatchObject({ Errors: [{ ErrCode: 3011 }] });
+    await api.close();
+  });
+});
+
 describe('rate limits', () => {
   it('answers 429 with the seconds to the next minute after 100 calls in a minute (basic)', async () => {
     let now = Date.UTC(2026, 5, 1, 12, 30, 12, 400);
