@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src-main/config';
+import type { Logger } from '../../../src-main/core';
 import { createApiServices, createLocalOperations, type ApiServices, type ImageOperations } from '../../../src-main/services/api';
 import { intakeOptions, loadImage, type IntakeOptions } from '../../../src-main/intake';
 import type { Db } from '../../../src-main/store';
@@ -25,10 +26,17 @@ export async function startApi(opts: {
   tls?: { cert: string; key: string };
   timeouts?: Partial<ServerTimeouts>;
   bodyLimitBytes?: number;
+  logger?: Logger;
 }): Promise<ApiHarness> {
   const db = createTestDb();
   const api = createApiServices({ db, operations: opts.operations, nowMs: opts.nowMs });
-  const app = await createHttpServer({ api, tls: opts.tls, timeouts: opts.timeouts, bodyLimitBytes: opts.bodyLimitBytes });
+  const app = await createHttpServer({
+    api,
+    tls: opts.tls,
+    timeouts: opts.timeouts,
+    bodyLimitBytes: opts.bodyLimitBytes,
+    logger: opts.logger,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: serverUrl(app, Boolean(opts.tls)),

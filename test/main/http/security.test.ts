@@ -65,6 +65,29 @@ describe('SSRF: image URLs on private addresses are refused by default', () => {
   });
 });
 
+describe('keys stay secret', () => {
+  it('request logs carry method, path, status and trace id, never the key or the query string', async () => {
+    const lines: string[] = [];
+    const capture = (msg: string, fields?: Record<string, unknown>): void => void lines.push(`${msg} ${JSON.stringify(fields ?? {})}`);
+    const api = await startApi({
+      operations: intakeOperations(),
+      logger: { debug: capture, info: capture, warn: capture, error: capture },
+    });
+    const key = api.api.keys.create({ name: 'log', tier: 'pro' }).key;
+    const res = await getQuery(`${api.url}/ai/vision/analyze`, { image: images.url('/cat.jpg'), key });
+    await postJson(`${api.url}/ai/faces/detect`, { image: images.url('/cat.jpg') }, key);
+    await getQuery(`${api.url}/ai/vision/analyze`, { image: images.url('/cat.jpg'), key: key + 'x' });
+    await api.close();
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain('"path":"/ai/vision/analyze"');
+    expect(lines[0]).toContain(String(res.headers['x-trace-id']));
+    for (const line of lines) {
+      expect(line).not.toContain(key.slice(4));
+      expect(line).not.toContain('?');
+    }
+  });
+});
+
 describe('a slow client cannot hold the server', () => {
   const openSlow = (url: string): Promise<{ socket: Socket; closedAfterMs: Promise<number> }> =>
     new Promise((resolve) => {
