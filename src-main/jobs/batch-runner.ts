@@ -97,9 +97,11 @@ export class BatchRunner {
     const key = `${sha256}|${this.s.opKey}`;
     const task = analyses.add(() => this.analyse(item, image, sha256));
     this.deps.inflight.set(key, task);
-    void task.finally(() => {
-      if (this.deps.inflight.get(key) === task) this.deps.inflight.delete(key);
-    }).catch(() => {});
+    void task
+      .finally(() => {
+        if (this.deps.inflight.get(key) === task) this.deps.inflight.delete(key);
+      })
+      .catch(() => {});
     await Promise.resolve(); // the task itself is awaited by analyses.onIdle()
   }
 

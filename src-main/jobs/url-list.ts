@@ -111,8 +111,18 @@ async function sniffFormat(source: Readable): Promise<{ format: 'txt' | 'csv'; s
     text += chunk.toString('utf8');
     if (text.length > 1 << 20) break; // a pathological first line: stop looking
   }
-  const first = (text.replace(/^\uFEFF/, '').split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim();
-  const fields = first.split(/[,;\t]/).map((f) => f.trim().replace(/^"(.*)"$/, '$1').toLowerCase());
+  const first = (
+    text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '') ?? ''
+  ).trim();
+  const fields = first.split(/[,;\t]/).map((f) =>
+    f
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase(),
+  );
   const format = fields.includes('url') ? 'csv' : 'txt';
   async function* rest(): AsyncGenerator<Buffer> {
     yield* head;

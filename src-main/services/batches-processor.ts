@@ -26,7 +26,10 @@ export async function localBatchProcessor(config: AppConfig): Promise<ImageProce
       }
       // The detect service loads by URL; hand it the image this batch already holds.
       const detector = createDetectService({ runner, loader: { load: async () => image } });
-      const { response } = await detector.detect({ image: image.source, minHeadScale: operation.minHeadScale, selector: operation.selector }, signal);
+      const { response } = await detector.detect(
+        { image: image.source, minHeadScale: operation.minHeadScale, selector: operation.selector },
+        signal,
+      );
       return { kind: 'detect', response };
     },
     close: () => engine.dispose(),

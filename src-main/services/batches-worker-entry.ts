@@ -8,9 +8,7 @@ import type { BatchOperation } from '../shared/batch';
 import { localBatchProcessor } from './batches-processor';
 
 type Request =
-  | { type: 'process'; id: number; image: FetchedImage; operation: BatchOperation }
-  | { type: 'cancel'; id: number }
-  | { type: 'close' };
+  { type: 'process'; id: number; image: FetchedImage; operation: BatchOperation } | { type: 'cancel'; id: number } | { type: 'close' };
 
 const port = parentPort!;
 const aborts = new Map<number, AbortController>();
@@ -25,10 +23,14 @@ try {
     }
     const controller = new AbortController();
     aborts.set(msg.id, controller);
-    processor.process(msg.image, msg.operation, controller.signal).then(
-      (result) => port.postMessage({ type: 'done', id: msg.id, result }),
-      (err: unknown) => port.postMessage({ type: 'error', id: msg.id, error: toWireError(err), stack: err instanceof Error ? err.stack : String(err) }),
-    ).finally(() => aborts.delete(msg.id));
+    processor
+      .process(msg.image, msg.operation, controller.signal)
+      .then(
+        (result) => port.postMessage({ type: 'done', id: msg.id, result }),
+        (err: unknown) =>
+          port.postMessage({ type: 'error', id: msg.id, error: toWireError(err), stack: err instanceof Error ? err.stack : String(err) }),
+      )
+      .finally(() => aborts.delete(msg.id));
   });
   port.postMessage({ type: 'ready' });
 } catch (err) {

@@ -73,7 +73,12 @@ export async function workerBatchProcessor(config: AppConfig, logger: Logger = s
         const settle = (): void => signal.removeEventListener('abort', onAbort);
         pending.set(id, { resolve: (r) => (settle(), resolve(r)), reject: (e) => (settle(), reject(e)) });
         // The thumbnail stays here: the models need only the pixels and metadata.
-        worker.postMessage({ type: 'process', id, operation, image: { ...image, thumbnail: { ...image.thumbnail, data: new Uint8Array(0) } } });
+        worker.postMessage({
+          type: 'process',
+          id,
+          operation,
+          image: { ...image, thumbnail: { ...image.thumbnail, data: new Uint8Array(0) } },
+        });
       });
     },
     async close() {

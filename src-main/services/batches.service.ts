@@ -82,7 +82,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     this.results = new ResultsRepo(deps.db);
     this.query = new ResultsQuery(deps.db);
     this.logger = deps.logger ?? silentLogger;
-    this.fetcher = deps.fetcher ?? createIntakeFetcher(intakeOptions('desktop', { blockPrivateNetworks: deps.config.blockPrivateNetworks }));
+    this.fetcher =
+      deps.fetcher ?? createIntakeFetcher(intakeOptions('desktop', { blockPrivateNetworks: deps.config.blockPrivateNetworks }));
   }
 
   /** Creates a batch and streams its list (text, CSV or sniffed) into items; does not start it. */
@@ -116,12 +117,20 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const active = this.runs.get(id);
     if (active) return active.done;
     const batch = this.record(id);
-    if (batch.status === 'cancelled') return Promise.reject(new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`));
+    if (batch.status === 'cancelled')
+      return Promise.reject(new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`));
     this.items.resetInterrupted(id);
     this.batches.setStatus(id, 'running');
     const tracker = new ProgressTracker(id, this.batches.counts(id), 'running');
     const runner = new BatchRunner(
-      { items: this.items, results: this.results, fetcher: this.fetcher, processor: this.processorFor(batch.backend), logger: this.logger, inflight: this.inflight },
+      {
+        items: this.items,
+        results: this.results,
+        fetcher: this.fetcher,
+        processor: this.processorFor(batch.backend),
+        logger: this.logger,
+        inflight: this.inflight,
+      },
       {
         batchId: id,
         operation: batch.operation,
@@ -187,7 +196,13 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const active = this.runs.get(id);
     if (active) return active.tracker.snapshot();
     const b = this.record(id);
-    return { batchId: id, status: b.status, counts: b.counts, imagesPerSecond: 0, etaSeconds: b.counts.queued + b.counts.running === 0 ? 0 : null };
+    return {
+      batchId: id,
+      status: b.status,
+      counts: b.counts,
+      imagesPerSecond: 0,
+      etaSeconds: b.counts.queued + b.counts.running === 0 ? 0 : null,
+    };
   }
 
   /** Subscribes to progress of every batch; returns the unsubscribe function. */
@@ -287,8 +302,12 @@ function validateOptions(o: BatchOptions): void {
     throw new AppError('invalid-parameter', msg);
   };
   if (typeof o.name !== 'string' || o.name.trim() === '') bad('A batch needs a name.');
-  for (const [key, v] of [['downloadConcurrency', o.downloadConcurrency], ['analysisConcurrency', o.analysisConcurrency]] as const) {
+  for (const [key, v] of [
+    ['downloadConcurrency', o.downloadConcurrency],
+    ['analysisConcurrency', o.analysisConcurrency],
+  ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < 1 || v > 256)) bad(`${key} must be an integer from 1 to 256.`);
   }
-  if (o.operation.kind === 'detect' && !(o.operation.minHeadScale >= 0.015 && o.operation.minHeadScale <= 0.5)) bad('minHeadScale must be from 0.015 to 0.5.');
+  if (o.operation.kind === 'detect' && !(o.operation.minHeadScale >= 0.015 && o.operation.minHeadScale <= 0.5))
+    bad('minHeadScale must be from 0.015 to 0.5.');
 }

@@ -60,7 +60,10 @@ export function flattenRow(x: ExportRow, response: unknown): Record<CsvColumn, s
     format: row.format,
     caption: row.caption,
     caption_confidence: row.caption_confidence,
-    tags: x.tags.slice(0, TOP_TAGS).map((t) => t.name).join(LIST_SEPARATOR),
+    tags: x.tags
+      .slice(0, TOP_TAGS)
+      .map((t) => t.name)
+      .join(LIST_SEPARATOR),
     categories: x.categories.map((c) => c.name).join(LIST_SEPARATOR),
     face_count: row.face_count,
     ages: ages.join(LIST_SEPARATOR),

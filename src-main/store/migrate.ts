@@ -30,7 +30,12 @@ function appliedVersions(db: Db, list: readonly Migration[]): Set<number> {
       for (const m of list) if (m.version <= schemaVersion(db)) legacy.run(m.version, m.name, 'before-schema-migrations');
     })();
   }
-  return new Set(db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((r) => r.version));
+  return new Set(
+    db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+      .all()
+      .map((r) => r.version),
+  );
 }
 
 /**

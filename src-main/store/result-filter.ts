@@ -41,7 +41,11 @@ export function buildFilter(f: ResultFilter): FilterSql {
     add(`i.id IN (SELECT item_id FROM result_tags WHERE ${batchCond}name = ? AND confidence >= ?)`, ...batchParam, tag, tagThreshold(f));
   }
   if (f.categories?.length) {
-    add(`i.id IN (SELECT item_id FROM result_categories WHERE ${batchCond}name IN (${marks(f.categories.length)}))`, ...batchParam, ...f.categories);
+    add(
+      `i.id IN (SELECT item_id FROM result_categories WHERE ${batchCond}name IN (${marks(f.categories.length)}))`,
+      ...batchParam,
+      ...f.categories,
+    );
   }
   if (f.colors?.length) {
     add(`i.id IN (SELECT item_id FROM result_colors WHERE ${batchCond}name IN (${marks(f.colors.length)}))`, ...batchParam, ...f.colors);
@@ -55,9 +59,17 @@ export function buildFilter(f: ResultFilter): FilterSql {
   if (f.isBW !== undefined) add('r.is_bw = ?', f.isBW ? 1 : 0);
   if (f.minClipArt !== undefined) add('r.clip_art_type >= ?', f.minClipArt);
   if (f.lineDrawing !== undefined) add('r.line_drawing_type = ?', f.lineDrawing ? 1 : 0);
-  for (const [kind, name] of [['celebrity', f.celebrity], ['landmark', f.landmark]] as const) {
+  for (const [kind, name] of [
+    ['celebrity', f.celebrity],
+    ['landmark', f.landmark],
+  ] as const) {
     if (name === undefined || name.trim() === '') continue;
-    add(`i.id IN (SELECT item_id FROM result_names WHERE ${batchCond}kind = ? AND name = ? COLLATE NOCASE)`, ...batchParam, kind, name.trim());
+    add(
+      `i.id IN (SELECT item_id FROM result_names WHERE ${batchCond}kind = ? AND name = ? COLLATE NOCASE)`,
+      ...batchParam,
+      kind,
+      name.trim(),
+    );
   }
   const text = f.captionText?.trim();
   if (text) {

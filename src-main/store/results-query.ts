@@ -67,10 +67,16 @@ export class ResultsQuery {
   private readonly namesStmt;
 
   constructor(private readonly db: Db) {
-    this.tagsStmt = db.prepare<[number], { name: string; confidence: number }>('SELECT name, confidence FROM result_tags WHERE item_id = ? ORDER BY confidence DESC');
-    this.catsStmt = db.prepare<[number], { name: string; score: number }>('SELECT name, score FROM result_categories WHERE item_id = ? ORDER BY score DESC');
+    this.tagsStmt = db.prepare<[number], { name: string; confidence: number }>(
+      'SELECT name, confidence FROM result_tags WHERE item_id = ? ORDER BY confidence DESC',
+    );
+    this.catsStmt = db.prepare<[number], { name: string; score: number }>(
+      'SELECT name, score FROM result_categories WHERE item_id = ? ORDER BY score DESC',
+    );
     this.colorsStmt = db.prepare<[number], { name: string }>('SELECT name FROM result_colors WHERE item_id = ?');
-    this.namesStmt = db.prepare<[number], { kind: string; name: string }>('SELECT kind, name FROM result_names WHERE item_id = ? ORDER BY confidence DESC');
+    this.namesStmt = db.prepare<[number], { kind: string; name: string }>(
+      'SELECT kind, name FROM result_names WHERE item_id = ? ORDER BY confidence DESC',
+    );
     this.responseStmt = db.prepare<[number], { response: string }>('SELECT response FROM results WHERE item_id = ?');
     this.storedTopStmt = db.prepare<[number, string, number], FacetCount>(
       'SELECT name, count FROM batch_facets WHERE batch_id = ? AND kind = ? AND count > 0 ORDER BY count DESC, name LIMIT ?',
@@ -114,13 +120,14 @@ export class ResultsQuery {
   }
 
   private storedFacets(filter: ResultFilter, f: FilterSql): Facets {
-    const status = this.stmt(`SELECT i.status AS name, count(*) AS count FROM items i WHERE ${f.where} GROUP BY i.status ORDER BY count DESC, name`).all(
-      ...f.params,
-    ) as FacetCount[];
+    const status = this.stmt(
+      `SELECT i.status AS name, count(*) AS count FROM items i WHERE ${f.where} GROUP BY i.status ORDER BY count DESC, name`,
+    ).all(...f.params) as FacetCount[];
     const total = status.reduce((n, s) => n + s.count, 0);
     // Only done items have results: without 'done' in the status filter every result facet is empty.
     const withResults = !filter.status?.length || filter.status.includes('done');
-    const top = (kind: string): FacetCount[] => (withResults ? (this.storedTopStmt.all(filter.batchId!, kind, TOP_FACETS) as FacetCount[]) : []);
+    const top = (kind: string): FacetCount[] =>
+      withResults ? (this.storedTopStmt.all(filter.batchId!, kind, TOP_FACETS) as FacetCount[]) : [];
     const flags = new Map(withResults ? this.storedTopStmt.all(filter.batchId!, 'flag', 10).map((r) => [r.name, r.count]) : []);
     return {
       total,
@@ -143,7 +150,9 @@ export class ResultsQuery {
     return this.db.transaction((): Facets => {
       this.db.exec('CREATE TEMP TABLE IF NOT EXISTS facet_match (id INTEGER PRIMARY KEY)');
       this.db.exec('DELETE FROM temp.facet_match');
-      this.stmt(`INSERT INTO temp.facet_match (id) SELECT i.id FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where}`).run(...f.params);
+      this.stmt(`INSERT INTO temp.facet_match (id) SELECT i.id FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE ${f.where}`).run(
+        ...f.params,
+      );
       const agg = this.stmt(
         `SELECT count(*) AS total, coalesce(sum(r.face_count > 0), 0) AS withFaces, coalesce(sum(r.is_bw = 1), 0) AS bw,
            coalesce(sum(r.clip_art_type >= 2), 0) AS clipArt, coalesce(sum(r.line_drawing_type = 1), 0) AS lineDrawing
@@ -189,7 +198,7 @@ export class ResultsQuery {
   *scan(filter: ResultFilter, pageSize = 500): Generator<ExportRow[]> {
     const f = buildFilter(filter);
     const stmt = this.stmt(`${SELECT} WHERE ${f.where} AND i.id > ? ORDER BY i.id LIMIT ?`);
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = stmt.all(...f.params, after, pageSize) as ItemRow[];
       if (rows.length === 0) return;
       after = rows[rows.length - 1]!.id;

@@ -34,26 +34,48 @@ export class ResultsRepo {
       `UPDATE items SET status = 'done', sha256 = ?, finished_at = ?, analyze_ms = ?, reused_from = ?, error_code = NULL, error_message = NULL
        WHERE id = ? AND status IN ('fetching', 'analyzing')`,
     );
-    const insertResult = db.prepare(
-      `INSERT INTO results (item_id, batch_id, ${RESULT_COLS}) VALUES (${Array(19).fill('?').join(', ')})`,
+    const insertResult = db.prepare(`INSERT INTO results (item_id, batch_id, ${RESULT_COLS}) VALUES (${Array(19).fill('?').join(', ')})`);
+    const insertTag = db.prepare<[number, number, string, number]>(
+      'INSERT INTO result_tags (item_id, batch_id, name, confidence) VALUES (?, ?, ?, ?)',
     );
-    const insertTag = db.prepare<[number, number, string, number]>('INSERT INTO result_tags (item_id, batch_id, name, confidence) VALUES (?, ?, ?, ?)');
-    const insertCat = db.prepare<[number, number, string, number]>('INSERT INTO result_categories (item_id, batch_id, name, score) VALUES (?, ?, ?, ?)');
+    const insertCat = db.prepare<[number, number, string, number]>(
+      'INSERT INTO result_categories (item_id, batch_id, name, score) VALUES (?, ?, ?, ?)',
+    );
     const insertColor = db.prepare<[number, number, string]>('INSERT INTO result_colors (item_id, batch_id, name) VALUES (?, ?, ?)');
     const insertName = db.prepare<[number, number, string, string, number]>(
       'INSERT INTO result_names (item_id, batch_id, kind, name, confidence) VALUES (?, ?, ?, ?, ?)',
     );
-    const insertThumb = db.prepare<[number, string, Uint8Array]>('INSERT OR REPLACE INTO thumbnails (item_id, mime, bytes) VALUES (?, ?, ?)');
-    this.findStmt = db.prepare<[string, string], { item_id: number }>('SELECT item_id FROM results WHERE sha256 = ? AND op_key = ? LIMIT 1');
+    const insertThumb = db.prepare<[number, string, Uint8Array]>(
+      'INSERT OR REPLACE INTO thumbnails (item_id, mime, bytes) VALUES (?, ?, ?)',
+    );
+    this.findStmt = db.prepare<[string, string], { item_id: number }>(
+      'SELECT item_id FROM results WHERE sha256 = ? AND op_key = ? LIMIT 1',
+    );
     this.sourceForStmt = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM results WHERE item_id = ?');
 
     this.complete = db.transaction((r: NewResult): boolean => {
       if (doneStmt.run(r.sha256, Date.now(), r.analyzeMs, null, r.itemId).changes === 0) return false;
       const c = r.columns;
       insertResult.run(
-        r.itemId, r.batchId, r.sha256, r.opKey, JSON.stringify(r.response), c.width, c.height, c.format, c.caption, c.captionConfidence,
-        c.faceCount, c.adultScore, c.racyScore, c.isBW === null ? null : Number(c.isBW), c.clipArtType, c.lineDrawingType,
-        c.accentColor, c.dominantForeground, c.dominantBackground,
+        r.itemId,
+        r.batchId,
+        r.sha256,
+        r.opKey,
+        JSON.stringify(r.response),
+        c.width,
+        c.height,
+        c.format,
+        c.caption,
+        c.captionConfidence,
+        c.faceCount,
+        c.adultScore,
+        c.racyScore,
+        c.isBW === null ? null : Number(c.isBW),
+        c.clipArtType,
+        c.lineDrawingType,
+        c.accentColor,
+        c.dominantForeground,
+        c.dominantBackground,
       );
       for (const t of c.tags) insertTag.run(r.itemId, r.batchId, t.name, t.confidence);
       for (const k of c.categories) insertCat.run(r.itemId, r.batchId, k.name, k.score);
@@ -71,7 +93,9 @@ export class ResultsRepo {
     const copyCats = copy('result_categories', 'name, score');
     const copyColors = copy('result_colors', 'name');
     const copyNames = copy('result_names', 'kind, name, confidence');
-    const copyThumb = db.prepare<[number, number]>('INSERT OR REPLACE INTO thumbnails (item_id, mime, bytes) SELECT ?, mime, bytes FROM thumbnails WHERE item_id = ?');
+    const copyThumb = db.prepare<[number, number]>(
+      'INSERT OR REPLACE INTO thumbnails (item_id, mime, bytes) SELECT ?, mime, bytes FROM thumbnails WHERE item_id = ?',
+    );
     const rootStmt = db.prepare<[number], { root: number }>('SELECT coalesce(reused_from, id) AS root FROM items WHERE id = ?');
     this.reuse = db.transaction((fromItemId: number, toItemId: number, batchId: number, sha256: string): boolean => {
       if (this.sourceForStmt.get(fromItemId)?.n !== 1) return false;

@@ -40,7 +40,11 @@ async function run(label: string, urls: string[], processor: ImageProcessor): Pr
   const service = new BatchService({ db, config, processor: { process: (img, op, signal) => processor.process(img, op, signal) } });
   const { batch } = await service.create(Readable.from([urls.join('\n')]), {
     name: label,
-    operation: { kind: 'analyze', features: ['Categories', 'Tags', 'Description', 'Faces', 'ImageType', 'Adult', 'Color'], details: ['Landmarks', 'Celebrities'] },
+    operation: {
+      kind: 'analyze',
+      features: ['Categories', 'Tags', 'Description', 'Faces', 'ImageType', 'Adult', 'Color'],
+      details: ['Landmarks', 'Celebrities'],
+    },
     backend: { kind: 'local' },
   });
   const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -78,7 +82,13 @@ try {
     server.route(`/u/${i}/${file}`, { body: uniqueJpeg(readFileSync(fixture(file)), i) });
     unique.push(server.url(`/u/${i}/${file}`));
   }
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores; analysisConcurrency ${config.analysisConcurrency}, modelThreads ${config.modelThreads}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(
+        ' ',
+      )} on ${availableParallelism()} cores; analysisConcurrency ${config.analysisConcurrency}, modelThreads ${config.modelThreads}`,
+  );
   // The worker-thread processor is what the CLI and the UI host use; the in-process one shows why.
   const worker = await workerBatchProcessor(config);
   await run(`worker: ${TOTAL} fixture URLs (de-duplicated)`, urls, worker);
@@ -87,7 +97,11 @@ try {
   const inProcess = await localBatchProcessor(config);
   await run(`in-process: ${UNIQUE} byte-unique JPEGs`, unique, inProcess);
   await inProcess.close?.();
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')} [targets: ≥ 8 images/s, RSS flat and ≤ 800 MB, lag p99 ≤ 50 ms]`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} [targets: ≥ 8 images/s, RSS flat and ≤ 800 MB, lag p99 ≤ 50 ms]`,
+  );
 } finally {
   await server.close();
   rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src-main/config';
 import { BatchService, unavailableProcessor } from '../../src-main/services/batches';
 import type { ResultFilter } from '../../src-main/shared/batch';
-import { BatchesRepo, ItemsRepo, ResultsQuery, ResultsRepo, migrate, openDatabase, type Db, type ResultColumns } from '../../src-main/store';
+import {
+  BatchesRepo,
+  ItemsRepo,
+  ResultsQuery,
+  ResultsRepo,
+  migrate,
+  openDatabase,
+  type Db,
+  type ResultColumns,
+} from '../../src-main/store';
 
 const LINES = Number(process.env.BENCH_LIST_LINES ?? 1_000_000);
 const RESULTS = Number(process.env.BENCH_RESULTS ?? 100_000);
@@ -25,7 +34,12 @@ async function writeList(file: string, lines: number): Promise<void> {
   const out = createWriteStream(file);
   for (let i = 0; i < lines; i++) {
     // ~1 % duplicates, ~0.1 % invalid lines, a comment every 10 000 lines: a realistic messy list.
-    const line = i % 1000 === 999 ? 'not a url' : i % 100 === 7 ? `https://img.example.com/p/${i - 1}/photo.jpg` : `https://img.example.com/p/${i}/photo.jpg`;
+    const line =
+      i % 1000 === 999
+        ? 'not a url'
+        : i % 100 === 7
+          ? `https://img.example.com/p/${i - 1}/photo.jpg`
+          : `https://img.example.com/p/${i}/photo.jpg`;
     const text = i % 10_000 === 0 ? `# part ${i / 10_000}\n${line}\n` : `${line}\n`;
     if (!out.write(text)) await once(out, 'drain');
   }
@@ -43,7 +57,11 @@ async function benchImport(): Promise<void> {
   let peakRss = baseRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
-  const report = await service.create(createReadStream(list), { name: 'bench', operation: { kind: 'analyze', features: ['Tags'], details: [] }, backend: { kind: 'local' } }, 'txt');
+  const report = await service.create(
+    createReadStream(list),
+    { name: 'bench', operation: { kind: 'analyze', features: ['Tags'], details: [] }, backend: { kind: 'local' } },
+    'txt',
+  );
   const seconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -59,7 +77,24 @@ async function benchImport(): Promise<void> {
 const TAGS = Array.from({ length: 400 }, (_, i) => `tag${i}`);
 const COLORS = ['Black', 'Blue', 'Brown', 'Gray', 'Green', 'Orange', 'Pink', 'Purple', 'Red', 'Teal', 'White', 'Yellow'];
 const CATS = Array.from({ length: 86 }, (_, i) => `cat${i}_`);
-const WORDS = ['a', 'man', 'woman', 'dog', 'cat', 'sitting', 'on', 'beach', 'street', 'table', 'with', 'red', 'car', 'group', 'of', 'people'];
+const WORDS = [
+  'a',
+  'man',
+  'woman',
+  'dog',
+  'cat',
+  'sitting',
+  'on',
+  'beach',
+  'street',
+  'table',
+  'with',
+  'red',
+  'car',
+  'group',
+  'of',
+  'people',
+];
 
 /** Deterministic pseudo-random results resembling real analyze output (tags skewed to a head). */
 function syntheticColumns(i: number, rnd: () => number): ResultColumns {
@@ -92,8 +127,12 @@ function syntheticColumns(i: number, rnd: () => number): ResultColumns {
 
 function seedResults(db: Db, n: number): number {
   let seed = 42;
-  const rnd = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const batchId = new BatchesRepo(db).insert({ name: 'bench', operation: { kind: 'analyze', features: ['Tags'], details: [] }, backend: { kind: 'local' } });
+  const rnd = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const batchId = new BatchesRepo(db).insert({
+    name: 'bench',
+    operation: { kind: 'analyze', features: ['Tags'], details: [] },
+    backend: { kind: 'local' },
+  });
   const items = new ItemsRepo(db);
   const results = new ResultsRepo(db);
   const CHUNK = 5000;
@@ -101,7 +140,12 @@ function seedResults(db: Db, n: number): number {
     db.transaction(() => {
       items.insertMany(
         batchId,
-        Array.from({ length: Math.min(CHUNK, n - start) }, (_, k) => ({ line: start + k + 1, url: `https://img.example.com/${start + k}.jpg`, metadata: null, error: null })),
+        Array.from({ length: Math.min(CHUNK, n - start) }, (_, k) => ({
+          line: start + k + 1,
+          url: `https://img.example.com/${start + k}.jpg`,
+          metadata: null,
+          error: null,
+        })),
       );
       for (const w of items.nextQueued(batchId, 0, CHUNK)) {
         items.markFetching(w.id);
@@ -110,7 +154,16 @@ function seedResults(db: Db, n: number): number {
           continue;
         }
         const columns = syntheticColumns(w.id, rnd);
-        results.complete({ itemId: w.id, batchId, sha256: `s${w.id}`, opKey: 'k', response: { requestId: String(w.id), tags: columns.tags }, columns, thumbnail: null, analyzeMs: 1 });
+        results.complete({
+          itemId: w.id,
+          batchId,
+          sha256: `s${w.id}`,
+          opKey: 'k',
+          response: { requestId: String(w.id), tags: columns.tags },
+          columns,
+          thumbnail: null,
+          analyzeMs: 1,
+        });
       }
     })();
   }
@@ -160,8 +213,14 @@ function benchQueries(): void {
       `page+facets ${label.padEnd(26)} wall ${wall[3]!.toFixed(1).padStart(6)} ms median (max ${wall[6]!.toFixed(1).padStart(6)}), CPU ${cpu[3]!.toFixed(1).padStart(6)} ms  — ${total} matches`,
     );
   }
-  console.log(`worst median over the typical filters: ${worstTypical.toFixed(1)} ms [target ≤ 100 ms] ${worstTypical <= 100 ? 'PASS' : 'FAIL'}`);
-  console.log(`load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (on ${availableParallelism()} cores; wall times inflate under load, CPU times do not)`);
+  console.log(
+    `worst median over the typical filters: ${worstTypical.toFixed(1)} ms [target ≤ 100 ms] ${worstTypical <= 100 ? 'PASS' : 'FAIL'}`,
+  );
+  console.log(
+    `load average during the run: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (on ${availableParallelism()} cores; wall times inflate under load, CPU times do not)`,
+  );
   db.close();
 }
 

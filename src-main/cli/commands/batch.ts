@@ -39,14 +39,18 @@ export function parseBatchId(text: string): number {
 /** Parses a positive integer option. */
 export function parseCount(text: string, what: string, max = 256): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new AppError('invalid-parameter', `${what} must be an integer from 1 to ${max}, not "${text}".`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new AppError('invalid-parameter', `${what} must be an integer from 1 to ${max}, not "${text}".`);
   return n;
 }
 
 function pickList<T extends string>(text: string | undefined, allowed: readonly T[], what: string): T[] | undefined {
   if (text === undefined) return undefined;
   const out: T[] = [];
-  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const hit = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
     if (!hit) throw new AppError('invalid-parameter', `"${raw}" is not a ${what}; use ${allowed.join(', ')}.`);
     if (!out.includes(hit)) out.push(hit);
@@ -76,7 +80,8 @@ function operationOf(o: BatchFlags): BatchOperation {
     }
     return { kind: 'detect', minHeadScale: scale, selector: pickList<Selector>(o.selector, SELECTORS, 'selector') ?? ['FRONTAL'] };
   }
-  if (o.minHeadScale !== undefined || o.selector !== undefined) throw new AppError('invalid-parameter', '--min-head-scale and --selector need --detect.');
+  if (o.minHeadScale !== undefined || o.selector !== undefined)
+    throw new AppError('invalid-parameter', '--min-head-scale and --selector need --detect.');
   return {
     kind: 'analyze',
     features: pickList<VisualFeature>(o.features, VISUAL_FEATURES, 'feature') ?? [...VISUAL_FEATURES],
@@ -85,7 +90,8 @@ function operationOf(o: BatchFlags): BatchOperation {
 }
 
 async function openList(list: string, format: string): Promise<{ source: Readable; format: ListFormat; name: string }> {
-  if (!['auto', 'txt', 'csv'].includes(format)) throw new AppError('invalid-parameter', `--format must be auto, txt or csv, not "${format}".`);
+  if (!['auto', 'txt', 'csv'].includes(format))
+    throw new AppError('invalid-parameter', `--format must be auto, txt or csv, not "${format}".`);
   if (list === '-') return { source: process.stdin, format: format as ListFormat, name: 'stdin' };
   try {
     await access(list);
@@ -111,7 +117,12 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   const tty = process.stderr.isTTY === true;
   const bar = tty
     ? new cliProgress.SingleBar(
-        { format: ' {bar} {value}/{total} | failed {failed} | {rate} img/s | ETA {eta_formatted}', etaBuffer: 50, hideCursor: true, stream: process.stderr },
+        {
+          format: ' {bar} {value}/{total} | failed {failed} | {rate} img/s | ETA {eta_formatted}',
+          etaBuffer: 50,
+          hideCursor: true,
+          stream: process.stderr,
+        },
         cliProgress.Presets.shades_classic,
       )
     : undefined;
@@ -160,7 +171,9 @@ export function report(b: BatchSummary, json: boolean | undefined): void {
     return;
   }
   const c = b.counts;
-  process.stdout.write(`Batch ${b.id} "${b.name}" ${b.status}: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.queued + c.running} left of ${c.total}.\n`);
+  process.stdout.write(
+    `Batch ${b.id} "${b.name}" ${b.status}: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.queued + c.running} left of ${c.total}.\n`,
+  );
 }
 
 /** `picscan batch <list|->`: creates a batch from a URL list and runs it. */
@@ -173,7 +186,10 @@ export function registerBatch(program: Command): void {
     .option('--features <list>', `analyze features, comma-separated (default all: ${VISUAL_FEATURES.join(',')})`)
     .option('--details <list>', `analyze details, comma-separated (default all: ${DETAILS.join(',')})`)
     .option('--detect', 'detect faces instead of analysing')
-    .option('--min-head-scale <ratio>', `with --detect: smallest face, ${MIN_HEAD_SCALE.min}..${MIN_HEAD_SCALE.max} (default ${MIN_HEAD_SCALE.default})`)
+    .option(
+      '--min-head-scale <ratio>',
+      `with --detect: smallest face, ${MIN_HEAD_SCALE.min}..${MIN_HEAD_SCALE.max} (default ${MIN_HEAD_SCALE.default})`,
+    )
     .option('--selector <list>', `with --detect: ${SELECTORS.join(', ')} (default FRONTAL)`)
     .option('--concurrency <n>', 'concurrent analyses (default: the number of cores)')
     .option('--download-concurrency <n>', 'concurrent downloads (default 16)')
@@ -184,7 +200,8 @@ export function registerBatch(program: Command): void {
     .action(async (list: string, o: BatchFlags) => {
       const operation = operationOf(o);
       const analysisConcurrency = o.concurrency === undefined ? undefined : parseCount(o.concurrency, '--concurrency', 64);
-      const downloadConcurrency = o.downloadConcurrency === undefined ? undefined : parseCount(o.downloadConcurrency, '--download-concurrency');
+      const downloadConcurrency =
+        o.downloadConcurrency === undefined ? undefined : parseCount(o.downloadConcurrency, '--download-concurrency');
       const input = await openList(list, o.format);
       await withBatches(
         o,

@@ -18,14 +18,30 @@ export function registerBatches(program: Command): void {
       await withBatches(o, async ({ service }) => {
         const list = service.list();
         if (o.json) {
-          process.stdout.write(`${JSON.stringify(list.map(({ id, name, status, counts, operation, createdAt, finishedAt }) => ({ id, name, status, counts, operation, createdAt, finishedAt })), null, 2)}\n`);
+          process.stdout.write(
+            `${JSON.stringify(
+              list.map(({ id, name, status, counts, operation, createdAt, finishedAt }) => ({
+                id,
+                name,
+                status,
+                counts,
+                operation,
+                createdAt,
+                finishedAt,
+              })),
+              null,
+              2,
+            )}\n`,
+          );
           return;
         }
         if (list.length === 0) {
           process.stdout.write('No batches yet. Start one with: picscan batch <list>\n');
           return;
         }
-        process.stdout.write(`${'id'.padStart(5)}  ${'status'.padEnd(9)}  ${'done/total'.padStart(15)}  ${'failed'.padStart(7)}  ${'created (UTC)'.padEnd(19)}  name\n`);
+        process.stdout.write(
+          `${'id'.padStart(5)}  ${'status'.padEnd(9)}  ${'done/total'.padStart(15)}  ${'failed'.padStart(7)}  ${'created (UTC)'.padEnd(19)}  name\n`,
+        );
         for (const b of list) process.stdout.write(`${row(b)}\n`);
       });
     });

@@ -29,7 +29,13 @@ interface ExportFlags extends DbFlag {
 }
 
 const STATUSES: readonly ItemStatus[] = ['queued', 'fetching', 'analyzing', 'done', 'failed', 'skipped'];
-const collect = (value: string, previous: string[]): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+const collect = (value: string, previous: string[]): string[] => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 function num(text: string | undefined, flag: string, min: number, max: number, integer = false): number | undefined {
   if (text === undefined) return undefined;
@@ -77,7 +83,7 @@ export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
 export function registerExport(program: Command): void {
   program
     .command('export')
-    .description('export a batch\'s items and results (CSV: flattened columns, Excel-safe; JSON: array; NDJSON: one per line)')
+    .description("export a batch's items and results (CSV: flattened columns, Excel-safe; JSON: array; NDJSON: one per line)")
     .argument('<id>', 'batch id (see picscan batches)')
     .requiredOption('--out <file>', 'output file, or - for stdout')
     .option('--format <format>', 'csv, json or ndjson', 'csv')
@@ -103,7 +109,8 @@ export function registerExport(program: Command): void {
     .option('--caption <text>', 'caption contains this text (any case)')
     .action(async (idText: string, o: ExportFlags) => {
       const id = parseBatchId(idText);
-      if (!['csv', 'json', 'ndjson'].includes(o.format)) throw new AppError('invalid-parameter', `--format must be csv, json or ndjson, not "${o.format}".`);
+      if (!['csv', 'json', 'ndjson'].includes(o.format))
+        throw new AppError('invalid-parameter', `--format must be csv, json or ndjson, not "${o.format}".`);
       const filter = filterOf(id, o);
       await withBatches(o, async ({ service }) => {
         service.get(id); // not-found before creating the file

@@ -16,10 +16,14 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function runChild(dbPath: string, batchId: number, log: string): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/main/jobs/crash-child.ts'), dbPath, String(batchId), log], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'test/main/jobs/crash-child.ts'), dbPath, String(batchId), log],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stderr!.on('data', () => {});
   child.stdout!.on('data', () => {});
   return { child, exited: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
@@ -35,7 +39,12 @@ async function waitForDone(db: Db, batchId: number, atLeast: number): Promise<vo
 }
 
 const doneShas = (db: Db, batchId: number): Set<string> =>
-  new Set(db.prepare<[number], { sha256: string }>(`SELECT sha256 FROM items WHERE batch_id = ? AND status = 'done'`).all(batchId).map((r) => r.sha256));
+  new Set(
+    db
+      .prepare<[number], { sha256: string }>(`SELECT sha256 FROM items WHERE batch_id = ? AND status = 'done'`)
+      .all(batchId)
+      .map((r) => r.sha256),
+  );
 const logged = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 describe('crash safety', () => {
@@ -45,12 +54,18 @@ describe('crash safety', () => {
     const urls = await routeUniqueImages(server, N, '/k');
     const setupDb = openDatabase(dbPath);
     migrate(setupDb);
-    const { batch } = await makeService(setupDb, fakeProcessor()).create(listOf(urls), batchOptions({ downloadConcurrency: 16, analysisConcurrency: 4 }));
+    const { batch } = await makeService(setupDb, fakeProcessor()).create(
+      listOf(urls),
+      batchOptions({ downloadConcurrency: 16, analysisConcurrency: 4 }),
+    );
     setupDb.close();
 
     const watch = openDatabase(dbPath, { readonly: true });
     let before = new Set<string>();
-    for (const [round, killAt] of [[1, 30], [2, 80]] as const) {
+    for (const [round, killAt] of [
+      [1, 30],
+      [2, 80],
+    ] as const) {
       const log = join(dir, `run${round}.log`);
       const { child, exited } = runChild(dbPath, batch.id, log);
       await waitForDone(watch, batch.id, killAt);

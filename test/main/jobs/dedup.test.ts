@@ -38,7 +38,10 @@ describe('de-duplication by content', () => {
     const second = await service.create(listOf([server.url('/copy-1.jpg')]), batchOptions());
     await service.start(second.batch.id);
     expect(processor.calls).toHaveLength(1);
-    const other = await service.create(listOf([server.url('/copy-2.jpg')]), batchOptions({ operation: { kind: 'analyze', features: ['Tags'], details: [] } }));
+    const other = await service.create(
+      listOf([server.url('/copy-2.jpg')]),
+      batchOptions({ operation: { kind: 'analyze', features: ['Tags'], details: [] } }),
+    );
     await service.start(other.batch.id);
     expect(processor.calls).toHaveLength(2);
   });

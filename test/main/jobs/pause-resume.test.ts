@@ -58,7 +58,8 @@ describe('pause, resume and cancel', () => {
     const { batch } = await service.create(listOf(urls), batchOptions());
     await service.start(batch.id);
     await service.delete(batch.id);
-    for (const t of ['batches', 'items', 'results', 'result_tags', 'thumbnails']) expect(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()).toEqual({ n: 0 });
+    for (const t of ['batches', 'items', 'results', 'result_tags', 'thumbnails'])
+      expect(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()).toEqual({ n: 0 });
     await expect(service.delete(batch.id)).rejects.toMatchObject({ code: 'not-found' });
   });
 });

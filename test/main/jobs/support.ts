@@ -23,7 +23,9 @@ interface ManifestEntry {
 export const manifest: ManifestEntry[] = JSON.parse(readFileSync(join(fixturesDir, 'manifest.json'), 'utf8')) as ManifestEntry[];
 
 /** Test processor: real decoded metadata, everything else derived from the file name and manifest. */
-export function fakeProcessor(opts: { delayMs?: number; onProcess?: (sha256: string, url: string) => void; failOn?: RegExp } = {}): ImageProcessor & {
+export function fakeProcessor(
+  opts: { delayMs?: number; onProcess?: (sha256: string, url: string) => void; failOn?: RegExp } = {},
+): ImageProcessor & {
   calls: string[];
 } {
   const calls: string[] = [];
@@ -43,7 +45,11 @@ export function fakeProcessor(opts: { delayMs?: number; onProcess?: (sha256: str
         tags: words.map((name, i) => ({ name, confidence: 0.9 - i * 0.1 })),
         categories: [{ name: `${words[0]}_`, score: 0.8 }],
         description: { tags: words, captions: [{ text: `a picture of ${words.join(' ')}`, confidence: 0.7 }] },
-        faces: (truth?.faces ?? []).map(() => ({ age: 30, gender: 'Female' as const, faceRectangle: { left: 0, top: 0, width: 10, height: 10 } })),
+        faces: (truth?.faces ?? []).map(() => ({
+          age: 30,
+          gender: 'Female' as const,
+          faceRectangle: { left: 0, top: 0, width: 10, height: 10 },
+        })),
         adult: { isAdultContent: false, isRacyContent: false, adultScore: 0.01, racyScore: words[0] === 'dancer' ? 0.6 : 0.02 },
         color: {
           dominantColorForeground: truth?.isBW ? 'Black' : 'Brown',
@@ -73,8 +79,17 @@ export function batchOptions(extra: Partial<BatchOptions> = {}): BatchOptions {
 /** A BatchService over `db` with the real intake fetcher (fast retries) and the given processor. */
 export function makeService(db: Db, processor: ImageProcessor, intake: Partial<IntakeOptions> = {}): BatchService {
   const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-batch-')) }, {});
-  const fetcher = createIntakeFetcher(intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50, totalTimeoutMs: 10_000, ...intake }));
-  return new BatchService({ db, config, processor, fetcher, retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 }, progressIntervalMs: 20 });
+  const fetcher = createIntakeFetcher(
+    intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50, totalTimeoutMs: 10_000, ...intake }),
+  );
+  return new BatchService({
+    db,
+    config,
+    processor,
+    fetcher,
+    retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+    progressIntervalMs: 20,
+  });
 }
 
 export const listOf = (lines: string[]): Readable => Readable.from([lines.join('\n')]);
@@ -85,10 +100,11 @@ export { fixture };
 export async function routeUniqueImages(s: FixtureServer, n: number, prefix = '/u'): Promise<string[]> {
   const urls: string[] = [];
   for (let i = 0; i < n; i++) {
-    const body = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i % 256, g: (i >> 8) % 256, b: 99 } } }).png().toBuffer();
+    const body = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i % 256, g: (i >> 8) % 256, b: 99 } } })
+      .png()
+      .toBuffer();
     s.route(`${prefix}/${i}.png`, { body });
     urls.push(s.url(`${prefix}/${i}.png`));
   }
   return urls;
 }
-

@@ -20,7 +20,10 @@ describe('reading URL lists', () => {
   });
 
   it('reads lines split across chunks', async () => {
-    expect((await read(['http://a.org/1.j', 'pg\nhttp://a.org/2.jpg'])).map((e) => e.url)).toEqual(['http://a.org/1.jpg', 'http://a.org/2.jpg']);
+    expect((await read(['http://a.org/1.j', 'pg\nhttp://a.org/2.jpg'])).map((e) => e.url)).toEqual([
+      'http://a.org/1.jpg',
+      'http://a.org/2.jpg',
+    ]);
   });
 
   it('reads CSV (sniffed from the header): the url column, other columns as metadata, quoted fields', async () => {

@@ -23,7 +23,6 @@ afterAll(async () => {
   await server.close();
 });
 
-
 describe('batches on the real models', () => {
   it('analyses every fixture with all features and stores browsable results', async () => {
     const service = makeService(createTestDb(), processor);
@@ -42,7 +41,9 @@ describe('batches on the real models', () => {
     const byFile = (f: string) => items.find((i) => i.url.endsWith(`/${f}`))!;
     expect(byFile('family_six_faces.jpg').faceCount).toBeGreaterThanOrEqual(3);
     expect(byFile('cameraman_bw.png').isBW).toBe(true);
-    const withFaces = service.resultsPage({ filter: { batchId: batch.id, minFaces: 1 }, limit: 100 }).items.map((i) => i.url.split('/').pop());
+    const withFaces = service
+      .resultsPage({ filter: { batchId: batch.id, minFaces: 1 }, limit: 100 })
+      .items.map((i) => i.url.split('/').pop());
     expect(withFaces).toContain('grace_hopper.jpg');
     const facets = service.facets({ batchId: batch.id });
     expect(facets.total).toBe(manifest.length);
@@ -53,7 +54,10 @@ describe('batches on the real models', () => {
   it('runs a detect batch: no faces is a stored spec result, not a failure', async () => {
     const service = makeService(createTestDb(), processor);
     const urls = ['grace_hopper.jpg', 'coffee_cup.jpg'].map((f) => server.url(`/f/${f}`));
-    const { batch } = await service.create(listOf(urls), batchOptions({ operation: { kind: 'detect', minHeadScale: 0.015, selector: ['ROLL'] } }));
+    const { batch } = await service.create(
+      listOf(urls),
+      batchOptions({ operation: { kind: 'detect', minHeadScale: 0.015, selector: ['ROLL'] } }),
+    );
     const summary = await service.start(batch.id);
     expect(summary.counts).toMatchObject({ done: 2, failed: 0 });
     const [hopper, cup] = service.resultsPage({ filter: { batchId: batch.id } }).items;
@@ -67,9 +71,22 @@ describe('batches on the real models', () => {
     const dir = mkdtempSync(join(tmpdir(), 'picscan-ba-cli-'));
     const db = join(dir, 'p.db');
     const list = join(dir, 'list.txt');
-    writeFileSync(list, ['# three images and a bad line', server.url('/f/cat_chelsea.jpg'), server.url('/f/colosseum.jpg'), server.url('/f/colosseum.jpg'), 'nope', ''].join('\n'));
+    writeFileSync(
+      list,
+      [
+        '# three images and a bad line',
+        server.url('/f/cat_chelsea.jpg'),
+        server.url('/f/colosseum.jpg'),
+        server.url('/f/colosseum.jpg'),
+        'nope',
+        '',
+      ].join('\n'),
+    );
     const env = { PICSCAN_DATA_DIR: dir };
-    const run = await runPicscan(['batch', list, '--db', db, '--features', 'tags,description,color', '--details', 'landmarks', '--name', 'cli', '--json'], { env, timeoutMs: 120_000 });
+    const run = await runPicscan(
+      ['batch', list, '--db', db, '--features', 'tags,description,color', '--details', 'landmarks', '--name', 'cli', '--json'],
+      { env, timeoutMs: 120_000 },
+    );
     expect(run.stderr).toMatch(/Batch 1: 3 items from 4 lines \(1 duplicates collapsed, 1 invalid\)/);
     expect(run.code).toBe(1); // the invalid line is a failed item
     expect(JSON.parse(run.stdout)).toMatchObject({ id: 1, name: 'cli', status: 'done', counts: { done: 2, failed: 1, total: 3 } });

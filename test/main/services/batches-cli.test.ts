@@ -19,7 +19,10 @@ beforeAll(() => {
   batchId = seedBatch(db, 40, 2);
   second = seedBatch(db, 5);
   db.prepare(`UPDATE batches SET status = 'paused' WHERE id = ?`).run(second);
-  db.prepare(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND id IN (SELECT id FROM items WHERE batch_id = ? LIMIT 2)`).run(second, second);
+  db.prepare(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND id IN (SELECT id FROM items WHERE batch_id = ? LIMIT 2)`).run(
+    second,
+    second,
+  );
   db.close();
 });
 
@@ -27,7 +30,12 @@ describe('picscan batch commands', () => {
   it('lists batches as JSON with id, name, status and counts', async () => {
     const r = await runPicscan(['batches', '--json', '--db', dbPath], { env });
     expect(r.code).toBe(0);
-    const list = JSON.parse(r.stdout) as Array<{ id: number; name: string; status: string; counts: { done: number; failed: number; total: number } }>;
+    const list = JSON.parse(r.stdout) as Array<{
+      id: number;
+      name: string;
+      status: string;
+      counts: { done: number; failed: number; total: number };
+    }>;
     expect(list.map((b) => b.id)).toEqual([second, batchId]);
     expect(list[1]).toMatchObject({ name: 'seeded', status: 'queued', counts: { total: 42, done: 40, failed: 2 } });
     const text = await runPicscan(['batches', '--db', dbPath], { env });
@@ -36,7 +44,10 @@ describe('picscan batch commands', () => {
 
   it('exports a filtered CSV to a file', async () => {
     const out = join(dir, 'dogs.csv');
-    const r = await runPicscan(['export', String(batchId), '--format', 'csv', '--out', out, '--tag', 'dog', '--min-faces', '1', '--db', dbPath], { env });
+    const r = await runPicscan(
+      ['export', String(batchId), '--format', 'csv', '--out', out, '--tag', 'dog', '--min-faces', '1', '--db', dbPath],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Exported 10 items/);
     const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Array<{ tags: string; face_count: string }>;
@@ -45,9 +56,16 @@ describe('picscan batch commands', () => {
   });
 
   it('exports NDJSON to stdout', async () => {
-    const r = await runPicscan(['export', String(batchId), '--format', 'ndjson', '--out', '-', '--status', 'failed', '--db', dbPath], { env });
+    const r = await runPicscan(['export', String(batchId), '--format', 'ndjson', '--out', '-', '--status', 'failed', '--db', dbPath], {
+      env,
+    });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['failed', 'failed']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { status: string }).status),
+    ).toEqual(['failed', 'failed']);
   });
 
   it('cancels a paused batch', async () => {

@@ -40,7 +40,18 @@ describe('export', () => {
       expect(rec.url).toBe(row.url);
       expect(rec.status).toBe(row.status);
       expect(rec.error).toBe(row.error_code ? `${String(row.error_code)}: ${String(row.error_message)}` : '');
-      for (const col of ['width', 'height', 'format', 'caption_confidence', 'face_count', 'adult_score', 'racy_score', 'accent_color', 'clip_art_type', 'line_drawing_type'] as const) {
+      for (const col of [
+        'width',
+        'height',
+        'format',
+        'caption_confidence',
+        'face_count',
+        'adult_score',
+        'racy_score',
+        'accent_color',
+        'clip_art_type',
+        'line_drawing_type',
+      ] as const) {
         expect(rec[col]).toBe(cell(row[col]));
       }
       expect(rec.caption).toBe(row.caption === null ? '' : excelSafe(String(row.caption)));
@@ -65,7 +76,12 @@ describe('export', () => {
     expect(arr.map((x) => x.itemId)).toEqual(expected);
     expect(arr[0]!.response).toEqual(service.result(expected[0]!).response);
     const nd = await exportText('ndjson', filter);
-    expect(nd.text.trim().split('\n').map((l) => (JSON.parse(l) as { itemId: number }).itemId)).toEqual(expected);
+    expect(
+      nd.text
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { itemId: number }).itemId),
+    ).toEqual(expected);
     expect(JSON.parse((await exportText('json', { batchId, captionText: 'nothing like this' })).text)).toEqual([]);
     expect((await exportText('csv', { batchId: 999 })).text.trim()).toBe(CSV_COLUMNS.join(','));
   });

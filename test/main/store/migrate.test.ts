@@ -46,8 +46,15 @@ describe('migrations landing out of order', () => {
     const high: Migration = { version: 100, name: 'create-high', up: (d) => d.exec('CREATE TABLE high (id INTEGER PRIMARY KEY)') };
     expect(migrate(db, undefined, [a, high])).toBe(100);
     expect(migrate(db, undefined, [a, late, high])).toBe(100);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('late', 'high') ORDER BY name").all()).toEqual([{ name: 'high' }, { name: 'late' }]);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 5 }, { version: 100 }]);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('late', 'high') ORDER BY name").all()).toEqual([
+      { name: 'high' },
+      { name: 'late' },
+    ]);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([
+      { version: 1 },
+      { version: 5 },
+      { version: 100 },
+    ]);
   });
 
   it('treats a database from before the record table as having every version up to user_version', () => {

@@ -10,7 +10,9 @@ describe('migration 3: caption search index', () => {
     const db = createTestDb(2);
     db.prepare(`INSERT INTO batches (id, name, operation, backend, created_at) VALUES (1, 'b', '{}', '{}', 't')`).run();
     const item = db.prepare(`INSERT INTO items (id, batch_id, line, url) VALUES (?, 1, ?, ?)`);
-    const result = db.prepare(`INSERT INTO results (item_id, batch_id, sha256, op_key, response, caption) VALUES (?, 1, 's', 'k', '{}', ?)`);
+    const result = db.prepare(
+      `INSERT INTO results (item_id, batch_id, sha256, op_key, response, caption) VALUES (?, 1, 's', 'k', '{}', ?)`,
+    );
     item.run(1, 1, 'http://a/1');
     result.run(1, 'A Cat sitting on a sofa');
     item.run(2, 2, 'http://a/2');

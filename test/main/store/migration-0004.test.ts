@@ -3,7 +3,8 @@ import { ItemsRepo, migrate, ResultsRepo, type Db } from '../../../src-main/stor
 import { createTestDb } from '../../helpers/db';
 import { columnsFor } from './seed';
 
-const counts = (db: Db): unknown[] => db.prepare('SELECT batch_id, kind, name, count FROM batch_facets WHERE count > 0 ORDER BY 1, 2, 3').all();
+const counts = (db: Db): unknown[] =>
+  db.prepare('SELECT batch_id, kind, name, count FROM batch_facets WHERE count > 0 ORDER BY 1, 2, 3').all();
 
 /** The same counts computed from the result tables. */
 const live = (db: Db): unknown[] =>
@@ -24,17 +25,30 @@ const live = (db: Db): unknown[] =>
 function addResults(db: Db, batchId: number, from: number, n: number): void {
   const items = new ItemsRepo(db);
   const results = new ResultsRepo(db);
-  items.insertMany(batchId, Array.from({ length: n }, (_, k) => ({ line: from + k, url: `http://x/${batchId}/${from + k}`, metadata: null, error: null })));
+  items.insertMany(
+    batchId,
+    Array.from({ length: n }, (_, k) => ({ line: from + k, url: `http://x/${batchId}/${from + k}`, metadata: null, error: null })),
+  );
   for (const w of items.nextQueued(batchId, 0, 1000)) {
     items.markFetching(w.id);
-    results.complete({ itemId: w.id, batchId, sha256: `s${w.id}`, opKey: 'k', response: {}, columns: columnsFor(w.id), thumbnail: null, analyzeMs: 0 });
+    results.complete({
+      itemId: w.id,
+      batchId,
+      sha256: `s${w.id}`,
+      opKey: 'k',
+      response: {},
+      columns: columnsFor(w.id),
+      thumbnail: null,
+      analyzeMs: 0,
+    });
   }
 }
 
 describe('migration 4: batch facet counts', () => {
   it('backfills counts from stored results, then triggers keep them equal to the result tables', () => {
     const db = createTestDb(3);
-    for (const id of [1, 2]) db.prepare(`INSERT INTO batches (id, name, operation, backend, created_at) VALUES (?, 'b', '{}', '{}', 't')`).run(id);
+    for (const id of [1, 2])
+      db.prepare(`INSERT INTO batches (id, name, operation, backend, created_at) VALUES (?, 'b', '{}', '{}', 't')`).run(id);
     addResults(db, 1, 0, 40);
     addResults(db, 2, 0, 7);
     expect(migrate(db, 4)).toBe(4);

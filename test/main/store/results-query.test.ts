@@ -12,7 +12,8 @@ const q = new ResultsQuery(db);
 const all = Array.from({ length: N }, (_, i) => ({ i, c: columnsFor(i) }));
 
 /** Expected line indexes for a predicate over the seeded columns. */
-const expected = (pred: (c: ReturnType<typeof columnsFor>, i: number) => boolean): number[] => all.filter(({ c, i }) => pred(c, i)).map(({ i }) => i);
+const expected = (pred: (c: ReturnType<typeof columnsFor>, i: number) => boolean): number[] =>
+  all.filter(({ c, i }) => pred(c, i)).map(({ i }) => i);
 const lineIndexes = (items: ResultItem[]): number[] => items.map((it) => Number(/\/(\d+)\.jpg$/.exec(it.url)![1])).sort((a, b) => a - b);
 const run = (filter: Omit<ResultFilter, 'batchId'>): number[] => {
   const page = q.page({ filter: { batchId, ...filter }, limit: 500 });
@@ -24,7 +25,9 @@ describe('result queries', () => {
   it('filters by every ResultFilter field', () => {
     expect(run({ status: ['failed'] })).toEqual([300, 301, 302, 303, 304, 305, 306]);
     expect(run({ tags: ['dog'] })).toEqual(expected((_c, i) => i % 2 === 0));
-    expect(run({ tags: ['cat', 't3'], tagMinConfidence: 0.5 })).toEqual(expected((c, i) => i % 2 === 1 && i % 30 === 3 && 0.2 + (i % 8) / 10 >= 0.5));
+    expect(run({ tags: ['cat', 't3'], tagMinConfidence: 0.5 })).toEqual(
+      expected((c, i) => i % 2 === 1 && i % 30 === 3 && 0.2 + (i % 8) / 10 >= 0.5),
+    );
     expect(run({ categories: ['outdoor_'] })).toEqual(expected((_c, i) => i % 3 === 0));
     expect(run({ minFaces: 2, maxFaces: 2 })).toEqual(expected((c) => c.faceCount === 2));
     expect(run({ minAdult: 0.5, maxAdult: 0.6 })).toEqual(expected((c) => c.adultScore! >= 0.5 && c.adultScore! <= 0.6));
@@ -39,7 +42,9 @@ describe('result queries', () => {
     expect(run({ captionText: 'r 1' })).toEqual(expected((c) => c.caption!.toLowerCase().includes('r 1')));
     expect(run({ captionText: '%' })).toEqual([]);
     expect(run({ captionText: '"quoted" OR x' })).toEqual([]);
-    expect(run({ tags: ['dog'], isBW: true, minFaces: 1 })).toEqual(expected((c, i) => i % 2 === 0 && c.isBW === true && c.faceCount! >= 1));
+    expect(run({ tags: ['dog'], isBW: true, minFaces: 1 })).toEqual(
+      expected((c, i) => i % 2 === 0 && c.isBW === true && c.faceCount! >= 1),
+    );
   });
 
   it('pages and sorts', () => {
@@ -57,7 +62,11 @@ describe('result queries', () => {
     const [item] = q.page({ filter: { batchId }, limit: 1 }).items;
     expect(item).toMatchObject({
       status: 'done',
-      tags: [{ name: 'thing', confidence: 0.99 }, { name: 'dog', confidence: 0.9 }, { name: 't0', confidence: 0.2 }],
+      tags: [
+        { name: 'thing', confidence: 0.99 },
+        { name: 'dog', confidence: 0.9 },
+        { name: 't0', confidence: 0.2 },
+      ],
       categories: [{ name: 'outdoor_', score: 0.7 }],
       dominantColors: expect.arrayContaining(['Black', 'White']) as unknown,
       isBW: true,
@@ -69,18 +78,31 @@ describe('result queries', () => {
   it('counts facets for the current filter', () => {
     const f = q.facets({ batchId });
     expect(f.total).toBe(N + 7);
-    expect(f.status).toEqual([{ name: 'done', count: N }, { name: 'failed', count: 7 }]);
+    expect(f.status).toEqual([
+      { name: 'done', count: N },
+      { name: 'failed', count: 7 },
+    ]);
     expect(f.withFaces).toBe(expected((c) => c.faceCount! > 0).length);
     expect(f.bw).toBe(expected((c) => c.isBW === true).length);
     expect(f.clipArt).toBe(expected((c) => c.clipArtType! >= 2).length);
     expect(f.lineDrawing).toBe(expected((c) => c.lineDrawingType === 1).length);
-    expect(f.tags.slice(0, 3)).toEqual([{ name: 'thing', count: N }, { name: 'cat', count: N / 2 }, { name: 'dog', count: N / 2 }]);
+    expect(f.tags.slice(0, 3)).toEqual([
+      { name: 'thing', count: N },
+      { name: 'cat', count: N / 2 },
+      { name: 'dog', count: N / 2 },
+    ]);
     expect(f.colors[0]).toEqual({ name: 'White', count: N });
-    expect(f.categories).toEqual([{ name: 'animal_', count: 200 }, { name: 'outdoor_', count: 100 }]);
+    expect(f.categories).toEqual([
+      { name: 'animal_', count: 200 },
+      { name: 'outdoor_', count: 100 },
+    ]);
 
     // The stored (trigger-maintained) counts and a live count agree.
     const liveAll = q.facets({ batchId, tagMinConfidence: 0.49999 });
-    expect({ ...liveAll, tags: liveAll.tags.filter((t) => !/^t\d/.test(t.name)) }).toEqual({ ...f, tags: f.tags.filter((t) => !/^t\d/.test(t.name)) });
+    expect({ ...liveAll, tags: liveAll.tags.filter((t) => !/^t\d/.test(t.name)) }).toEqual({
+      ...f,
+      tags: f.tags.filter((t) => !/^t\d/.test(t.name)),
+    });
     expect(q.facets({ batchId, status: ['failed'] })).toMatchObject({ total: 7, tags: [], colors: [], withFaces: 0 });
     expect(q.facets({ batchId, status: ['done', 'failed'] })).toEqual(f);
 
@@ -88,15 +110,28 @@ describe('result queries', () => {
     const ids = expected((c, i) => i % 2 === 0 && c.isBW === true);
     expect(dogs.total).toBe(ids.length);
     expect(dogs.tags.find((t) => t.name === 'cat')).toBeUndefined();
-    expect(dogs.colors).toEqual([{ name: 'Black', count: ids.length }, { name: 'White', count: ids.length }]);
+    expect(dogs.colors).toEqual([
+      { name: 'Black', count: ids.length },
+      { name: 'White', count: ids.length },
+    ]);
     expect(dogs.status).toEqual([{ name: 'done', count: ids.length }]);
   });
 
   it('uses indexes for the filters (no full scan of items)', () => {
     const plan = (sql: string, ...p: unknown[]): string =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...p) as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
-    expect(plan('SELECT count(*) FROM items i WHERE i.batch_id = ? AND i.status = ?', batchId, 'done')).toMatch(/USING COVERING INDEX items_batch_status/);
-    expect(plan(`SELECT name, count(*) FROM result_tags c WHERE c.batch_id = ? AND c.confidence >= 0.5 GROUP BY c.name`, batchId)).toMatch(/result_tags_batch_name/);
-    expect(plan(`SELECT count(*) FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE i.batch_id = ? AND i.id IN (SELECT item_id FROM result_colors WHERE batch_id = ? AND name IN ('Red'))`, batchId, batchId)).toMatch(/result_colors_batch_name/);
+    expect(plan('SELECT count(*) FROM items i WHERE i.batch_id = ? AND i.status = ?', batchId, 'done')).toMatch(
+      /USING COVERING INDEX items_batch_status/,
+    );
+    expect(plan(`SELECT name, count(*) FROM result_tags c WHERE c.batch_id = ? AND c.confidence >= 0.5 GROUP BY c.name`, batchId)).toMatch(
+      /result_tags_batch_name/,
+    );
+    expect(
+      plan(
+        `SELECT count(*) FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE i.batch_id = ? AND i.id IN (SELECT item_id FROM result_colors WHERE batch_id = ? AND name IN ('Red'))`,
+        batchId,
+        batchId,
+      ),
+    ).toMatch(/result_colors_batch_name/);
   });
 });

@@ -26,7 +26,12 @@ export function columnsFor(i: number): ResultColumns {
     ],
     categories: [{ name: i % 3 ? 'animal_' : 'outdoor_', score: 0.7 }],
     colors: [colors[i % 5]!, 'White'].filter((c, k, a) => a.indexOf(c) === k),
-    names: i % 50 === 0 ? [{ kind: 'celebrity', name: 'Grace Hopper', confidence: 0.9 }] : i % 70 === 1 ? [{ kind: 'landmark', name: 'Colosseum', confidence: 0.8 }] : [],
+    names:
+      i % 50 === 0
+        ? [{ kind: 'celebrity', name: 'Grace Hopper', confidence: 0.9 }]
+        : i % 70 === 1
+          ? [{ kind: 'landmark', name: 'Colosseum', confidence: 0.8 }]
+          : [],
   };
 }
 
@@ -45,7 +50,9 @@ export function seedBatch(db: Db, n: number, failed = 0): number {
         error: i >= n ? { code: 'image-fetch-failed' as const, message: `Could not fetch ${i}` } : null,
       })),
     );
-    const ids = db.prepare<[number], { id: number; line: number }>(`SELECT id, line FROM items WHERE batch_id = ? AND status = 'queued' ORDER BY id`).all(batchId);
+    const ids = db
+      .prepare<[number], { id: number; line: number }>(`SELECT id, line FROM items WHERE batch_id = ? AND status = 'queued' ORDER BY id`)
+      .all(batchId);
     for (const { id, line } of ids) {
       const i = line - 1;
       items.markFetching(id);
@@ -55,7 +62,11 @@ export function seedBatch(db: Db, n: number, failed = 0): number {
         batchId,
         sha256: `sha-${batchId}-${i}`,
         opKey: 'k',
-        response: { requestId: String(i), metadata: { width: columns.width, height: columns.height, format: columns.format }, faces: Array.from({ length: columns.faceCount! }, (_, k) => ({ age: 20 + k, gender: k % 2 ? 'Male' : 'Female' })) },
+        response: {
+          requestId: String(i),
+          metadata: { width: columns.width, height: columns.height, format: columns.format },
+          faces: Array.from({ length: columns.faceCount! }, (_, k) => ({ age: 20 + k, gender: k % 2 ? 'Male' : 'Female' })),
+        },
         columns,
         thumbnail: null,
         analyzeMs: 1,
