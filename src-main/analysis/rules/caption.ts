@@ -15,9 +15,42 @@ interface Phrase {
 }
 
 const NUMBER_WORDS = ['no', 'a', 'two', 'three', 'four', 'five'];
+/** Furniture people sit on, and things named as what people are with (animals, vehicles, gear). */
+const SEATS: ReadonlySet<CocoLabel> = new Set(['couch', 'chair', 'bench', 'bed']);
+const COMPANIONS: ReadonlySet<CocoLabel> = new Set([
+  ...ANIMALS,
+  'bicycle',
+  'motorcycle',
+  'surfboard',
+  'skateboard',
+  'umbrella',
+  'laptop',
+  'cake',
+  'pizza',
+  'kite',
+]);
 const TEXT_PHRASE = 'a page of text';
 
+/** What people are with: a seat they rest on ("sitting on a couch") or a companion ("with a dog"). */
+function peopleContext(e: Evidence, d: Derived): { text: string; placed: boolean } | undefined {
+  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= 0.6);
+  const people = e.objects.filter((o) => o.label === 'person' && (d.labels.get('person') ?? 0) >= 0.5);
+  const seat = confident.find((o) => SEATS.has(o.label) && people.some((p) => restsOn(p, o)));
+  if (seat) return { text: ` sitting on ${article(labelWord(seat.label))}`, placed: true };
+  const area = e.width * e.height;
+  const companion = confident.find((o) => COMPANIONS.has(o.label) && (o.box.w * o.box.h) / area >= 0.02);
+  if (companion) return { text: ` with ${article(labelWord(companion.label))}`, placed: false };
+  return undefined;
+}
+
 function peoplePhrase(e: Evidence, d: Derived): Phrase | undefined {
+  const p = peopleNoun(e, d);
+  if (!p) return undefined;
+  const ctx = peopleContext(e, d);
+  return ctx ? { ...p, text: p.text + ctx.text, kind: ctx.placed ? 'placed' : 'people' } : p;
+}
+
+function peopleNoun(e: Evidence, d: Derived): Phrase | undefined {
   const n = d.persons;
   if (n === 0 || d.personConf < 0.5) return undefined;
   const smiling = e.faces.length > 0 && d.smiling * 2 > e.faces.length;

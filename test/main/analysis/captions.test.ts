@@ -68,6 +68,21 @@ describe('captions', () => {
     expect(caption({ ...e, faces: [face(50, 'Male')], color: { ...e.color, isBWImg: true } })).toBe('a black and white photo of a man');
   });
 
+  it('says what people sit on or are with', () => {
+    const seated = {
+      ...base(),
+      faces: [face(40, 'Female')],
+      objects: [obj('person', 0.8, 200, 50, 150, 300), obj('couch', 0.8, 50, 150, 500, 240)],
+    };
+    expect(caption(seated)).toBe('a woman sitting on a couch');
+    const dog = {
+      ...base(),
+      faces: [face(40, 'Male')],
+      objects: [obj('person', 0.8, 100, 50, 150, 300), obj('dog', 0.8, 300, 200, 150, 150)],
+    };
+    expect(caption(dog)).toBe('a man with a dog');
+  });
+
   it('puts an animal on the furniture it rests on', () => {
     const e = { ...base(), objects: [obj('cat', 0.8, 100, 100, 200, 120), obj('couch', 0.7, 50, 80, 500, 300)] };
     expect(caption(e)).toBe('a cat lying on a couch');
