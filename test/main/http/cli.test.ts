@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { runPicscan } from '../../helpers/cli';
-import { repoRoot } from '../../helpers/paths';
+import { startFixtureServer } from '../../helpers/http-server';
+import { fixture, repoRoot } from '../../helpers/paths';
 import { getQuery, postJson } from './harness';
 
 const tempEnv = (): NodeJS.ProcessEnv => ({ PICSCAN_DATA_DIR: mkdtempSync(join(tmpdir(), 'picscan-api-cli-')) });
@@ -113,5 +114,34 @@ describe('picscan serve', () => {
     const refused = await runPicscan(['serve', '--http', '--host', '0.0.0.0', '--port', '0'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--http is allowed only on loopback/);
+  });
+
+  it('finishes a call in flight on SIGTERM (charged, answered), then exits 0', async () => {
+    const env = tempEnv();
+    const dbFile = join(env.PICSCAN_DATA_DIR!, 'picscan.db');
+    const k = JSON.parse((await runPicscan(['keys', 'create', '--name', 'g', '--tier', 'basic', '--json'], { env })).stdout) as {
+      key: string;
+    };
+    const images = await startFixtureServer();
+    images.route('/slow.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' }, delayMs: 1_500 });
+    const { child, url } = await startServe(['--http', '--allow-private-networks'], env);
+    const exited = exitOf(child);
+    try {
+      const inFlight = postJson(`${url}/ai/vision/analyze`, { image: images.url('/slow.jpg'), features: 'Color' }, k.key);
+      await new Promise((r) => setTimeout(r, 500)); // the image is still downloading
+      child.kill('SIGTERM');
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ status: true, data: { color: {} } });
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 20_000))]);
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await images.close();
+    }
+    const list = JSON.parse((await runPicscan(['keys', 'list', '--json', '--db', dbFile], { env })).stdout) as Array<{
+      transactions: number;
+    }>;
+    expect(list[0]!.transactions).toBe(1);
   });
 });
