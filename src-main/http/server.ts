@@ -5,6 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { AppError, silentLogger, toWireError, type Logger } from '../core';
 import type { ApiServices } from '../services/api';
 import type { WireError } from '../shared/errors';
+import { clientErrorHandler } from './client-errors';
 import { detectStatus, wireMapping } from './errors';
 import { analyzeFailure, detectFailure, genericFailure } from './replies';
 import { facesRoutes } from './routes/faces';
@@ -69,6 +70,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     exposeHeadRoutes: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    clientErrorHandler,
     serverFactory: (handler) =>
       (opts.tls
         ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler)

@@ -133,7 +133,9 @@ describe('a slow client cannot hold the server', () => {
     const ms = await new Promise<number>((r) => socket.on('close', () => r(Date.now() - started)));
     clearInterval(drip);
     expect(ms).toBeLessThan(3_500);
-    expect(response === '' || response.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(response).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(response).toMatch(/X-Trace-Id: [0-9a-f-]{36}/);
+    expect(response).toContain('"code":"Timeout"');
     await api.close();
   });
 });
