@@ -7,6 +7,7 @@ import { registerExport } from './export';
 import { registerKeys } from './keys';
 import { registerServe } from './serve';
 import { registerAnalyze } from './analyze';
+import { registerGallery } from './gallery';
 
 /** Every CLI command registers itself on the program; add one line per command file. */
 export type RegisterCommand = (program: Command) => void;
@@ -20,4 +21,5 @@ export const commands: RegisterCommand[] = [
   registerCancel,
   registerExport,
   registerAnalyze,
+  registerGallery,
 ];

@@ -1,0 +1,313 @@
+/**
+ * Galleries use cases (issue 8), shared by the CLI, the API server and the desktop app: enrol
+ * people and places from reference images, list, remove, export/import, and the live matcher
+ * that analyze's `GalleryMatcher` hook calls.
+ */
+import {
+  createSnapshotMatcher,
+  decodeVector,
+  describePersonReference,
+  describePlaceReference,
+  descriptorSpec,
+  encodeVector,
+  FACE_DESCRIPTOR,
+  PLACE_DESCRIPTOR,
+  type DescriptorSpec,
+  type GalleryContents,
+  type GalleryKind,
+  type SnapshotMatcher,
+} from '../analysis/gallery/index'; // the folder, not ../analysis/gallery.ts (analyze's hook types)
+import type { GalleryMatcher } from '../analysis';
+import type { EngineLike } from '../analysis/faces';
+import { AppError } from '../core';
+import type { ModelSpec } from '../inference';
+import type { ImageLoader } from '../intake';
+import { GalleryRepo, type Db, type GalleryEntryRecord, type NewGalleryReference } from '../store';
+import { GALLERY_FILE_FORMAT, GALLERY_FILE_VERSION, galleryFileSchema, type GalleryFile } from './gallery-export';
+
+/** What the service needs: the database, models (with manifest specs for the sha256) and intake. */
+export interface GalleryServiceDeps {
+  db: Db;
+  engine: EngineLike & { spec(id: string): Pick<ModelSpec, 'sha256'> };
+  loader: Pick<ImageLoader, 'load'>;
+}
+
+/** An entry as the UI, API and CLI show it. */
+export interface GallerySummary {
+  id: number;
+  kind: GalleryKind;
+  name: string;
+  mid: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  references: number;
+  createdAt: string;
+}
+
+/** Place enrolment details. */
+export interface PlaceDetails {
+  latitude: number;
+  longitude: number;
+  mid?: string;
+}
+
+/** Outcome of an import. */
+export interface GalleryImportReport {
+  entries: number;
+  references: number;
+}
+
+const summary = (e: GalleryEntryRecord): GallerySummary => ({
+  id: e.id,
+  kind: e.kind,
+  name: e.name,
+  mid: e.mid,
+  latitude: e.latitude,
+  longitude: e.longitude,
+  references: e.references,
+  createdAt: e.createdAt,
+});
+
+export class GalleryService {
+  private readonly repo: GalleryRepo;
+  private current?: { revision: number; matcher: SnapshotMatcher };
+
+  constructor(private readonly deps: GalleryServiceDeps) {
+    this.repo = new GalleryRepo(deps.db);
+  }
+
+  /**
+   * Enrols (or adds references to) a person. Each image must show exactly one face, or
+   * `faceNumber` picks one (1-based, left to right). All images are processed before anything is
+   * stored: one bad reference stores nothing.
+   */
+  async addPerson(
+    name: string,
+    sources: readonly string[],
+    opts: { faceNumber?: number } = {},
+    signal?: AbortSignal,
+  ): Promise<GallerySummary> {
+    const clean = checkName(name);
+    checkSources(sources);
+    const refs: NewGalleryReference[] = [];
+    for (const source of sources) {
+      const loaded = await this.deps.loader.load(source, signal);
+      const d = await describePersonReference(
+        loaded.image,
+        this.deps.engine,
+        { source: loaded.source, faceNumber: opts.faceNumber },
+        signal,
+      );
+      refs.push(this.reference(FACE_DESCRIPTOR, loaded.source, d.vector, d.face, d.thumbnail));
+    }
+    return summary(this.repo.enrol({ kind: 'person', name: clean, mid: null, latitude: null, longitude: null }, refs));
+  }
+
+  /** Enrols (or adds references to) a place; its mid and location are set to `place`. */
+  async addPlace(name: string, place: PlaceDetails, sources: readonly string[], signal?: AbortSignal): Promise<GallerySummary> {
+    const clean = checkName(name);
+    checkSources(sources);
+    checkLocation(place.latitude, place.longitude);
+    const refs: NewGalleryReference[] = [];
+    for (const source of sources) {
+      const loaded = await this.deps.loader.load(source, signal);
+      const d = await describePlaceReference(loaded.image, this.deps.engine, signal);
+      refs.push(this.reference(PLACE_DESCRIPTOR, loaded.source, d.vector, null, d.thumbnail));
+    }
+    const mid = place.mid?.trim() || null;
+    return summary(this.repo.enrol({ kind: 'place', name: clean, mid, latitude: place.latitude, longitude: place.longitude }, refs));
+  }
+
+  /** Every entry, people first, by name. */
+  list(): GallerySummary[] {
+    return this.repo.list().map(summary);
+  }
+
+  /** Removes an entry and its references; `not-found` if there is no such id. */
+  remove(id: number): GallerySummary {
+    const entry = this.repo.get(id);
+    if (!entry || !this.repo.remove(id)) throw new AppError('not-found', `No gallery entry ${id} (see picscan gallery list).`);
+    return summary(entry);
+  }
+
+  /** A reference thumbnail (WebP) by reference id. */
+  thumbnail(referenceId: number): { data: Uint8Array; type: string } | undefined {
+    return this.repo.thumbnail(referenceId);
+  }
+
+  /** The portable file of both galleries. */
+  exportAll(now = new Date()): GalleryFile {
+    const models: GalleryFile['models'] = {};
+    for (const spec of [FACE_DESCRIPTOR, PLACE_DESCRIPTOR]) models[spec.modelId] = { sha256: this.modelSha(spec), method: spec.method };
+    return {
+      format: GALLERY_FILE_FORMAT,
+      version: GALLERY_FILE_VERSION,
+      exportedAt: now.toISOString(),
+      models,
+      entries: this.repo.list().map((e) => ({
+        kind: e.kind,
+        name: e.name,
+        mid: e.mid,
+        latitude: e.latitude,
+        longitude: e.longitude,
+        references: this.repo.referencesOf(e.id).map((r) => ({
+          source: r.source,
+          modelId: r.modelId,
+          modelSha256: r.modelSha256,
+          method: r.method,
+          dim: r.dim,
+          descriptor: encodeVector(r.descriptor),
+          face: r.face,
+          thumbnail: r.thumbnail ? Buffer.from(r.thumbnail).toString('base64') : null,
+          thumbnailType: r.thumbnailType,
+        })),
+      })),
+    };
+  }
+
+  /**
+   * Imports a file made by `exportAll` (parsed JSON). Every reference must come from this
+   * install's model file and recipe, else nothing is imported (`invalid-input` naming the model
+   * and both checksums: re-enrol from the original images instead). Entries with an existing
+   * name get the references added.
+   */
+  importAll(json: unknown): GalleryImportReport {
+    const parsed = galleryFileSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AppError(
+        'invalid-input',
+        `Not a picscan gallery file: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'bad shape'}.`,
+      );
+    }
+    const file = parsed.data;
+    for (const entry of file.entries) {
+      const spec = descriptorSpec(entry.kind);
+      for (const r of entry.references) this.checkComparable(spec, r, entry.name);
+    }
+    let references = 0;
+    this.repo.transaction(() => {
+      for (const entry of file.entries) {
+        const spec = descriptorSpec(entry.kind);
+        const refs = entry.references.map((r) => {
+          const vector = decodeVector(r.descriptor);
+          if (vector.length !== spec.dim)
+            throw new AppError(
+              'invalid-input',
+              `Gallery file: a reference of "${entry.name}" has ${vector.length} values, expected ${spec.dim}.`,
+            );
+          const thumbnail = r.thumbnail ? new Uint8Array(Buffer.from(r.thumbnail, 'base64')) : null;
+          return this.reference(
+            spec,
+            r.source,
+            vector,
+            r.face,
+            thumbnail ? { data: thumbnail, mimeType: r.thumbnailType ?? 'image/webp' } : null,
+          );
+        });
+        this.repo.enrol({ kind: entry.kind, name: entry.name, mid: entry.mid, latitude: entry.latitude, longitude: entry.longitude }, refs);
+        references += refs.length;
+      }
+    });
+    return { entries: file.entries.length, references };
+  }
+
+  /**
+   * The matcher analyze uses. It follows the database: after any change (here or in another
+   * process sharing the file) the next call rebuilds the in-memory index.
+   */
+  matcher(): Required<GalleryMatcher> {
+    return {
+      matchCelebrities: async (img, faces, signal) => (await this.snapshot()).matchCelebrities(img, faces, signal),
+      matchLandmarks: async (img, signal) => (await this.snapshot()).matchLandmarks(img, signal),
+    };
+  }
+
+  /** Frees the matcher's scan sessions. */
+  async dispose(): Promise<void> {
+    const m = this.current?.matcher;
+    this.current = undefined;
+    await m?.dispose();
+  }
+
+  private async snapshot(): Promise<SnapshotMatcher> {
+    const revision = this.repo.revision();
+    if (this.current?.revision === revision) return this.current.matcher;
+    const old = this.current?.matcher;
+    const matcher = createSnapshotMatcher(this.deps.engine, this.contents(revision));
+    this.current = { revision, matcher };
+    await old?.dispose();
+    return matcher;
+  }
+
+  // Only references made by this install's model file and recipe are comparable; others (an
+  // import that predates a model update) are skipped rather than mixed in.
+  private contents(revision: number): GalleryContents {
+    const usable = (spec: DescriptorSpec) => {
+      const sha = this.modelSha(spec);
+      return this.repo
+        .referencesOfKind(spec.kind)
+        .filter((r) => r.modelId === spec.modelId && r.modelSha256 === sha && r.method === spec.method && r.dim === spec.dim)
+        .map((r) => ({ entryId: r.entryId, vector: r.descriptor }));
+    };
+    const entries = this.repo
+      .list()
+      .map((e) => ({ id: e.id, kind: e.kind, name: e.name, mid: e.mid, latitude: e.latitude, longitude: e.longitude }));
+    return { version: String(revision), entries, people: usable(FACE_DESCRIPTOR), places: usable(PLACE_DESCRIPTOR) };
+  }
+
+  private checkComparable(spec: DescriptorSpec, r: GalleryFile['entries'][number]['references'][number], name: string): void {
+    const sha = this.modelSha(spec);
+    if (r.modelId !== spec.modelId || r.modelSha256 !== sha || r.method !== spec.method || r.dim !== spec.dim) {
+      throw new AppError(
+        'invalid-input',
+        `Gallery file not imported: "${name}" was described by ${r.modelId} (sha256 ${r.modelSha256.slice(0, 12)}…, ${r.method}) but this install uses ` +
+          `${spec.modelId} (sha256 ${sha.slice(0, 12)}…, ${spec.method}). Descriptors from another model are not comparable; enrol from the original images instead.`,
+        { details: { model: spec.modelId, fileSha256: r.modelSha256, installedSha256: sha } },
+      );
+    }
+  }
+
+  private modelSha(spec: DescriptorSpec): string {
+    return this.deps.engine.spec(spec.modelId).sha256;
+  }
+
+  private reference(
+    spec: DescriptorSpec,
+    source: string,
+    vector: Float32Array,
+    face: NewGalleryReference['face'],
+    thumbnail: { data: Uint8Array; mimeType: string } | null,
+  ): NewGalleryReference {
+    return {
+      entryId: 0,
+      source,
+      modelId: spec.modelId,
+      modelSha256: this.modelSha(spec),
+      method: spec.method,
+      dim: spec.dim,
+      descriptor: vector,
+      face,
+      thumbnail: thumbnail?.data ?? null,
+      thumbnailType: thumbnail?.mimeType ?? null,
+    };
+  }
+}
+
+function checkName(name: string): string {
+  const clean = name.trim();
+  if (!clean) throw new AppError('invalid-parameter', 'A gallery entry needs a non-empty name.');
+  if (clean.length > 200) throw new AppError('invalid-parameter', 'Gallery names are limited to 200 characters.');
+  return clean;
+}
+
+function checkSources(sources: readonly string[]): void {
+  if (sources.length === 0) throw new AppError('missing-parameter', 'Give at least one reference image (a file path or an http(s) URL).');
+}
+
+function checkLocation(latitude: number, longitude: number): void {
+  if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90)
+    throw new AppError('invalid-parameter', `Latitude must be a number from -90 to 90 degrees (got ${latitude}).`);
+  if (!Number.isFinite(longitude) || longitude < -180 || longitude > 180)
+    throw new AppError('invalid-parameter', `Longitude must be a number from -180 to 180 degrees (got ${longitude}).`);
+}

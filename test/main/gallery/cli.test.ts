@@ -1,0 +1,80 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPicscan } from '../../helpers/cli';
+import { fixture } from '../../helpers/paths';
+
+describe('picscan gallery (real models, child process)', () => {
+  let dir: string;
+  let db: string;
+  const picscan = (...args: string[]) => runPicscan(['gallery', ...args, '--db', db], { timeoutMs: 120_000 });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'picscan-gallery-cli-'));
+    db = join(dir, 'gallery.db');
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('enrols, lists, exports, removes and imports again', { timeout: 300_000 }, async () => {
+    const person = await picscan('add-person', 'Barack Obama', fixture('obama_portrait.jpg'), '--json');
+    expect(person.code, person.stderr).toBe(0);
+    expect(JSON.parse(person.stdout)).toMatchObject({ kind: 'person', name: 'Barack Obama', references: 1 });
+
+    const place = await picscan(
+      'add-place',
+      'Colosseum',
+      '--lat',
+      '41.8902',
+      '--lng',
+      '12.4922',
+      '--mid',
+      '/m/0d5qx',
+      fixture('colosseum.jpg'),
+    );
+    expect(place.code, place.stderr).toBe(0);
+    expect(place.stdout).toMatch(/^Place \d+ "Colosseum": 1 reference image\(s\)\./);
+
+    const list = await picscan('list', '--json');
+    const entries = JSON.parse(list.stdout) as { id: number; kind: string; name: string; mid: string | null }[];
+    expect(entries.map((e) => [e.kind, e.name, e.mid])).toEqual([
+      ['person', 'Barack Obama', null],
+      ['place', 'Colosseum', '/m/0d5qx'],
+    ]);
+
+    const file = join(dir, 'gallery.json');
+    const exported = await picscan('export', file);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('Exported 2 entries (2 references)');
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+      format: 'picscan-gallery',
+      entries: [{ name: 'Barack Obama' }, { name: 'Colosseum' }],
+    });
+
+    for (const e of entries) expect((await picscan('remove', String(e.id))).code).toBe(0);
+    expect((await picscan('list')).stdout).toMatch(/galleries are empty/);
+
+    const imported = await picscan('import', file, '--json');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ entries: 2, references: 2 });
+    expect((await picscan('list')).stdout).toMatch(/person .*Barack Obama[\s\S]*place .*Colosseum {2}\(41\.8902, 12\.4922, \/m\/0d5qx\)/);
+  });
+
+  it('explains a reference with several faces and exits 1', { timeout: 120_000 }, async () => {
+    const run = await picscan('add-person', 'Who', fixture('obama_biden_two_people.jpg'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/shows 2 faces .*choose one with --face <n>/);
+  });
+
+  it('rejects bad arguments with a usage error (exit 2)', { timeout: 120_000 }, async () => {
+    expect((await picscan('remove', 'abc')).code).toBe(2);
+    const lat = await picscan('add-place', 'X', '--lat', 'north', '--lng', '0', fixture('colosseum.jpg'));
+    expect(lat.code).toBe(2);
+    expect(lat.stderr).toMatch(/--lat must be a number/);
+    const missing = await picscan('remove', '999');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No gallery entry 999/);
+  });
+});

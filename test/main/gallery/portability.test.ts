@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InferenceEngine } from '../../../src-main/inference';
+import type { ImageLoader } from '../../../src-main/intake';
+import { GalleryService } from '../../../src-main/services/gallery.service';
+import { createTestDb } from '../../helpers/db';
+import { fixture } from '../../helpers/paths';
+import { facesOf, fixtureImage, testEngine, testGallery, testLoader } from './support';
+
+describe('gallery export, import and model changes (real models)', () => {
+  let engine: InferenceEngine;
+  let loader: ImageLoader;
+  let source: GalleryService;
+
+  beforeAll(async () => {
+    engine = testEngine();
+    loader = testLoader();
+    source = testGallery(engine, loader);
+    await source.addPerson('Barack Obama', [fixture('obama_portrait.jpg')]);
+    await source.addPlace('Colosseum', { latitude: 41.8902, longitude: 12.4922 }, [fixture('colosseum.jpg')]);
+  });
+  afterAll(async () => {
+    await source.dispose();
+    await loader.close();
+    await engine.dispose();
+  });
+
+  it('round-trips both galleries through JSON, descriptors and thumbnails included', async () => {
+    const file = JSON.parse(JSON.stringify(source.exportAll()));
+    expect(file).toMatchObject({ format: 'picscan-gallery', version: 1, models: { faceres: { sha256: engine.spec('faceres').sha256 } } });
+    const target = testGallery(engine, loader);
+    expect(target.importAll(file)).toEqual({ entries: 2, references: 2 });
+    const strip = (l: ReturnType<GalleryService['list']>) => l.map(({ id: _id, createdAt: _c, ...rest }) => rest);
+    expect(strip(target.list())).toEqual(strip(source.list()));
+    expect(target.exportAll().entries).toEqual(source.exportAll().entries);
+    // The imported descriptors work: Obama is named in the group photo.
+    const img = await fixtureImage(loader, 'obama_biden_two_people.jpg');
+    expect((await target.matcher().matchCelebrities(img, await facesOf(engine, img))).map((c) => c.name)).toEqual(['Barack Obama']);
+    await target.dispose();
+  });
+
+  it('refuses a file made with another model file, naming the model and both checksums', () => {
+    const file = source.exportAll();
+    file.entries[0]!.references[0]!.modelSha256 = 'f'.repeat(64);
+    const target = testGallery(engine, loader);
+    expect(() => target.importAll(file)).toThrow(/faceres \(sha256 ffffffffffff….*this install uses faceres \(sha256/);
+    expect(target.list()).toEqual([]);
+  });
+
+  it('refuses a file of another recipe or a malformed file', () => {
+    const target = testGallery(engine, loader);
+    const file = source.exportAll();
+    file.entries[1]!.references[0]!.method = 'mnv2-something-else';
+    expect(() => target.importAll(file)).toThrow(/Descriptors from another model are not comparable/);
+    expect(() => target.importAll({ format: 'other' })).toThrow(/Not a picscan gallery file/);
+    expect(target.list()).toEqual([]);
+  });
+
+  it('ignores stored references once the installed model changes, instead of mixing spaces', async () => {
+    const db = createTestDb();
+    const before = new GalleryService({ db, engine, loader });
+    await before.addPerson('Barack Obama', [fixture('obama_portrait.jpg')]);
+    const upgraded = {
+      spec: (id: string) => ({ ...engine.spec(id), sha256: id === 'faceres' ? '0'.repeat(64) : engine.spec(id).sha256 }),
+      run: engine.run.bind(engine),
+    };
+    const after = new GalleryService({ db, engine: upgraded, loader });
+    const img = await fixtureImage(loader, 'obama_portrait.jpg');
+    expect(await after.matcher().matchCelebrities(img, await facesOf(engine, img))).toEqual([]);
+    expect(after.list()).toHaveLength(1);
+    await before.dispose();
+    await after.dispose();
+  });
+
+  it('rebuilds the matcher after a change made through another service on the same database', async () => {
+    const db = createTestDb();
+    const app = new GalleryService({ db, engine, loader });
+    const cli = new GalleryService({ db, engine, loader });
+    const img = await fixtureImage(loader, 'obama_portrait.jpg');
+    const faces = await facesOf(engine, img);
+    expect(await app.matcher().matchCelebrities(img, faces)).toEqual([]);
+    await cli.addPerson('Barack Obama', [fixture('obama_portrait.jpg')]);
+    expect((await app.matcher().matchCelebrities(img, faces)).map((c) => c.name)).toEqual(['Barack Obama']);
+    cli.remove(cli.list()[0]!.id);
+    expect(await app.matcher().matchCelebrities(img, faces)).toEqual([]);
+    await app.dispose();
+    await cli.dispose();
+  });
+});
