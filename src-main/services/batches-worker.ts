@@ -27,7 +27,8 @@ const ENTRY = new URL('./batches-worker-boot.mjs', import.meta.url);
  * responsive. One worker holds one set of models; ONNX Runtime still uses `modelThreads` cores
  * and several images are in flight at once. Only the pixels and metadata cross the thread (a
  * structured clone of about 1 MB per image). Throws `model-missing` like the in-process one.
- * Falls back to the in-process processor where the worker entry is not a file (bundled builds).
+ * Falls back to the in-process processor where the worker entry is not a file or does not start
+ * (a bundled build without a worker entry); model-missing then comes from that one.
  */
 export async function workerBatchProcessor(config: AppConfig, logger: Logger = silentLogger): Promise<ImageProcessor> {
   if (ENTRY.protocol !== 'file:' || !existsSync(fileURLToPath(ENTRY))) return localBatchProcessor(config);
@@ -41,7 +42,7 @@ export async function workerBatchProcessor(config: AppConfig, logger: Logger = s
     pending.clear();
   };
   let closed: (() => void) | undefined;
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     worker.on('message', (msg: Reply) => {
       if (msg.type === 'ready') return resolve();
       if (msg.type === 'closed') return closed?.();
@@ -62,6 +63,14 @@ export async function workerBatchProcessor(config: AppConfig, logger: Logger = s
     });
     worker.on('exit', () => failAll(new AppError('model-failed', 'The analysis worker has stopped.')));
   });
+  try {
+    await started;
+  } catch (err) {
+    // A build where the worker cannot load its entry still analyses, on this thread.
+    logger.warn('batch analysis worker did not start; analysing in-process', { error: String(err) });
+    await worker.terminate();
+    return localBatchProcessor(config);
+  }
   return {
     process(image: FetchedImage, operation, signal): Promise<ProcessedImage> {
       if (dead) return Promise.reject(dead);

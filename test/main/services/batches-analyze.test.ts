@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src-main/config';
-import { localBatchProcessor } from '../../../src-main/services/batches';
+import { localBatchProcessor, workerBatchProcessor } from '../../../src-main/services/batches';
+import { createIntakeFetcher } from '../../../src-main/jobs';
+import { intakeOptions } from '../../../src-main/intake';
 import type { ImageProcessor } from '../../../src-main/jobs';
 import { runPicscan } from '../../helpers/cli';
 import { createTestDb } from '../../helpers/db';
@@ -94,5 +96,23 @@ describe('batches on the real models', () => {
     expect(JSON.parse(list2.stdout)).toMatchObject([{ id: 1, name: 'cli', status: 'done', counts: { done: 2, failed: 1 } }]);
     const out = join(dir, 'out.ndjson');
     expect((await runPicscan(['export', '1', '--format', 'ndjson', '--out', out, '--status', 'done', '--db', db], { env })).code).toBe(0);
+  });
+
+  it('runs the models in a worker thread with the same results, and reports missing models', async () => {
+    const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-bw-')) }, {});
+    const worker = await workerBatchProcessor(config);
+    const fetcher = createIntakeFetcher(intakeOptions('desktop'));
+    try {
+      const image = await fetcher.fetch(fixture('grace_hopper.jpg'), new AbortController().signal);
+      const op = { kind: 'detect', minHeadScale: 0.015, selector: ['FRONTAL'] } as const;
+      const inWorker = await worker.process(image, { ...op, selector: [...op.selector] }, new AbortController().signal);
+      const inProcess = await processor.process(image, { ...op, selector: [...op.selector] }, new AbortController().signal);
+      expect(inWorker).toEqual(inProcess);
+    } finally {
+      await worker.close?.();
+      await fetcher.close?.();
+    }
+    const missing = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-bw-')), modelsDir: join(tmpdir(), 'no-models-here') }, {});
+    await expect(workerBatchProcessor(missing)).rejects.toMatchObject({ code: 'model-missing' });
   });
 });
