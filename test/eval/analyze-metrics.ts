@@ -18,7 +18,7 @@ export interface Truth {
 
 /** Words that name the same thing (either side may be the manifest's or ours). */
 const SYNONYMS: string[][] = [
-  ['person', 'people', 'man', 'woman', 'child', 'boy', 'girl', 'human'],
+  ['person', 'people', 'man', 'men', 'woman', 'women', 'child', 'children', 'boy', 'girl', 'human', 'baby'],
   ['couch', 'sofa'],
   ['tv', 'television', 'monitor'],
   ['cup', 'mug', 'coffee cup'],

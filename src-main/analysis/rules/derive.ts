@@ -1,5 +1,6 @@
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
+import type { DetectedObject } from '../objects/types';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
 /**
@@ -63,8 +64,7 @@ export function derive(e: Evidence): Derived {
   }
   const area = e.width * e.height;
   const faces = e.faces;
-  const personBoxes = counts.get('person') ?? 0;
-  const persons = Math.max(faces.length, personBoxes);
+  const persons = faces.length + extraPeople(e);
   const faceConf = faces.reduce((m, f) => Math.max(m, f.confidence), 0);
   const personConf = Math.max(labels.get('person') ?? 0, faces.length ? 0.6 + 0.39 * faceConf : 0);
   const adults = faces.filter((f) => f.age >= 18);
@@ -109,4 +109,34 @@ export function derive(e: Evidence): Derived {
     night,
     text,
   };
+}
+
+/**
+ * People the face search did not count: confident person boxes (calibrated ≥ 0.6, ≥ 1 % of the
+ * image) with no detected face centre above them (within one box width to either side) and
+ * that do not overlap another counted box by more than
+ * 30 % (CenterNet often adds a partial box inside a person). Faces and boxes of the same people
+ * are thus counted once.
+ */
+function extraPeople(e: Evidence): number {
+  const area = e.width * e.height;
+  const centres = e.faces.map((f) => [f.box.left + f.box.width / 2, f.box.top + f.box.height / 2] as const);
+  const counted: DetectedObject['box'][] = [];
+  let extra = 0;
+  for (const o of e.objects) {
+    if (o.label !== 'person' || objectConfidence(o.score) < 0.6 || (o.box.w * o.box.h) / area < 0.01) continue;
+    // Loose association: CenterNet's person boxes are often narrow or start below the head.
+    const hasFace = centres.some(([x, y]) => x >= o.box.x - o.box.w && x <= o.box.x + 2 * o.box.w && y <= o.box.y + o.box.h);
+    if (counted.some((b) => overlapOfSmaller(b, o.box) > 0.3)) continue;
+    counted.push(o.box);
+    if (!hasFace) extra++;
+  }
+  return extra;
+}
+
+/** Intersection area over the smaller box's area. */
+function overlapOfSmaller(a: DetectedObject['box'], b: DetectedObject['box']): number {
+  const w = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
+  const h = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+  return (w * h) / Math.max(1e-9, Math.min(a.w * a.h, b.w * b.h));
 }
