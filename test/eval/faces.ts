@@ -51,6 +51,7 @@ try {
   await evaluate(stack.service, { minHeadScale: 0.5 });
   print('FRONTAL (default), minHeadScale 0.015', await evaluate(stack.service));
   print('FULL, minHeadScale 0.015', await evaluate(stack.service, { selector: 'FULL' }));
+  print('FULL + PARTIAL (occlusion-tolerant), minHeadScale 0.015', await evaluate(stack.service, { selector: ['full', 'partial'] }));
 } finally {
   await stack.close();
 }

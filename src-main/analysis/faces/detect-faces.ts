@@ -68,6 +68,8 @@ export interface FaceSearchStats {
 export const LIPS_APART_RATIO = 0.03;
 /** Facemesh face-flag thresholds: normal and PARTIAL (occluded faces score lower). */
 export const FACE_FLAG_MIN = { normal: 0.8, partial: 0.5 } as const;
+/** With PARTIAL, a detector score from which the face flag is not required. */
+export const PARTIAL_MIN_DETECTOR_SCORE = 0.6;
 /**
  * Below this face side (image px) the mesh crop is upsampled ≥ 4× and the face flag is less
  * discriminative (measured: patches straddling two 20 px faces of a group photo score 0.86–0.99),
@@ -92,16 +94,27 @@ export async function detectFacesInImage(
   const levels = searchLevels(img, opts);
   const candidates = await detectCandidates(img, levels, runner, signal);
   const t1 = performance.now();
-  const minFlag = opts.selector.partial ? FACE_FLAG_MIN.partial : FACE_FLAG_MIN.normal;
+  const accept = (m: MeshedFace): boolean =>
+    m.faceScore >= minFlagFor(m, FACE_FLAG_MIN.normal) ||
+    // PARTIAL: facemesh scores half-occluded faces like clutter (0.02–0.22 measured), so a
+    // confident detection alone is enough; the mesh still supplies the geometry.
+    (opts.selector.partial && (m.faceScore >= FACE_FLAG_MIN.partial || m.candidate.score >= PARTIAL_MIN_DETECTOR_SCORE));
   // Mesh every candidate (two in flight, so one's JS overlaps another's model run), then keep
   // real faces in the selector's yaw range, drop duplicates (same eyes), and only then run the
   // attribute models — the expensive part — once per face.
-  const meshed = await mapLimited(candidates, 2, (c) => meshCandidate(img, c, runner, signal));
+  const meshed = await mapLimited(candidates, 2, (c) =>
+    meshCandidate(img, c, runner, signal, opts.selector.partial ? 0 : FACE_FLAG_MIN.partial),
+  );
   const kept: MeshedFace[] = [];
-  for (const m of meshed) {
-    if (!m || m.faceScore < minFlagFor(m, minFlag)) continue;
+  // Strongest first by the reported confidence (detector and face flag), so a face confirmed by
+  // facemesh claims its area before weaker detections inside it (e.g. one eye of it, found at a finer level).
+  const ranked = meshed
+    .filter((m): m is MeshedFace => m !== null)
+    .sort((a, b) => b.candidate.score + b.faceScore - (a.candidate.score + a.faceScore));
+  for (const m of ranked) {
+    if (!accept(m)) continue;
     if (Math.abs(headPose(m.mesh).yaw) > opts.selector.maxAbsYawDeg) continue;
-    if (kept.some((k) => sameEyes(k.mesh, m.mesh) || centreInside(m.mesh, k.mesh))) continue;
+    if (kept.some((k) => sameEyes(k.mesh, m.mesh) || centreInside(m, k))) continue;
     kept.push(m);
   }
   const t2 = performance.now();
@@ -200,14 +213,14 @@ function minFlagFor(m: MeshedFace, base: number): number {
   return meshBox(m.mesh).width < SMALL_FACE_PX ? Math.max(base, SMALL_FACE_FLAG_MIN) : base;
 }
 
-// A weaker face whose box centre lies inside a stronger face's box is the same face or a patch
-// straddling it and a neighbour: two real faces never sit one inside the other's box.
-function centreInside(weak: readonly Point3[], strong: readonly Point3[]): boolean {
-  const a = meshBox(weak);
-  const b = meshBox(strong);
-  const cx = a.left + a.width / 2;
-  const cy = a.top + a.height / 2;
-  return cx > b.left && cx < b.left + b.width && cy > b.top && cy < b.top + b.height;
+// A weaker face whose box centre — or whose detection's centre — lies inside a stronger face's
+// box is the same face or a patch straddling it and a neighbour: two real faces never sit one
+// inside the other's box.
+function centreInside(weak: MeshedFace, strong: MeshedFace): boolean {
+  const a = meshBox(weak.mesh);
+  const b = meshBox(strong.mesh);
+  const inside = (x: number, y: number): boolean => x > b.left && x < b.left + b.width && y > b.top && y < b.top + b.height;
+  return inside(a.left + a.width / 2, a.top + a.height / 2) || inside(weak.candidate.cx, weak.candidate.cy);
 }
 
 // Maps with at most `limit` calls in flight; results in input order.

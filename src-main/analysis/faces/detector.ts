@@ -30,12 +30,13 @@ const ANCHORS = generateAnchors(BLAZEFACE_BACK_LAYOUT);
 const N16 = 512;
 const N32 = 384;
 
-/** Runs the detector on every window of `levels` and returns merged candidates, best first. */
+/** Runs the detector on every window of `levels` and returns merged candidates (score ≥ `minScore`), best first. */
 export async function detectCandidates(
   img: Parameters<typeof warpToTensor>[0],
   levels: readonly SearchLevel[],
   runner: FaceModelRunner,
   signal?: AbortSignal,
+  minScore: number = DETECTOR_MIN_SCORE,
 ): Promise<Candidate[]> {
   const all: Candidate[] = [];
   // Two runs in flight: the next window is warped (JS) while ORT runs the previous one (native threads).
@@ -46,7 +47,7 @@ export async function detectCandidates(
       const input = warpToTensor(img, win, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 });
       pending.push(
         runner.run('blazeface-back', input, signal).then((out) => {
-          for (const d of decodeDetections(blazefaceRows(out), ANCHORS, DETECTOR_MIN_SCORE)) {
+          for (const d of decodeDetections(blazefaceRows(out), ANCHORS, minScore)) {
             const c = toImage(d, win);
             if (c.size <= level.maxFacePx) all.push(c);
           }

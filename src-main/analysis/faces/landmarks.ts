@@ -21,12 +21,13 @@ export interface MeshedFace {
 /** Facemesh face-flag threshold: below it the candidate is not a face (cat faces, textures). */
 export const MESH_MIN_SCORE = 0.5;
 
-/** Meshes one candidate; returns null when facemesh says it is not a face. */
+/** Meshes one candidate; returns null when facemesh's face flag is below `minScore`. */
 export async function meshCandidate(
   img: Parameters<typeof warpToTensor>[0],
   c: Candidate,
   runner: FaceModelRunner,
   signal?: AbortSignal,
+  minScore: number = MESH_MIN_SCORE,
 ): Promise<MeshedFace | null> {
   const kp = c.keypoints;
   const angle = eyeLineAngle([kp[0]!, kp[1]!], [kp[2]!, kp[3]!]);
@@ -38,7 +39,7 @@ export async function meshCandidate(
   // landmarks every frame; on a still image one re-crop suffices and most faces need none).
   const second = framingChanged(firstWin, refined) ? await runMesh(img, refined, runner, signal) : null;
   const best = second && second.faceScore >= first.faceScore - 0.05 ? { ...second, win: refined } : { ...first, win: firstWin };
-  if (best.faceScore < MESH_MIN_SCORE) return null;
+  if (best.faceScore < minScore) return null;
   return { candidate: c, mesh: best.mesh, window: best.win, faceScore: best.faceScore };
 }
 

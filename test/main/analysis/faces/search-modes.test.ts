@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DetectedFace, DetectResponse } from '../../../../src-main/shared/spec';
 import { fixture } from '../../../helpers/paths';
 import { loadFixtures, matchFaces, openFaceStack, type FaceStack, type TruthFace } from './fixture-eval';
-import { faceCollage, rotatedFixture, shrunkenFixture, withSunglasses } from './synthetic';
+import { faceCollage, occludedFixture, rotatedFixture, shrunkenFixture, withSunglasses } from './synthetic';
 
 let stack: FaceStack;
 let dir: string;
@@ -82,6 +82,15 @@ describe('selectors and geometry', () => {
       expect(t!.roll - u.roll).toBeGreaterThan(75);
       expect(t!.roll - u.roll).toBeLessThan(105);
     }
+  });
+
+  it('PARTIAL finds a face whose lower half is covered, which FRONTAL rejects', async () => {
+    const box = { left: 149, top: 102, width: 229, height: 229 };
+    writeFileSync(join(dir, 'occluded.png'), await occludedFixture('grace_hopper.jpg', box, 0.55));
+    expect(await detect(join(dir, 'occluded.png'))).toHaveLength(0);
+    const partial = await detect(join(dir, 'occluded.png'), { selector: 'partial' });
+    expect(partial).toHaveLength(1);
+    expect(matchFaces(partial, [box]).filter(([, p]) => p)).toHaveLength(1);
   });
 
   it('calls painted-on dark lenses Sun and the bare faces None', async () => {

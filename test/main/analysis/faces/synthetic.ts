@@ -117,3 +117,14 @@ export async function withSunglasses(file: string, eyes: Array<{ left: [number, 
     .png()
     .toBuffer();
 }
+
+/** Covers the lower `fraction` of a truth face box (and a margin around it) with a flat blue block: a half-occluded face. PNG bytes. */
+export async function occludedFixture(file: string, box: TruthFace, fraction: number): Promise<Buffer> {
+  const meta = await sharp(fixture(file)).metadata();
+  const top = Math.round(box.top + box.height * (1 - fraction));
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${meta.width}" height="${meta.height}"><rect x="${box.left - 20}" y="${top}" width="${box.width + 40}" height="${Math.round(box.height * fraction) + 60}" fill="#3a5a8a"/></svg>`;
+  return sharp(fixture(file))
+    .composite([{ input: Buffer.from(svg) }])
+    .png()
+    .toBuffer();
+}
