@@ -4,6 +4,7 @@ import type { AppConfig } from '../config';
 import { InferenceEngine, loadManifest } from '../inference';
 import { createImageLoader, intakeOptions } from '../intake';
 import { analyzeModelsFromEngine, createAnalyzeService, type AnalyzeService } from './analyze.service';
+import { openGalleryMatcher } from './gallery-open';
 
 /** An analyze service plus `close()` for its models and connections. */
 export interface OpenAnalyzeService {
@@ -21,9 +22,12 @@ export function openAnalyzeService(config: AppConfig): OpenAnalyzeService {
     intraOpNumThreads: config.modelThreads,
   });
   const loader = createImageLoader(intakeOptions('desktop', { blockPrivateNetworks: config.blockPrivateNetworks }));
+  // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
+  const galleries = openGalleryMatcher(config.dbPath, engine);
   return {
-    service: createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader }),
+    service: createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader, gallery: galleries.matcher }),
     async close() {
+      await galleries.close();
       await loader.close();
       await engine.dispose();
     },

@@ -19,7 +19,7 @@ import {
 } from '../analysis/gallery/index'; // the folder, not ../analysis/gallery.ts (analyze's hook types)
 import type { GalleryMatcher } from '../analysis';
 import type { EngineLike } from '../analysis/faces';
-import { AppError } from '../core';
+import { AppError, BugError } from '../core';
 import type { ModelSpec } from '../inference';
 import type { ImageLoader } from '../intake';
 import { GalleryRepo, type Db, type GalleryEntryRecord, type NewGalleryReference } from '../store';
@@ -29,7 +29,8 @@ import { GALLERY_FILE_FORMAT, GALLERY_FILE_VERSION, galleryFileSchema, type Gall
 export interface GalleryServiceDeps {
   db: Db;
   engine: EngineLike & { spec(id: string): Pick<ModelSpec, 'sha256'> };
-  loader: Pick<ImageLoader, 'load'>;
+  /** Loads reference images; only enrolment needs it (a matching-only service may omit it). */
+  loader?: Pick<ImageLoader, 'load'>;
 }
 
 /** An entry as the UI, API and CLI show it. */
@@ -91,7 +92,7 @@ export class GalleryService {
     checkSources(sources);
     const refs: NewGalleryReference[] = [];
     for (const source of sources) {
-      const loaded = await this.deps.loader.load(source, signal);
+      const loaded = await this.load(source, signal);
       const d = await describePersonReference(
         loaded.image,
         this.deps.engine,
@@ -110,7 +111,7 @@ export class GalleryService {
     checkLocation(place.latitude, place.longitude);
     const refs: NewGalleryReference[] = [];
     for (const source of sources) {
-      const loaded = await this.deps.loader.load(source, signal);
+      const loaded = await this.load(source, signal);
       const d = await describePlaceReference(loaded.image, this.deps.engine, signal);
       refs.push(this.reference(PLACE_DESCRIPTOR, loaded.source, d.vector, null, d.thumbnail));
     }
@@ -266,6 +267,11 @@ export class GalleryService {
         { details: { model: spec.modelId, fileSha256: r.modelSha256, installedSha256: sha } },
       );
     }
+  }
+
+  private load(source: string, signal?: AbortSignal): ReturnType<ImageLoader['load']> {
+    if (!this.deps.loader) throw new BugError('GalleryService: enrolment needs an image loader');
+    return this.deps.loader.load(source, signal);
   }
 
   private modelSha(spec: DescriptorSpec): string {

@@ -6,6 +6,7 @@ import { InferenceEngine, loadManifest } from '../../inference';
 import { createImageLoader, intakeOptions } from '../../intake';
 import { createAnalyzeService } from '../analyze.service';
 import { createDetectService } from '../detect.service';
+import { openGalleryMatcher } from '../gallery-open';
 import type { ImageOperations } from './operations';
 
 /** How the server's own image operations fetch images and share the CPU. */
@@ -30,10 +31,13 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
   });
   const runner = engineRunner(engine);
   const loader = createImageLoader(intakeOptions('api', { blockPrivateNetworks: opts.blockPrivateNetworks }));
+  // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
+  const galleries = openGalleryMatcher(config.dbPath, engine);
   const analyzer = createAnalyzeService({
     runModel: (id, feeds, signal) => engine.run(id, feeds, signal),
     loader,
     faceRunner: runner,
+    gallery: galleries.matcher,
   });
   const detector = createDetectService({ runner, loader });
   const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? config.analysisConcurrency) });
@@ -48,6 +52,7 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
     async close() {
       queue.clear();
       await queue.onIdle();
+      await galleries.close();
       await loader.close();
       await engine.dispose();
     },

@@ -62,6 +62,20 @@ describe('picscan gallery (real models, child process)', () => {
     expect((await picscan('list')).stdout).toMatch(/person .*Barack Obama[\s\S]*place .*Colosseum {2}\(41\.8902, 12\.4922, \/m\/0d5qx\)/);
   });
 
+  it('names enrolled people in picscan analyze (same database via PICSCAN_DB)', { timeout: 180_000 }, async () => {
+    const run = await runPicscan(
+      ['analyze', fixture('obama_biden_two_people.jpg'), '--features', 'Categories', '--details', 'Celebrities'],
+      {
+        env: { PICSCAN_DB: db },
+        timeoutMs: 120_000,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const envelope = JSON.parse(run.stdout) as { data: { categories: { name: string; detail?: { celebrities?: { name: string }[] } }[] } };
+    const people = envelope.data.categories.find((c) => c.name === 'people_');
+    expect(people?.detail?.celebrities?.map((c) => c.name)).toEqual(['Barack Obama']);
+  });
+
   it('explains a reference with several faces and exits 1', { timeout: 120_000 }, async () => {
     const run = await picscan('add-person', 'Who', fixture('obama_biden_two_people.jpg'));
     expect(run.code).toBe(1);
