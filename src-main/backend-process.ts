@@ -43,7 +43,7 @@ serveBackend(
     },
   },
 );
-resumeInterrupted(backend);
+resumeInterrupted(backend, config);
 
 process.on('SIGTERM', () => {
   void backend.close().finally(() => {

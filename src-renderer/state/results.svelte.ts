@@ -30,6 +30,8 @@ export class ResultsState {
   error = $state<string | null>(null);
   /** Bumps when a new filter's first page is shown (tests and the benchmark wait on it). */
   shown = $state(0);
+  /** Bumps when a new filter's facet counts are shown. */
+  counted = $state(0);
 
   private generation = 0;
   private inflight: Record<string, true> = {};
@@ -61,14 +63,8 @@ export class ResultsState {
     this.inflight = {};
     this.loading = true;
     const filter = $state.snapshot(this.filter);
-    const facets = invoke('results:facets', { filter }, this.transport()).then(
-      (f) => {
-        if (generation === this.generation) this.facets = f;
-      },
-      (err: unknown) => {
-        if (generation === this.generation) this.error = `Could not count the results: ${messageOf(err)}`;
-      },
-    );
+    // The page first, then the facets: the store answers one query at a time, and the results
+    // are what the user waits for; the counts follow.
     try {
       const page = await invoke('results:page', { filter, sort: this.sort, offset: 0, limit: PAGE_SIZE }, this.transport());
       if (generation !== this.generation) return;
@@ -78,10 +74,18 @@ export class ResultsState {
       this.shown++;
     } catch (err) {
       if (generation === this.generation) this.error = `Could not load the results: ${messageOf(err)}`;
+      return;
     } finally {
       if (generation === this.generation) this.loading = false;
     }
-    await facets;
+    try {
+      const facets = await invoke('results:facets', { filter }, this.transport());
+      if (generation !== this.generation) return;
+      this.facets = facets;
+      this.counted++;
+    } catch (err) {
+      if (generation === this.generation) this.error = `Could not count the results: ${messageOf(err)}`;
+    }
   }
 
   /** Makes sure the items from `start` to `end` (exclusive) are loaded. */

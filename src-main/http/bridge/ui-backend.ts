@@ -1,3 +1,5 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { AppConfig } from '../../config';
 import { AppError, type Logger } from '../../core';
@@ -30,7 +32,7 @@ export interface UiBackend {
   thumbnails: ThumbnailSource;
   exportResults: ExportSource;
   service: BatchService;
-  /** Pauses running batches (they resume on next start) and stops the event feed. */
+  /** Pauses running batches, noting them so they resume on next start, and stops the event feed. */
   close(): Promise<void>;
 }
 
@@ -141,16 +143,37 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
     },
     async close() {
       offProgress();
+      const running = service
+        .list()
+        .filter((b) => b.status === 'running')
+        .map((b) => b.id);
+      if (running.length) writeFileSync(resumeFile(opts.config), JSON.stringify(running));
       await service.close();
     },
   };
 }
 
-/** Batches left `running` by a closed window or a crash: resumed on start ("nothing is lost"). */
-export function resumeInterrupted(backend: UiBackend): number[] {
+const resumeFile = (config: AppConfig): string => join(config.dataDir, 'resume-on-start.json');
+
+function pausedByShutdown(config: AppConfig): number[] {
+  try {
+    const ids: unknown = JSON.parse(readFileSync(resumeFile(config), 'utf8'));
+    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Batches that were running when the app closed (paused by the shutdown) or crashed (still
+ * `running`): resumed on start, so nothing is lost. Batches the user paused stay paused.
+ */
+export function resumeInterrupted(backend: UiBackend, config: AppConfig): number[] {
+  const noted = new Set(pausedByShutdown(config));
+  rmSync(resumeFile(config), { force: true });
   const ids = backend.service
     .list()
-    .filter((b) => b.status === 'running')
+    .filter((b) => b.status === 'running' || (b.status === 'paused' && noted.has(b.id)))
     .map((b) => b.id);
   for (const id of ids) backend.service.start(id).catch(() => undefined);
   return ids;

@@ -76,7 +76,7 @@ export function webModeBridge(ctx: WebModeContext, overrides: WebModeOverrides =
       url = serverUrl(app, app.server instanceof TlsServer);
       const print = overrides.print ?? ((line: string) => void process.stdout.write(`${line}\n`));
       print(`picscan UI (web mode): ${url}/app/?token=${token}`);
-      resumeInterrupted(backend);
+      resumeInterrupted(backend, ctx.config);
     });
     app.addHook('onClose', async () => {
       await backend.close();

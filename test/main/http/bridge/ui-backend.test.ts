@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type AppConfig } from '../../../../src-main/config';
+import { silentLogger, sleep } from '../../../../src-main/core';
+import { createUiBackend, fileKeyVault, resumeInterrupted, type UiBackend } from '../../../../src-main/http/bridge';
+import { openApiDatabase } from '../../../../src-main/services/api';
+import type { ImageProcessor } from '../../../../src-main/services/batches';
+import type { BatchProgress } from '../../../../src-main/shared';
+import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
+
+let images: FixtureServer;
+const urls: string[] = [];
+
+beforeAll(async () => {
+  images = await startFixtureServer();
+  for (let i = 0; i < 12; i++) {
+    images.route(`/p/${i}.png`, {
+      body: await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i * 20, g: 40, b: 99 } } })
+        .png()
+        .toBuffer(),
+    });
+    urls.push(images.url(`/p/${i}.png`));
+  }
+});
+afterAll(() => images.close());
+
+const slow = (delayMs: number): ImageProcessor => ({
+  async process(image, _op, signal) {
+    await sleep(delayMs, signal).catch(() => {});
+    return { kind: 'analyze', data: { requestId: 'r', metadata: image.metadata, tags: [{ name: 'square', confidence: 0.9 }] } };
+  },
+});
+
+function open(config: AppConfig, processor: ImageProcessor): { backend: UiBackend; close(): Promise<void> } {
+  const db = openApiDatabase(config.dbPath);
+  const backend = createUiBackend({
+    config,
+    db,
+    mode: 'web',
+    processor,
+    vault: fileKeyVault(config.dataDir),
+    server: () => ({ running: false, url: null, error: null }),
+    logger: silentLogger,
+    progressIntervalMs: 20,
+  });
+  return {
+    backend,
+    close: async () => {
+      await backend.close();
+      db.close();
+    },
+  };
+}
+
+const run = <C extends keyof UiBackend['handlers']>(b: UiBackend, channel: C, req: unknown) => {
+  const entry = b.handlers[channel] as { parse(r: unknown): unknown; run(r: unknown): Promise<unknown> };
+  return entry.run(entry.parse(req)) as Promise<never>;
+};
+
+async function waitDone(b: UiBackend, batchId: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const s = (await run(b, 'batches:get', { batchId })) as { status: string };
+    if (s.status === 'done') return;
+    await sleep(25);
+  }
+  throw new Error('batch did not finish');
+}
+
+describe('UI backend over the real batch service', () => {
+  it('creates and starts a batch from a pasted list, with progress events, and finishes it', async () => {
+    const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
+    const { backend, close } = open(config, slow(5));
+    const progress: BatchProgress[] = [];
+    backend.events.subscribe((name, payload) => name === 'batches:progress' && progress.push(payload as BatchProgress));
+    const report = (await run(backend, 'batches:create', {
+      list: { text: [...urls, 'not a url'].join('\n'), format: 'txt' },
+      options: { name: 'squares', operation: { kind: 'analyze', features: ['Tags'], details: [] }, backend: { kind: 'local' } },
+    })) as { batch: { id: number }; invalid: number; items: number };
+    expect(report).toMatchObject({ items: 13, invalid: 1 });
+    await waitDone(backend, report.batch.id);
+    const page = (await run(backend, 'results:page', { filter: { batchId: report.batch.id, tags: ['square'] } })) as { total: number };
+    expect(page.total).toBe(12);
+    expect(progress.at(-1)).toMatchObject({ status: 'done', counts: { done: 12, failed: 1 } });
+    expect(await backend.thumbnails(1)).toMatchObject({ contentType: 'image/webp' });
+    await close();
+  });
+
+  it('resumes on the next start a batch that was running when the app closed', async () => {
+    const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
+    const first = open(config, slow(150));
+    const report = (await run(first.backend, 'batches:create', {
+      list: { text: urls.join('\n'), format: 'txt' },
+      options: {
+        name: 'interrupted',
+        operation: { kind: 'analyze', features: ['Tags'], details: [] },
+        backend: { kind: 'local' },
+        analysisConcurrency: 1,
+      },
+    })) as { batch: { id: number } };
+    await sleep(300);
+    await first.close(); // the window closes mid-batch
+    const second = open(config, slow(1));
+    expect(((await run(second.backend, 'batches:get', { batchId: report.batch.id })) as { status: string }).status).toBe('paused');
+    expect(resumeInterrupted(second.backend, config)).toEqual([report.batch.id]);
+    await waitDone(second.backend, report.batch.id);
+    const s = (await run(second.backend, 'batches:get', { batchId: report.batch.id })) as { counts: { done: number } };
+    expect(s.counts.done).toBe(12);
+    await second.close();
+  });
+
+  it('keeps settings: numbers in settings.json, the key write-only in a 0600 file', async () => {
+    const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
+    const { backend, close } = open(config, slow(1));
+    const after = (await run(backend, 'settings:update', {
+      backend: { kind: 'remote', baseUrl: 'https://api.example.com', method: 'POST' },
+      remoteKey: 'sk-secret',
+      downloadConcurrency: 8,
+    })) as Record<string, unknown>;
+    expect(after).toMatchObject({ backend: { kind: 'remote' }, remoteKeySet: true, downloadConcurrency: 8 });
+    expect(JSON.stringify(after)).not.toContain('sk-secret');
+    expect(JSON.parse(readFileSync(join(config.dataDir, 'settings.json'), 'utf8'))).toEqual({ downloadConcurrency: 8 });
+    expect(loadConfig({ dataDir: config.dataDir }, {}).downloadConcurrency).toBe(8);
+    expect(statSync(join(config.dataDir, 'remote-api-key')).mode & 0o777).toBe(0o600);
+    expect(((await run(backend, 'settings:update', { remoteKey: null })) as { remoteKeySet: boolean }).remoteKeySet).toBe(false);
+    await close();
+  });
+});
