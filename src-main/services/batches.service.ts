@@ -187,7 +187,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
 
   /** Deletes a batch with its items, results and thumbnails (cancelling it first if running). */
   async delete(id: number): Promise<void> {
+    this.record(id);
     if (this.runs.has(id)) await this.cancel(id);
+    // Chunks with a turn of the event loop between them: a million-item batch must not freeze the UI.
+    // (~200 items ≈ 30 ms of CPU; each item takes its result, tags, categories and thumbnail with it.)
+    while (this.items.deleteSome(id, 200) > 0) await new Promise((resolve) => setImmediate(resolve));
     if (!this.batches.delete(id)) throw new AppError('not-found', `There is no batch ${id}.`);
   }
 

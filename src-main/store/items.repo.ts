@@ -27,6 +27,7 @@ export class ItemsRepo {
   private readonly requeueStmt;
   private readonly resetStmt;
   private readonly skipStmt;
+  private readonly deleteChunkStmt;
   readonly insertMany: (batchId: number, rows: readonly NewItem[]) => number;
 
   constructor(db: Db) {
@@ -49,6 +50,7 @@ export class ItemsRepo {
     this.attemptStmt = db.prepare<[number]>('UPDATE items SET attempts = attempts + 1 WHERE id = ?');
     this.requeueStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE id = ? AND status IN ('fetching', 'analyzing')`);
     this.resetStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND status IN ('fetching', 'analyzing')`);
+    this.deleteChunkStmt = db.prepare<[number, number]>('DELETE FROM items WHERE id IN (SELECT id FROM items WHERE batch_id = ? LIMIT ?)');
     this.skipStmt = db.prepare<[number]>(`UPDATE items SET status = 'skipped' WHERE batch_id = ? AND status = 'queued'`);
     this.insertMany = db.transaction((batchId: number, rows: readonly NewItem[]): number => {
       let added = 0;
@@ -92,6 +94,11 @@ export class ItemsRepo {
   /** After a crash or pause: every item left mid-way goes back to `queued`. Returns how many. */
   resetInterrupted(batchId: number): number {
     return this.resetStmt.run(batchId).changes;
+  }
+
+  /** Deletes up to `limit` items of a batch with their results (cascade); returns how many. */
+  deleteSome(batchId: number, limit: number): number {
+    return this.deleteChunkStmt.run(batchId, limit).changes;
   }
 
   /** On cancel: items never started become `skipped`. */
