@@ -111,7 +111,6 @@ function weight(o: DetectedObject, area: number): number {
 }
 
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {
-  const s = e.scene;
   const cat = (n: string): number => categories.get(n) ?? 0;
   if (d.text >= 0.5) return { text: TEXT_PHRASE, conf: d.text, kind: 'scene' };
   if (cat('building_') >= 0.5)
@@ -123,7 +122,7 @@ function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, nu
   if (d.night >= 0.5) return { text: 'a dark scene at night', conf: d.night, kind: 'scene' };
   if (cat('outdoor_water') >= 0.5) return { text: 'a body of water', conf: cat('outdoor_water'), kind: 'scene' };
   if (cat('outdoor_grass') >= 0.5) return { text: 'a grassy field', conf: cat('outdoor_grass'), kind: 'scene' };
-  if (s.sky >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
+  if (d.sky >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
   return undefined;
 }
 

@@ -23,7 +23,7 @@ const objectKinds = (d: Derived): number => [...d.counts.keys()].filter((l) => l
 function building(e: Evidence, d: Derived): number {
   const s = e.scene;
   return (
-    photo(d) * ramp(s.straightEdges, 0.05, 0.12) * Math.max(ramp(s.sky, 0.05, 0.2), 0.5 * d.outdoor) * (d.largestFaceShare > 0.05 ? 0.3 : 1)
+    photo(d) * ramp(s.straightEdges, 0.05, 0.12) * Math.max(ramp(d.sky, 0.05, 0.2), 0.5 * d.outdoor) * (d.largestFaceShare > 0.05 ? 0.3 : 1)
   );
 }
 
@@ -73,13 +73,13 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
     score: (e, d) =>
       photo(d) *
       ramp(e.scene.straightEdges, 0.08, 0.15) *
-      (e.scene.sky < 0.03 && ['Red', 'Brown', 'Orange'].includes(e.color.dominantColorBackground) ? 0.8 : 0),
+      (d.sky < 0.03 && ['Red', 'Brown', 'Orange'].includes(e.color.dominantColorBackground) ? 0.8 : 0),
   },
   { name: 'building_church', score: (e, d) => building(e, d) * (e.height > 1.2 * e.width ? 0.7 : 0) },
-  { name: 'building_corner', score: (e, d) => building(e, d) * (e.scene.sky > 0.1 && e.scene.sky < 0.4 ? 0.6 : 0) },
+  { name: 'building_corner', score: (e, d) => building(e, d) * (d.sky > 0.1 && d.sky < 0.4 ? 0.6 : 0) },
   {
     name: 'building_doorwindows',
-    score: (e, d) => photo(d) * (d.indoor < 0.5 ? 1 : 0) * ramp(e.scene.straightEdges, 0.12, 0.2) * (e.scene.sky < 0.05 ? 0.7 : 0),
+    score: (e, d) => photo(d) * (d.indoor < 0.5 ? 1 : 0) * ramp(e.scene.straightEdges, 0.12, 0.2) * (d.sky < 0.05 ? 0.7 : 0),
   },
   { name: 'building_pillar', score: (e, d) => building(e, d) * ramp(e.scene.verticalShare, 0.6, 0.75) },
   { name: 'building_stair', score: (e, d) => building(e, d) * ramp(1 - e.scene.verticalShare, 0.65, 0.8) },
@@ -129,7 +129,7 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   // outdoor_: sky, vegetation, water, snow and outdoor objects.
   { name: 'outdoor_', score: (_e, d) => d.outdoor },
   { name: 'outdoor_grass', score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.15, 0.35) },
-  { name: 'outdoor_field', score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.3, 0.5) * ramp(e.scene.sky, 0.05, 0.2) },
+  { name: 'outdoor_field', score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.3, 0.5) * ramp(d.sky, 0.05, 0.2) },
   { name: 'outdoor_water', score: (e, d) => photo(d) * ramp(e.scene.water, 0.15, 0.35) },
   {
     name: 'outdoor_waterside',
@@ -137,18 +137,17 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   },
   {
     name: 'outdoor_oceanbeach',
-    score: (e, d) =>
-      photo(d) * ramp(e.scene.water, 0.15, 0.3) * ramp(e.scene.sky, 0.1, 0.25) * ramp(e.scene.skin + e.scene.warmGlow, 0.05, 0.15),
+    score: (e, d) => photo(d) * ramp(e.scene.water, 0.15, 0.3) * ramp(d.sky, 0.1, 0.25) * ramp(e.scene.skin + e.scene.warmGlow, 0.05, 0.15),
   },
   {
     name: 'outdoor_pool',
-    score: (e, d) => photo(d) * ramp(e.scene.water, 0.2, 0.4) * ramp(e.scene.straightEdges, 0.04, 0.1) * (e.scene.sky < 0.1 ? 0.8 : 0.3),
+    score: (e, d) => photo(d) * ramp(e.scene.water, 0.2, 0.4) * ramp(e.scene.straightEdges, 0.04, 0.1) * (d.sky < 0.1 ? 0.8 : 0.3),
   },
   {
     name: 'outdoor_mountain',
     score: (e, d) =>
       photo(d) *
-      ramp(e.scene.sky, 0.15, 0.3) *
+      ramp(d.sky, 0.15, 0.3) *
       (e.scene.straightEdges < 0.04 ? 1 : 0) *
       ramp(e.scene.edges, 0.08, 0.16) *
       (d.persons === 0 && objectKinds(d) === 0 ? 0.7 : 0),
@@ -173,19 +172,18 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   },
   {
     name: 'outdoor_road',
-    score: (e, d) =>
-      photo(d) * Math.max(has(d, 'car'), has(d, 'truck'), has(d, 'bus')) * (e.scene.sky > 0.05 || d.outdoor > 0.5 ? 0.9 : 0.5),
+    score: (e, d) => photo(d) * Math.max(has(d, 'car'), has(d, 'truck'), has(d, 'bus')) * (d.sky > 0.05 || d.outdoor > 0.5 ? 0.9 : 0.5),
   },
   { name: 'outdoor_railway', score: (_e, d) => has(d, 'train') * 0.9 },
   { name: 'outdoor_sportsfield', score: (e, d) => anyOf(d, SPORTS) * ramp(e.scene.vegetation, 0.15, 0.35) },
   { name: 'outdoor_playground', score: (e, d) => (d.children > 0 ? d.outdoor * ramp(e.scene.vegetation, 0.1, 0.3) * 0.8 : 0) },
   // plant_: vegetation cues and potted plants.
   { name: 'plant_', score: (e, d) => Math.max(has(d, 'potted plant'), photo(d) * ramp(e.scene.vegetation, 0.25, 0.5)) },
-  { name: 'plant_tree', score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.15, 0.35) * ramp(e.scene.sky, 0.05, 0.15) },
+  { name: 'plant_tree', score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.15, 0.35) * ramp(d.sky, 0.05, 0.15) },
   { name: 'plant_leaves', score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.5, 0.7) * ramp(e.scene.edges, 0.1, 0.2) },
   {
     name: 'plant_branch',
-    score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.05, 0.2) * ramp(e.scene.sky, 0.3, 0.5) * ramp(e.scene.edges, 0.08, 0.15),
+    score: (e, d) => photo(d) * ramp(e.scene.vegetation, 0.05, 0.2) * ramp(d.sky, 0.3, 0.5) * ramp(e.scene.edges, 0.08, 0.15),
   },
   {
     name: 'plant_flower',
@@ -198,15 +196,15 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
     name: 'sky_cloud',
     score: (e, d) =>
       photo(d) *
-      ramp(e.scene.sky, 0.2, 0.4) *
+      ramp(d.sky, 0.2, 0.4) *
       ramp(e.scene.skyGrey / Math.max(e.scene.sky, 1e-6), 0.2, 0.5) *
       (e.scene.sky - e.scene.skyGrey > 0.05 ? 1 : 0.6),
   },
   {
     name: 'sky_object',
-    score: (e, d) => photo(d) * ramp(e.scene.sky, 0.3, 0.5) * Math.max(has(d, 'airplane'), has(d, 'kite'), has(d, 'bird')),
+    score: (e, d) => photo(d) * ramp(d.sky, 0.3, 0.5) * Math.max(has(d, 'airplane'), has(d, 'kite'), has(d, 'bird')),
   },
-  { name: 'sky_sun', score: (e, d) => photo(d) * ramp(e.scene.sky, 0.15, 0.3) * ramp(e.scene.warmGlow, 0.03, 0.1) },
+  { name: 'sky_sun', score: (e, d) => photo(d) * ramp(d.sky, 0.15, 0.3) * ramp(e.scene.warmGlow, 0.03, 0.1) },
   // text_: text-like block cue; sub-classes from context.
   { name: 'text_', score: (_e, d) => d.text },
   { name: 'text_sign', score: (e, d) => Math.max(has(d, 'stop sign'), d.text * (d.outdoor > 0.4 ? 0.9 : 0)) },

@@ -44,6 +44,11 @@ export interface Derived {
   drawing: number;
   lineDrawing: boolean;
   clipArt: boolean;
+  /**
+   * Sky share that counts as evidence: blue sky fully; bright-grey "overcast" sky fully in B&W
+   * photos, × 0.8 otherwise and × 0.3 behind a portrait face (studio backdrops are white too).
+   */
+  sky: number;
   /** 0..1 evidence of an outdoor / indoor setting (photos only). */
   outdoor: number;
   indoor: number;
@@ -83,7 +88,10 @@ export function derive(e: Evidence): Derived {
   // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
   // alone is only partly "night".
   const night = s.brightness < 0.3 ? ramp(s.dark, 0.25, 0.45) * (s.sky > 0.1 || s.brightSpots > 0.01 ? 1 : 0.6) * photo : 0;
-  const natural = Math.max(ramp(s.sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
+  const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
+  const greyWeight = e.color.isBWImg ? 1 : largestFaceShare > 0.02 ? 0.3 : 0.8;
+  const sky = s.sky - s.skyGrey + s.skyGrey * greyWeight;
+  const natural = Math.max(ramp(sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
   const outdoor = photo * Math.max(natural, outdoorObj);
   const indoor = photo * Math.max(0, indoorObj - 0.5 * natural);
   // Text: many text-like blocks, or several lines of writing on a plain page.
@@ -94,7 +102,8 @@ export function derive(e: Evidence): Derived {
     counts,
     persons,
     personConf,
-    largestFaceShare: faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0),
+    largestFaceShare,
+    sky,
     men: adults.filter((f) => f.gender === 'Male').length,
     women: adults.filter((f) => f.gender === 'Female').length,
     children: faces.filter((f) => f.age < 13).length,

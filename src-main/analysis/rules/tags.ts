@@ -52,9 +52,9 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
   const s = e.scene;
   put('outdoor', d.outdoor);
   put('indoor', d.indoor);
-  put('sky', photo * ramp(s.sky, 0.1, 0.3));
+  put('sky', photo * ramp(d.sky, 0.1, 0.3));
   put('grass', photo * ramp(s.vegetation, 0.1, 0.3));
-  put('tree', photo * ramp(s.vegetation, 0.15, 0.35) * ramp(s.sky, 0.03, 0.15));
+  put('tree', photo * ramp(s.vegetation, 0.15, 0.35) * ramp(d.sky, 0.03, 0.15));
   put('water', photo * ramp(s.water, 0.15, 0.35));
   put('snow', photo * ramp(s.snow, 0.2, 0.4) * (d.outdoor >= 0.5 ? 1 : 0));
   put('night', d.night);

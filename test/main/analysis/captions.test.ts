@@ -68,6 +68,14 @@ describe('captions', () => {
     expect(caption({ ...e, faces: [face(50, 'Male')], color: { ...e.color, isBWImg: true } })).toBe('a black and white photo of a man');
   });
 
+  it('does not take a white studio backdrop behind a portrait for an overcast sky', () => {
+    const e = base();
+    const studio = { ...e, faces: [face(35, 'Male')], scene: { ...e.scene, sky: 0.5, skyGrey: 0.5 } };
+    expect(caption(studio)).toBe('a man');
+    const blue = { ...e, faces: [face(35, 'Male')], scene: { ...e.scene, sky: 0.5, skyGrey: 0 } };
+    expect(caption(blue)).toBe('a man outdoors');
+  });
+
   it('says what people sit on or are with', () => {
     const seated = {
       ...base(),
