@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +9,10 @@ import { createIntakeFetcher } from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
 import type { ImageProcessor } from '../../../src-main/jobs';
 import { runPicscan } from '../../helpers/cli';
+import { repoRoot } from '../../helpers/paths';
 import { createTestDb } from '../../helpers/db';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
-import { ANALYZE_ALL, batchOptions, fixture, listOf, makeService, manifest } from '../jobs/support';
+import { ANALYZE_ALL, batchOptions, fixture, listOf, makeService, manifest, routeUniqueImages } from '../jobs/support';
 
 // Batches on the real local models (analyze and detect), end to end through intake.
 let server: FixtureServer;
@@ -114,5 +116,34 @@ describe('batches on the real models', () => {
     }
     const missing = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-bw-')), modelsDir: join(tmpdir(), 'no-models-here') }, {});
     await expect(workerBatchProcessor(missing)).rejects.toMatchObject({ code: 'model-missing' });
+  });
+
+  it('pauses on Ctrl-C (exit 130) and finishes with picscan resume', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-ba-sigint-'));
+    const db = join(dir, 'p.db');
+    const list = join(dir, 'list.txt');
+    const urls = await routeUniqueImages(server, 60, '/sigint');
+    writeFileSync(list, urls.join('\n'));
+    const env = { ...process.env, PICSCAN_DATA_DIR: dir };
+    const child = spawn(
+      process.execPath,
+      [join(repoRoot, 'bin', 'picscan.js'), 'batch', list, '--db', db, '--features', 'tags', '--details', '', '--progress-every', '1'],
+      {
+        cwd: repoRoot,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', () => {});
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    for (let i = 0; i < 600 && !/running: [1-9]/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/paused; continue with: picscan resume 1/);
+    const resumed = await runPicscan(['resume', '1', '--db', db, '--json'], { env, timeoutMs: 180_000 });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'done', counts: { done: 60, failed: 0, total: 60 } });
   });
 });
