@@ -129,7 +129,7 @@ function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, nu
 /** Setting words appended to a people/thing subject in a photo. */
 function setting(e: Evidence, d: Derived): { text: string; conf: number } | undefined {
   if (d.drawing >= 0.5) return undefined;
-  if (d.night >= 0.6) return { text: 'at night', conf: d.night };
+  if (d.night >= 0.7) return { text: 'at night', conf: d.night };
   if (d.outdoor >= 0.6) {
     if ((e.scene.snow ?? 0) > 0.3) return { text: 'in the snow', conf: d.outdoor };
     if (e.scene.vegetation > 0.25) return { text: 'in a grassy area', conf: d.outdoor };
