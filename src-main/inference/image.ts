@@ -18,7 +18,7 @@ export interface Thumbnail {
   data: Uint8Array;
   width: number;
   height: number;
-  mimeType: 'image/webp';
+  mimeType: 'image/webp' | 'image/jpeg';
 }
 
 /** Decoding limits. */
@@ -52,13 +52,16 @@ export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promi
   }
 }
 
-/** Encodes a WebP preview whose longest side is `sizePx` (smaller images keep their size). */
-export async function makeThumbnail(img: RgbImage, sizePx: number): Promise<Thumbnail> {
-  const { data, info } = await fromRgb(img)
-    .resize({ width: sizePx, height: sizePx, fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 80 })
-    .toBuffer({ resolveWithObject: true });
-  return { data: asBytes(data), width: info.width, height: info.height, mimeType: 'image/webp' };
+/**
+ * Encodes a preview whose longest side is `sizePx` (smaller images keep their size): WebP by
+ * default, JPEG where a portable format is wanted (gallery reference thumbnails).
+ */
+export async function makeThumbnail(img: RgbImage, sizePx: number, format: 'webp' | 'jpeg' = 'webp'): Promise<Thumbnail> {
+  const resized = fromRgb(img).resize({ width: sizePx, height: sizePx, fit: 'inside', withoutEnlargement: true });
+  const { data, info } = await (format === 'jpeg' ? resized.jpeg({ quality: 85 }) : resized.webp({ quality: 80 })).toBuffer({
+    resolveWithObject: true,
+  });
+  return { data: asBytes(data), width: info.width, height: info.height, mimeType: format === 'jpeg' ? 'image/jpeg' : 'image/webp' };
 }
 
 /** How `resizeRgb` maps the source onto the target box (sharp's names). */

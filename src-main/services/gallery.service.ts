@@ -5,11 +5,9 @@
  */
 import {
   createSnapshotMatcher,
-  decodeVector,
   describePersonReference,
   describePlaceReference,
   descriptorSpec,
-  encodeVector,
   FACE_DESCRIPTOR,
   PLACE_DESCRIPTOR,
   type DescriptorSpec,
@@ -23,7 +21,15 @@ import { AppError, BugError } from '../core';
 import type { ModelSpec } from '../inference';
 import type { ImageLoader } from '../intake';
 import { GalleryRepo, type Db, type GalleryEntryRecord, type NewGalleryReference } from '../store';
-import { GALLERY_FILE_FORMAT, GALLERY_FILE_VERSION, galleryFileSchema, type GalleryFile } from './gallery-export';
+import {
+  checkComparable,
+  fromFileReference,
+  GALLERY_FILE_FORMAT,
+  GALLERY_FILE_VERSION,
+  parseGalleryFile,
+  toFileReference,
+  type GalleryFile,
+} from './gallery-export';
 
 /** What the service needs: the database, models (with manifest specs for the sha256) and intake. */
 export interface GalleryServiceDeps {
@@ -151,17 +157,7 @@ export class GalleryService {
         mid: e.mid,
         latitude: e.latitude,
         longitude: e.longitude,
-        references: this.repo.referencesOf(e.id).map((r) => ({
-          source: r.source,
-          modelId: r.modelId,
-          modelSha256: r.modelSha256,
-          method: r.method,
-          dim: r.dim,
-          descriptor: encodeVector(r.descriptor),
-          face: r.face,
-          thumbnail: r.thumbnail ? Buffer.from(r.thumbnail).toString('base64') : null,
-          thumbnailType: r.thumbnailType,
-        })),
+        references: this.repo.referencesOf(e.id).map(toFileReference),
       })),
     };
   }
@@ -173,40 +169,18 @@ export class GalleryService {
    * name get the references added.
    */
   importAll(json: unknown): GalleryImportReport {
-    const parsed = galleryFileSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AppError(
-        'invalid-input',
-        `Not a picscan gallery file: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'bad shape'}.`,
-      );
-    }
-    const file = parsed.data;
+    const file = parseGalleryFile(json);
     for (const entry of file.entries) {
       const spec = descriptorSpec(entry.kind);
-      for (const r of entry.references) this.checkComparable(spec, r, entry.name);
+      for (const r of entry.references) checkComparable(spec, this.modelSha(spec), r, entry.name);
     }
     let references = 0;
     this.repo.transaction(() => {
-      for (const entry of file.entries) {
-        const spec = descriptorSpec(entry.kind);
-        const refs = entry.references.map((r) => {
-          const vector = decodeVector(r.descriptor);
-          if (vector.length !== spec.dim)
-            throw new AppError(
-              'invalid-input',
-              `Gallery file: a reference of "${entry.name}" has ${vector.length} values, expected ${spec.dim}.`,
-            );
-          const thumbnail = r.thumbnail ? new Uint8Array(Buffer.from(r.thumbnail, 'base64')) : null;
-          return this.reference(
-            spec,
-            r.source,
-            vector,
-            r.face,
-            thumbnail ? { data: thumbnail, mimeType: r.thumbnailType ?? 'image/webp' } : null,
-          );
-        });
-        this.repo.enrol({ kind: entry.kind, name: entry.name, mid: entry.mid, latitude: entry.latitude, longitude: entry.longitude }, refs);
+      for (const { references: refs, ...entry } of file.entries) {
+        this.repo.enrol(
+          entry,
+          refs.map((r) => fromFileReference(r, entry.name)),
+        );
         references += refs.length;
       }
     });
@@ -255,18 +229,6 @@ export class GalleryService {
       .list()
       .map((e) => ({ id: e.id, kind: e.kind, name: e.name, mid: e.mid, latitude: e.latitude, longitude: e.longitude }));
     return { version: String(revision), entries, people: usable(FACE_DESCRIPTOR), places: usable(PLACE_DESCRIPTOR) };
-  }
-
-  private checkComparable(spec: DescriptorSpec, r: GalleryFile['entries'][number]['references'][number], name: string): void {
-    const sha = this.modelSha(spec);
-    if (r.modelId !== spec.modelId || r.modelSha256 !== sha || r.method !== spec.method || r.dim !== spec.dim) {
-      throw new AppError(
-        'invalid-input',
-        `Gallery file not imported: "${name}" was described by ${r.modelId} (sha256 ${r.modelSha256.slice(0, 12)}…, ${r.method}) but this install uses ` +
-          `${spec.modelId} (sha256 ${sha.slice(0, 12)}…, ${spec.method}). Descriptors from another model are not comparable; enrol from the original images instead.`,
-        { details: { model: spec.modelId, fileSha256: r.modelSha256, installedSha256: sha } },
-      );
-    }
   }
 
   private load(source: string, signal?: AbortSignal): ReturnType<ImageLoader['load']> {

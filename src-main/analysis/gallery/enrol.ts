@@ -8,7 +8,7 @@ import { detectFacesInImage, engineRunner, parseSelector, type EngineLike } from
 import { describeFace, type FaceBox } from './face-descriptor';
 import { describePlace } from './place-descriptor';
 
-/** Longest side of stored reference thumbnails, px. */
+/** Longest side of stored reference thumbnails (JPEG), px. */
 export const REFERENCE_THUMBNAIL_PX = 160;
 
 /** A computed reference: L2-normalised descriptor, the face box (people) and a thumbnail. */
@@ -65,13 +65,13 @@ export async function describePersonReference(
   const face = { left: Math.round(box.left), top: Math.round(box.top), width: Math.round(box.width), height: Math.round(box.height) };
   const pad = face.width * 0.25;
   const crop = cropRgb(img, { left: face.left - pad, top: face.top - pad, width: face.width + 2 * pad, height: face.height + 2 * pad });
-  return { vector: d.vector, face, thumbnail: await makeThumbnail(crop, REFERENCE_THUMBNAIL_PX) };
+  return { vector: d.vector, face, thumbnail: await makeThumbnail(crop, REFERENCE_THUMBNAIL_PX, 'jpeg') };
 }
 
 /** Describes a place's reference photo (the whole frame). */
 export async function describePlaceReference(img: RgbImage, engine: EngineLike, signal?: AbortSignal): Promise<ReferenceDescriptor> {
   const d = await describePlace(img, (id, feeds, s) => engine.run(id, feeds, s), signal);
-  return { vector: d.vector, face: null, thumbnail: await makeThumbnail(img, REFERENCE_THUMBNAIL_PX) };
+  return { vector: d.vector, face: null, thumbnail: await makeThumbnail(img, REFERENCE_THUMBNAIL_PX, 'jpeg') };
 }
 
 const boxText = (b: FaceBox): string => `(${Math.round(b.left)}, ${Math.round(b.top)}, ${Math.round(b.width)}×${Math.round(b.height)})`;

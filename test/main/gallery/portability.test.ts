@@ -27,6 +27,16 @@ describe('gallery export, import and model changes (real models)', () => {
   it('round-trips both galleries through JSON, descriptors and thumbnails included', async () => {
     const file = JSON.parse(JSON.stringify(source.exportAll()));
     expect(file).toMatchObject({ format: 'picscan-gallery', version: 1, models: { faceres: { sha256: engine.spec('faceres').sha256 } } });
+    const [person, place] = file.entries;
+    expect(person.references[0]).toMatchObject({
+      modelId: 'faceres',
+      method: 'faceres-upright-1.5x-v1',
+      dim: 1024,
+      thumbnailType: 'image/jpeg',
+    });
+    expect(place.references[0]).toMatchObject({ modelId: 'nsfw-mobilenet-v2-mid', dim: 1792, face: null, thumbnailType: 'image/jpeg' });
+    // JPEG magic FF D8 FF, base64 "/9j/".
+    expect(person.references[0].thumbnail).toMatch(/^\/9j\//);
     const target = testGallery(engine, loader);
     expect(target.importAll(file)).toEqual({ entries: 2, references: 2 });
     const strip = (l: ReturnType<GalleryService['list']>) => l.map(({ id: _id, createdAt: _c, ...rest }) => rest);
