@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { loadConfig } from './config';
 import { consoleLogger } from './core';
-import { createUiBackend, memoryKeyVault, resumeInterrupted } from './http/bridge';
+import { createServerControl, createUiBackend, memoryKeyVault, resumeInterrupted } from './http/bridge';
 import { serveBackend, type FromBackend, type ToBackend } from './ipc';
 import { openApiDatabase } from './services/api';
 
@@ -19,12 +19,14 @@ if (!parentPort) throw new Error('backend-process must run as an Electron utilit
 
 const config = loadConfig();
 const db = openApiDatabase(config.dbPath);
+const server = createServerControl({ config, db, logger: consoleLogger });
 const backend = createUiBackend({
   config,
   db,
   mode: 'desktop',
   vault: memoryKeyVault(),
-  server: () => ({ running: false, url: null, error: 'The API server is started with `npx picscan serve`.' }),
+  server: () => server.status(),
+  onSettingsSaved: (s) => server.apply(s.server),
   logger: consoleLogger,
 });
 
@@ -41,12 +43,14 @@ serveBackend(
       await finished(out);
       return { path, bytes: (await stat(path)).size };
     },
+    thumbnail: backend.thumbnails,
   },
 );
 resumeInterrupted(backend, config);
+void backend.handlers['settings:get'].run(undefined).then((s) => server.apply(s.server));
 
 process.on('SIGTERM', () => {
-  void backend.close().finally(() => {
+  void Promise.all([backend.close(), server.close()]).finally(() => {
     db.close();
     process.exit(0);
   });

@@ -1,5 +1,5 @@
 // Composition root of the desktop app: config → backend process → window → IPC. No logic lives here.
-import { app, BrowserWindow, dialog, session, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, protocol, session, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config';
@@ -11,6 +11,9 @@ import { createMainWindow } from './windows';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: picscan-thumb:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+// Thumbnails come from the backend process through a read-only app protocol: picscan-thumb://item/<id>.
+protocol.registerSchemesAsPrivileged([{ scheme: 'picscan-thumb', privileges: { standard: true, secure: true, supportFetchAPI: false } }]);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -44,6 +47,14 @@ if (!app.requestSingleInstanceLock()) {
     child.on('exit', (code) => backend.fail(`The picscan backend stopped (exit code ${code}); restart the app.`));
     backend.onEvent((name, payload) => {
       for (const win of BrowserWindow.getAllWindows()) sendEvent(win.webContents, name, payload);
+    });
+
+    protocol.handle('picscan-thumb', async (request) => {
+      const itemId = Number(new URL(request.url).pathname.replace(/^\//, ''));
+      const result = Number.isInteger(itemId) && itemId > 0 ? await backend.thumbnail(itemId) : null;
+      const thumb = result?.ok ? (result.value as { bytes: Uint8Array; contentType: string } | null) : null;
+      if (!thumb) return new Response('no thumbnail', { status: 404 });
+      return new Response(Buffer.from(thumb.bytes), { headers: { 'content-type': thumb.contentType } });
     });
 
     // The remote API key lives encrypted with the OS keychain; the backend holds it in memory only.

@@ -7,6 +7,8 @@ export interface BackendClient {
   invoke: Invoker;
   /** `export:save` once the user picked `path`. */
   exportFile(req: unknown, path: string): Promise<IpcResult<unknown>>;
+  /** Thumbnail of an item (value null when it has none). */
+  thumbnail(itemId: number): Promise<IpcResult<unknown>>;
   onEvent(listener: (name: EventName, payload: unknown) => void): () => void;
   /** Fails every pending call (the backend process exited). */
   fail(message: string): void;
@@ -34,6 +36,7 @@ export function connectBackend(port: PortLike<FromBackend, ToBackend>): BackendC
   return {
     invoke: (channel, req) => send({ type: 'invoke', channel, req }),
     exportFile: (req, path) => send({ type: 'export-file', req, path }),
+    thumbnail: (itemId) => send({ type: 'thumbnail', itemId }),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

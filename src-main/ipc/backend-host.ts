@@ -16,6 +16,7 @@ type Subscribe = (listener: <E extends EventName>(name: E, payload: EventMap[E])
 export interface BackendHostOptions {
   /** Writes the export of a filter to a file the user chose; resolves to its size. */
   exportToFile?: (filter: ResultFilter, format: ExportFormat, path: string) => Promise<ExportSaved>;
+  thumbnail?: (itemId: number) => Promise<{ bytes: Uint8Array; contentType: string } | null>;
 }
 
 /**
@@ -30,7 +31,12 @@ export function serveBackend(
   opts: BackendHostOptions = {},
 ): () => void {
   port.onMessage((msg) => {
-    const work = msg.type === 'invoke' ? run(table, msg.channel, msg.req, logger) : exportFile(table, msg.req, msg.path, opts, logger);
+    const work =
+      msg.type === 'invoke'
+        ? run(table, msg.channel, msg.req, logger)
+        : msg.type === 'export-file'
+          ? exportFile(table, msg.req, msg.path, opts, logger)
+          : guarded('thumbnail', logger, async () => (opts.thumbnail ? opts.thumbnail(msg.itemId) : null));
     void work.then((result) => port.postMessage({ type: 'result', seq: msg.seq, result }));
   });
   return subscribe((name, payload) => port.postMessage({ type: 'event', name, payload }));

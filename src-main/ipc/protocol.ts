@@ -4,7 +4,9 @@ import type { Channel, EventName, IpcResult } from '../shared';
 export type ToBackend =
   | { type: 'invoke'; seq: number; channel: Channel; req: unknown }
   /** `export:save` after the main process asked where to save: write the export to `path`. */
-  | { type: 'export-file'; seq: number; req: unknown; path: string };
+  | { type: 'export-file'; seq: number; req: unknown; path: string }
+  /** Thumbnail bytes of an item for the `picscan-thumb:` protocol; null when it has none. */
+  | { type: 'thumbnail'; seq: number; itemId: number };
 export type FromBackend =
   { type: 'result'; seq: number; result: IpcResult<unknown> } | { type: 'event'; name: EventName; payload: unknown };
 

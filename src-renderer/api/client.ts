@@ -63,9 +63,9 @@ export function onEvent<E extends EventName>(
   return transport ? transport.on(event, listener) : () => {};
 }
 
-/** Where an item's thumbnail is served (web mode; the session cookie authorises it). */
+/** Where an item's thumbnail is served: the app protocol (desktop) or the bridge (web mode, cookie-authorised). */
 export function thumbnailUrl(itemId: number): string {
-  return `/api/thumbnails/${itemId}`;
+  return isWebMode() ? `/api/thumbnails/${itemId}` : `picscan-thumb://item/${itemId}`;
 }
 
 /**

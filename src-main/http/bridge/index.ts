@@ -10,3 +10,4 @@ export { dispatch } from './dispatch';
 export { webModeBridge, defaultRendererDir, type WebModeContext, type WebModeOverrides } from './web-mode';
 export { createUiBackend, resumeInterrupted, type UiBackend, type UiBackendOptions } from './ui-backend';
 export { createSettingsStore, fileKeyVault, memoryKeyVault, type KeyVault } from './settings-store';
+export { createServerControl, type ServerControl } from './server-control';

@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config';
 import { AppError, type Logger } from '../../core';
 import { BatchService, type ImageFetcher, type ImageProcessor } from '../../services/batches';
 import type { openApiDatabase } from '../../services/api';
-import type { AppInfo, BatchSummary, HandlerTable, ServerState } from '../../shared';
+import type { AppInfo, BatchSummary, HandlerTable, ServerState, UiSettings } from '../../shared';
 import { createEventHub, type EventHub } from './events';
 import { createApiHandlers, type GalleriesPort } from './handlers';
 import type { ExportSource, ThumbnailSource } from './routes';
@@ -21,6 +21,8 @@ export interface UiBackendOptions {
   vault: KeyVault;
   server: () => ServerState;
   galleries?: GalleriesPort;
+  /** Called after settings are saved (the desktop app moves its API server). */
+  onSettingsSaved?: (settings: UiSettings) => Promise<unknown>;
   logger: Logger;
   progressIntervalMs?: number;
 }
@@ -120,7 +122,14 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
         throw new AppError('invalid-input', 'Re-analysing a single image is not available in this build yet.');
       },
     },
-    settings,
+    settings: {
+      get: () => settings.get(),
+      update: async (change) => {
+        const saved = await settings.update(change);
+        await opts.onSettingsSaved?.(saved);
+        return saved;
+      },
+    },
     server: { status: async () => opts.server() },
     galleries: opts.galleries,
   });

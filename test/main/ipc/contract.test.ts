@@ -71,6 +71,7 @@ describe('main ⇄ backend process bridge', () => {
     };
     serveBackend(backend, createApiHandlers(fakeDeps()), subscribe, silentLogger, {
       exportToFile: async (_f, format, path) => ({ path: `${path}.${format}`, bytes: 3 }),
+      thumbnail: async (id) => (id === 1 ? { bytes: new Uint8Array([7]), contentType: 'image/webp' } : null),
     });
     const client = connectBackend(main);
     const events: unknown[] = [];
@@ -86,6 +87,12 @@ describe('main ⇄ backend process bridge', () => {
       ok: true,
       value: { path: '/tmp/x.csv', bytes: 3 },
     });
+    await expect(client.exportFile({ filter: {}, format: 'xls' }, '/tmp/x')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input' },
+    });
+    await expect(client.thumbnail(1)).resolves.toEqual({ ok: true, value: { bytes: new Uint8Array([7]), contentType: 'image/webp' } });
+    await expect(client.thumbnail(2)).resolves.toEqual({ ok: true, value: null });
 
     for (const l of listeners) l('app:notice', { level: 'info', message: 'hello' });
     await new Promise((r) => setTimeout(r, 20));
