@@ -32,6 +32,7 @@ import type {
 } from '../shared/batch';
 import { importList } from './batches-import';
 import { exportResults } from './export.service';
+import { toSummary, validateOptions } from './batches-options';
 
 /** What a BatchService needs. `fetcher` defaults to image intake built from `config`. */
 export interface BatchServiceDeps {
@@ -294,24 +295,4 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     if (!b) throw new AppError('not-found', `There is no batch ${id}.`);
     return b;
   }
-}
-
-function toSummary(b: BatchRecord): BatchSummary {
-  const { downloadConcurrency: _d, analysisConcurrency: _a, ...summary } = b;
-  return summary;
-}
-
-function validateOptions(o: BatchOptions): void {
-  const bad = (msg: string): never => {
-    throw new AppError('invalid-parameter', msg);
-  };
-  if (typeof o.name !== 'string' || o.name.trim() === '') bad('A batch needs a name.');
-  for (const [key, v] of [
-    ['downloadConcurrency', o.downloadConcurrency],
-    ['analysisConcurrency', o.analysisConcurrency],
-  ] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 1 || v > 256)) bad(`${key} must be an integer from 1 to 256.`);
-  }
-  if (o.operation.kind === 'detect' && !(o.operation.minHeadScale >= 0.015 && o.operation.minHeadScale <= 0.5))
-    bad('minHeadScale must be from 0.015 to 0.5.');
 }
