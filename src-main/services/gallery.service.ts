@@ -64,6 +64,14 @@ export interface GalleryImportReport {
   references: number;
 }
 
+/** One built matcher and how many matches are using it. */
+interface Snapshot {
+  revision: number;
+  matcher: SnapshotMatcher;
+  uses: number;
+  retired: boolean;
+}
+
 const summary = (e: GalleryEntryRecord): GallerySummary => ({
   id: e.id,
   kind: e.kind,
@@ -77,7 +85,7 @@ const summary = (e: GalleryEntryRecord): GallerySummary => ({
 
 export class GalleryService {
   private readonly repo: GalleryRepo;
-  private current?: { revision: number; matcher: SnapshotMatcher };
+  private current?: Snapshot;
 
   constructor(private readonly deps: GalleryServiceDeps) {
     this.repo = new GalleryRepo(deps.db);
@@ -193,26 +201,41 @@ export class GalleryService {
    */
   matcher(): Required<GalleryMatcher> {
     return {
-      matchCelebrities: async (img, faces, signal) => (await this.snapshot()).matchCelebrities(img, faces, signal),
-      matchLandmarks: async (img, signal) => (await this.snapshot()).matchLandmarks(img, signal),
+      matchCelebrities: (img, faces, signal) => this.use((m) => m.matchCelebrities(img, faces, signal)),
+      matchLandmarks: (img, signal) => this.use((m) => m.matchLandmarks(img, signal)),
     };
   }
 
-  /** Frees the matcher's scan sessions. */
+  /** Frees the matcher's scan sessions (call when no match is running). */
   async dispose(): Promise<void> {
-    const m = this.current?.matcher;
+    const s = this.current;
     this.current = undefined;
-    await m?.dispose();
+    await s?.matcher.dispose();
   }
 
-  private async snapshot(): Promise<SnapshotMatcher> {
+  // Runs one match on the current snapshot. A snapshot replaced meanwhile (the galleries
+  // changed) is disposed only when its last running match ends, never under a running scan.
+  private async use<T>(run: (m: SnapshotMatcher) => Promise<T>): Promise<T> {
+    const s = this.snapshot();
+    s.uses++;
+    try {
+      return await run(s.matcher);
+    } finally {
+      s.uses--;
+      if (s.retired && s.uses === 0) void s.matcher.dispose();
+    }
+  }
+
+  private snapshot(): Snapshot {
     const revision = this.repo.revision();
-    if (this.current?.revision === revision) return this.current.matcher;
-    const old = this.current?.matcher;
-    const matcher = createSnapshotMatcher(this.deps.engine, this.contents(revision));
-    this.current = { revision, matcher };
-    await old?.dispose();
-    return matcher;
+    if (this.current?.revision === revision) return this.current;
+    const old = this.current;
+    this.current = { revision, matcher: createSnapshotMatcher(this.deps.engine, this.contents(revision)), uses: 0, retired: false };
+    if (old) {
+      old.retired = true;
+      if (old.uses === 0) void old.matcher.dispose();
+    }
+    return this.current;
   }
 
   // Only references made by this install's model file and recipe are comparable; others (an
