@@ -242,9 +242,10 @@ export class GalleryService {
   // import that predates a model update) are skipped rather than mixed in.
   private contents(revision: number): GalleryContents {
     const usable = (spec: DescriptorSpec) => {
+      const refs = this.repo.referencesOfKind(spec.kind);
+      if (refs.length === 0) return []; // an empty gallery needs no model (nor its manifest entry)
       const sha = this.modelSha(spec);
-      return this.repo
-        .referencesOfKind(spec.kind)
+      return refs
         .filter((r) => r.modelId === spec.modelId && r.modelSha256 === sha && r.method === spec.method && r.dim === spec.dim)
         .map((r) => ({ entryId: r.entryId, vector: r.descriptor }));
     };
