@@ -2,7 +2,7 @@
  * Stage 1: BlazeFace (back-camera model, 256 px) over the windows of a search plan, decoded to
  * image px and merged across windows with NMS.
  */
-import { nms } from '../../inference/tensor';
+import { nms, resizeRgb, type RgbImage } from '../../inference';
 import { BLAZEFACE_BACK_LAYOUT, generateAnchors } from './anchors';
 import { decodeDetections, KEYPOINTS, ROW_SIZE, type RawDetection } from './decode-detections';
 import type { FaceModelRunner } from './runner';
@@ -32,23 +32,27 @@ const N32 = 384;
 
 /** Runs the detector on every window of `levels` and returns merged candidates (score ≥ `minScore`), best first. */
 export async function detectCandidates(
-  img: Parameters<typeof warpToTensor>[0],
+  img: RgbImage,
   levels: readonly SearchLevel[],
   runner: FaceModelRunner,
   signal?: AbortSignal,
   minScore: number = DETECTOR_MIN_SCORE,
 ): Promise<Candidate[]> {
   const all: Candidate[] = [];
-  // Two runs in flight: the next window is warped (JS) while ORT runs the previous one (native threads).
+  // Two runs in flight: the next window is warped (JS) while ORT runs the previous one.
   const pending: Array<Promise<void>> = [];
   for (const level of levels) {
+    // Sample each level from a copy shrunk (libvips, area-correct) so its windows are ≈ 256 px:
+    // the JS warp then reads ~1 source pixel per output pixel instead of averaging up to 4×4.
+    const { src, sx, sy } = await levelSource(img, level.windowPx);
     for (const win of level.windows) {
       signal?.throwIfAborted();
-      const input = warpToTensor(img, win, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 });
+      const w: Window = { cx: win.cx * sx, cy: win.cy * sy, size: win.size * Math.sqrt(sx * sy), angleRad: win.angleRad };
+      const input = warpToTensor(src, w, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 });
       pending.push(
         runner.run('blazeface-back', input, signal).then((out) => {
           for (const d of decodeDetections(blazefaceRows(out), ANCHORS, minScore)) {
-            const c = toImage(d, win);
+            const c = toImage(d, w, sx, sy);
             if (c.size <= level.maxFacePx) all.push(c);
           }
         }),
@@ -89,10 +93,26 @@ export function blazefaceRows(out: Record<string, Float32Array>): Float32Array {
   return rows;
 }
 
-// Window px → image px (rotation included); the box stays square, its side scaled.
-function toImage(d: RawDetection, win: Window): Candidate {
+// Window px → source px (rotation included) → image px (undoing the level's shrink sx, sy).
+function toImage(d: RawDetection, win: Window, sx = 1, sy = 1): Candidate {
   const [cx, cy] = windowToImage(win, SIDE, d.cx, d.cy);
   const keypoints: number[] = [];
-  for (let k = 0; k < KEYPOINTS; k++) keypoints.push(...windowToImage(win, SIDE, d.keypoints[2 * k]!, d.keypoints[2 * k + 1]!));
-  return { score: d.score, cx, cy, size: (Math.max(d.w, d.h) * win.size) / SIDE, keypoints };
+  for (let k = 0; k < KEYPOINTS; k++) {
+    const [x, y] = windowToImage(win, SIDE, d.keypoints[2 * k]!, d.keypoints[2 * k + 1]!);
+    keypoints.push(x / sx, y / sy);
+  }
+  return { score: d.score, cx: cx / sx, cy: cy / sy, size: (Math.max(d.w, d.h) * win.size) / SIDE / Math.sqrt(sx * sy), keypoints };
+}
+
+/** Shrink factor below which a level is sampled from a resized copy (milder shrinks are cheap to warp directly). */
+const SHRINK_BELOW = 0.6;
+
+// The image a level's windows sample from, and its scale per axis relative to the original.
+async function levelSource(img: RgbImage, windowPx: number): Promise<{ src: RgbImage; sx: number; sy: number }> {
+  const k = SIDE / windowPx;
+  if (k >= SHRINK_BELOW) return { src: img, sx: 1, sy: 1 };
+  const w = Math.max(1, Math.round(img.width * k));
+  const h = Math.max(1, Math.round(img.height * k));
+  const src = await resizeRgb(img, w, h, { fit: 'fill', kernel: 'linear' });
+  return { src, sx: w / img.width, sy: h / img.height };
 }
