@@ -1,6 +1,6 @@
 import type { ExportRow } from '../store';
 
-/** CSV columns, in order. Lists are joined with "; ". */
+/** CSV columns, in order. Lists are joined with "; "; `metadata` holds the input CSV's other columns as JSON. */
 export const CSV_COLUMNS = [
   'url',
   'status',
@@ -24,6 +24,7 @@ export const CSV_COLUMNS = [
   'line_drawing_type',
   'celebrities',
   'landmarks',
+  'metadata',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -77,6 +78,7 @@ export function flattenRow(x: ExportRow, response: unknown): Record<CsvColumn, s
     line_drawing_type: row.line_drawing_type,
     celebrities: x.celebrities.join(LIST_SEPARATOR),
     landmarks: x.landmarks.join(LIST_SEPARATOR),
+    metadata: row.metadata,
   };
 }
 

@@ -65,6 +65,8 @@ describe('export', () => {
       }
     });
     expect(records[0]!.caption.startsWith("'=cmd")).toBe(true); // formula neutralised
+    expect(JSON.parse(records[0]!.metadata)).toEqual({ note: '+SUM(A1)' }); // input CSV columns, as JSON
+    expect(records[1]!.metadata).toBe('');
     expect(records.filter((r) => r.celebrities === 'Grace Hopper')).toHaveLength(3);
   });
 
