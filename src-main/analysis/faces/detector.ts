@@ -41,6 +41,10 @@ export async function detectCandidates(
   const all: Candidate[] = [];
   // Two runs in flight: the next window is warped (JS) while ORT runs the previous one.
   const pending: Array<Promise<void>> = [];
+  // Three input buffers in rotation: at most two runs are in flight, so the buffer reused is
+  // always one whose run has finished (saves ~0.8 MB of garbage per window).
+  const buffers = [0, 1, 2].map(() => new Float32Array(SIDE * SIDE * 3));
+  let n = 0;
   for (const level of levels) {
     // Sample each level from a copy shrunk (libvips, area-correct) so its windows are ≈ 256 px:
     // the JS warp then reads ~1 source pixel per output pixel instead of averaging up to 4×4.
@@ -48,7 +52,7 @@ export async function detectCandidates(
     for (const win of level.windows) {
       signal?.throwIfAborted();
       const w: Window = { cx: win.cx * sx, cy: win.cy * sy, size: win.size * Math.sqrt(sx * sy), angleRad: win.angleRad };
-      const input = warpToTensor(src, w, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 });
+      const input = warpToTensor(src, w, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 }, buffers[n++ % 3]);
       pending.push(
         runner.run('blazeface-back', input, signal).then((out) => {
           for (const d of decodeDetections(blazefaceRows(out), ANCHORS, minScore)) {
