@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDetectService } from '../../../src-main/services/detect.service';
 import type { DetectResponse } from '../../../src-main/shared/spec';
@@ -90,6 +91,31 @@ describe('detect success response', () => {
       // Chin below the eyes for these upright faces.
       expect(f.chinTipY).toBeGreaterThan(Math.max(f.leftEyeCenterY, f.rightEyeCenterY));
     }
+  });
+});
+
+describe('EXIF orientation', () => {
+  it('reports sizes and coordinates of the image as displayed (after EXIF rotation)', async () => {
+    const upright = (await stack.service.detect({ image: fixture('obama_portrait.jpg'), minHeadScale: 0.1 })).response;
+    // Pixels stored sideways (turned 90° counter-clockwise) with EXIF orientation 6 (display: turn clockwise).
+    const file = join(dir, 'exif6.jpg');
+    writeFileSync(file, await sharp(fixture('obama_portrait.jpg')).rotate(-90).withMetadata({ orientation: 6 }).jpeg().toBuffer());
+    const tagged = (await stack.service.detect({ image: file, minHeadScale: 0.1 })).response;
+    if (!('images' in upright) || !('images' in tagged)) throw new Error('no faces');
+    expect([tagged.images[0]!.width, tagged.images[0]!.height]).toEqual([455, 569]);
+    const [a, b] = [upright.images[0]!.faces[0]!, tagged.images[0]!.faces[0]!];
+    const ied = a.leftEyeCenterX - a.rightEyeCenterX;
+    for (const k of [
+      'topLeftX',
+      'topLeftY',
+      'leftEyeCenterX',
+      'leftEyeCenterY',
+      'rightEyeCenterX',
+      'rightEyeCenterY',
+      'chinTipX',
+      'chinTipY',
+    ] as const)
+      expect(Math.abs(a[k] - b[k]), k).toBeLessThanOrEqual(0.1 * ied);
   });
 });
 
