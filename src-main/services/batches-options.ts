@@ -4,7 +4,7 @@ import type { BatchOptions, BatchSummary } from '../shared/batch';
 
 /** A stored batch as adapters see it (without its run settings). */
 export function toSummary(b: BatchRecord): BatchSummary {
-  const { downloadConcurrency: _d, analysisConcurrency: _a, ...summary } = b;
+  const { downloadConcurrency: _d, analysisConcurrency: _a, importComplete: _i, ...summary } = b;
   return summary;
 }
 

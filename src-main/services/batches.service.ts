@@ -93,6 +93,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const id = this.batches.insert(options);
     try {
       const counts = await importList(this.items, id, source, format);
+      this.batches.markImported(id);
       return { batch: this.get(id), ...counts };
     } catch (err) {
       this.batches.delete(id); // a list that cannot be read leaves no half batch behind
@@ -118,6 +119,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const active = this.runs.get(id);
     if (active) return active.done;
     const batch = this.record(id);
+    if (!batch.importComplete) {
+      return Promise.reject(
+        new AppError('invalid-input', `Batch ${id} was not fully imported (the import was interrupted); delete it and create it again.`),
+      );
+    }
     if (batch.status === 'cancelled')
       return Promise.reject(new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`));
     this.items.resetInterrupted(id);

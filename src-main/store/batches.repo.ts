@@ -14,6 +14,8 @@ export interface NewBatch {
 export interface BatchRecord extends BatchSummary {
   downloadConcurrency: number | null;
   analysisConcurrency: number | null;
+  /** False while (or if a crash stopped) streaming its list in: such a batch must not run. */
+  importComplete: boolean;
 }
 
 interface BatchRow {
@@ -26,6 +28,7 @@ interface BatchRow {
   analysis_concurrency: number | null;
   created_at: string;
   finished_at: string | null;
+  import_complete: number;
 }
 
 /** Batches and their per-status item counts. */
@@ -37,10 +40,12 @@ export class BatchesRepo {
   private readonly statusStmt;
   private readonly finishStmt;
   private readonly deleteStmt;
+  private readonly importedStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare<[string, string, string, number | null, number | null, string]>(
-      `INSERT INTO batches (name, operation, backend, download_concurrency, analysis_concurrency, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO batches (name, operation, backend, download_concurrency, analysis_concurrency, created_at, import_complete)
+       VALUES (?, ?, ?, ?, ?, ?, 0)`,
     );
     this.getStmt = db.prepare<[number], BatchRow>('SELECT * FROM batches WHERE id = ?');
     this.listStmt = db.prepare<[], BatchRow>('SELECT * FROM batches ORDER BY id DESC');
@@ -50,6 +55,7 @@ export class BatchesRepo {
     this.statusStmt = db.prepare<[BatchStatus, number]>('UPDATE batches SET status = ?, finished_at = NULL WHERE id = ?');
     this.finishStmt = db.prepare<[BatchStatus, string, number]>('UPDATE batches SET status = ?, finished_at = ? WHERE id = ?');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM batches WHERE id = ?');
+    this.importedStmt = db.prepare<[number]>('UPDATE batches SET import_complete = 1 WHERE id = ?');
   }
 
   insert(batch: NewBatch, createdAt = new Date()): number {
@@ -92,6 +98,11 @@ export class BatchesRepo {
     this.finishStmt.run(status, at.toISOString(), id);
   }
 
+  /** Marks the batch's list as fully imported (it may run from now on). */
+  markImported(id: number): void {
+    this.importedStmt.run(id);
+  }
+
   /** Deletes the batch; items, results and thumbnails go with it (ON DELETE CASCADE). */
   delete(id: number): boolean {
     return this.deleteStmt.run(id).changes > 0;
@@ -109,6 +120,7 @@ export class BatchesRepo {
       finishedAt: row.finished_at,
       downloadConcurrency: row.download_concurrency,
       analysisConcurrency: row.analysis_concurrency,
+      importComplete: row.import_complete === 1,
     };
   }
 }

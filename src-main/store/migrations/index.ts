@@ -4,6 +4,7 @@ import { m0001 } from './0001-create-batches-and-items';
 import { m0002 } from './0002-create-results';
 import { m0003 } from './0003-caption-search-index';
 import { m0004 } from './0004-batch-facet-counts';
+import { m0005 } from './0005-batch-import-complete';
 import { m0200 } from './0200-create-galleries';
 
 /**
@@ -15,6 +16,7 @@ export const migrations: readonly Migration[] = [
   m0002,
   m0003,
   m0004,
+  m0005,
   m0100,
   m0200,
 ];

@@ -1,0 +1,60 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { BatchesRepo } from '../../../src-main/store';
+import { createTestDb } from '../../helpers/db';
+import { batchOptions, fakeProcessor, listOf, makeService } from '../jobs/support';
+
+describe('creating batches from lists', () => {
+  it('keeps CSV columns as item metadata and reports duplicates and invalid lines', async () => {
+    const service = makeService(createTestDb(), fakeProcessor());
+    const csv = 'sku,URL,title\nA1,http://img.test/1.jpg,"Red, large"\nA2,http://img.test/1.jpg,dup\nA3,notaurl,x\n';
+    const report = await service.create(listOf([csv]), batchOptions());
+    expect(report).toMatchObject({
+      lines: 3,
+      items: 2,
+      duplicates: 1,
+      invalid: 1,
+      batch: { status: 'queued', counts: { total: 2, queued: 1, failed: 1 } },
+    });
+    const items = service.resultsPage({ filter: { batchId: report.batch.id } }).items;
+    expect(items.map((i) => [i.url, i.status, i.metadata])).toEqual([
+      ['http://img.test/1.jpg', 'queued', { sku: 'A1', title: 'Red, large' }],
+      ['notaurl', 'failed', { sku: 'A3', title: 'x' }],
+    ]);
+    expect(items[1]!.error).toEqual({ code: 'invalid-image-url', message: 'Line 4: "notaurl" is not a valid URL.' });
+  });
+
+  it('leaves no batch behind when the list cannot be read', async () => {
+    const service = makeService(createTestDb(), fakeProcessor());
+    await expect(service.create(listOf(['a,b\n1,2\n']), batchOptions(), 'csv')).rejects.toMatchObject({ code: 'invalid-input' });
+    const broken = new Readable({
+      read() {
+        this.destroy(new Error('disk gone'));
+      },
+    });
+    await expect(service.create(broken, batchOptions(), 'txt')).rejects.toThrow(/disk gone/);
+    expect(service.list()).toEqual([]);
+  });
+
+  it('refuses to run a batch whose import was interrupted by a crash', async () => {
+    const db = createTestDb();
+    const service = makeService(db, fakeProcessor());
+    // What a crash mid-import leaves: the batch row, some items, import never marked complete.
+    const id = new BatchesRepo(db).insert(batchOptions());
+    await expect(service.start(id)).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/not fully imported/) as unknown,
+    });
+  });
+
+  it('rejects bad options', async () => {
+    const service = makeService(createTestDb(), fakeProcessor());
+    await expect(service.create(listOf(['http://a/1.jpg']), batchOptions({ name: ' ' }))).rejects.toMatchObject({
+      code: 'invalid-parameter',
+    });
+    await expect(service.create(listOf(['http://a/1.jpg']), batchOptions({ downloadConcurrency: 0 }))).rejects.toMatchObject({
+      code: 'invalid-parameter',
+    });
+    expect(() => service.get(12345)).toThrow(/no batch 12345/);
+  });
+});
