@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { loadConfig } from './config';
 import { consoleLogger } from './core';
-import { createServerControl, createUiBackend, memoryKeyVault, resumeInterrupted } from './http/bridge';
+import { createServerControl, createUiBackend, memoryKeyVault, openLocalBackends, resumeInterrupted } from './http/bridge';
 import { serveBackend, type FromBackend, type ToBackend } from './ipc';
 import { openApiDatabase } from './services/api';
 
@@ -18,12 +18,15 @@ const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPor
 if (!parentPort) throw new Error('backend-process must run as an Electron utility process');
 
 const config = loadConfig();
+const local = await openLocalBackends(config, consoleLogger);
 const db = openApiDatabase(config.dbPath);
 const server = createServerControl({ config, db, logger: consoleLogger });
 const backend = createUiBackend({
   config,
   db,
   mode: 'desktop',
+  processor: local.processor,
+  galleries: local.galleries,
   vault: memoryKeyVault(),
   server: () => server.status(),
   onSettingsSaved: (s) => server.apply(s.server),
@@ -50,7 +53,7 @@ resumeInterrupted(backend, config);
 void backend.handlers['settings:get'].run(undefined).then((s) => server.apply(s.server));
 
 process.on('SIGTERM', () => {
-  void Promise.all([backend.close(), server.close()]).finally(() => {
+  void Promise.all([backend.close(), server.close(), local.close()]).finally(() => {
     db.close();
     process.exit(0);
   });

@@ -11,3 +11,4 @@ export { webModeBridge, defaultRendererDir, type WebModeContext, type WebModeOve
 export { createUiBackend, resumeInterrupted, type UiBackend, type UiBackendOptions } from './ui-backend';
 export { createSettingsStore, fileKeyVault, memoryKeyVault, type KeyVault } from './settings-store';
 export { createServerControl, type ServerControl } from './server-control';
+export { openLocalBackends, type LocalBackends } from './local-backends';

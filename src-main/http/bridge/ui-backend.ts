@@ -4,7 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { AppConfig } from '../../config';
 import { AppError, type Logger } from '../../core';
 import { BatchService, type ImageFetcher, type ImageProcessor } from '../../services/batches';
-import type { openApiDatabase } from '../../services/api';
+import { remoteProcessorFactory, type openApiDatabase } from '../../services/api';
 import type { AppInfo, BatchSummary, HandlerTable, ServerState, UiSettings } from '../../shared';
 import { createEventHub, type EventHub } from './events';
 import { createApiHandlers, type GalleriesPort } from './handlers';
@@ -47,15 +47,21 @@ const noModels: ImageProcessor = {
 /** Composes the batch service, settings and events into the handler table of the contract. */
 export function createUiBackend(opts: UiBackendOptions): UiBackend {
   const events = createEventHub();
+  const settings = createSettingsStore(opts.config, opts.vault);
   const service = new BatchService({
     db: opts.db,
     config: opts.config,
     processor: opts.processor ?? noModels,
     fetcher: opts.fetcher,
+    // The remote backend uses the key from Settings at the moment the batch starts.
+    remoteProcessor: (backend) => {
+      const key = settings.remoteKey();
+      if (!key) throw new AppError('unauthorized', 'The remote backend needs an API key: add it in Settings, then resume the batch.');
+      return remoteProcessorFactory({ key })(backend);
+    },
     logger: opts.logger,
     progressIntervalMs: opts.progressIntervalMs,
   });
-  const settings = createSettingsStore(opts.config, opts.vault);
   const changed = (batchId: number): void => events.emit('batches:changed', { batchId });
   const lastStatus = new Map<number, string>();
   const offProgress = service.onProgress((p) => {

@@ -9,6 +9,7 @@ import type { ImageFetcher, ImageProcessor } from '../../services/batches';
 import { serverUrl } from '../address';
 import { createSessionToken } from './guard';
 import { bridgeRoutes } from './routes';
+import { openLocalBackends } from './local-backends';
 import { fileKeyVault } from './settings-store';
 import { createUiBackend, resumeInterrupted, type UiBackend } from './ui-backend';
 
@@ -46,6 +47,7 @@ export function defaultRendererDir(): string | null {
 export function webModeBridge(ctx: WebModeContext, overrides: WebModeOverrides = {}): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
     const logger = overrides.logger ?? consoleLogger;
+    const local = overrides.processor ? undefined : await openLocalBackends(ctx.config, logger);
     const db = openApiDatabase(ctx.config.dbPath);
     const token = overrides.token ?? createSessionToken();
     let url: string | null = null;
@@ -53,7 +55,8 @@ export function webModeBridge(ctx: WebModeContext, overrides: WebModeOverrides =
       config: ctx.config,
       db,
       mode: 'web',
-      processor: overrides.processor,
+      processor: overrides.processor ?? local?.processor,
+      galleries: local?.galleries,
       fetcher: overrides.fetcher,
       vault: fileKeyVault(ctx.config.dataDir),
       server: () => ({ running: url !== null, url, error: null }),
@@ -80,6 +83,7 @@ export function webModeBridge(ctx: WebModeContext, overrides: WebModeOverrides =
     });
     app.addHook('onClose', async () => {
       await backend.close();
+      await local?.close();
       db.close();
     });
   };
