@@ -48,7 +48,8 @@ export async function estimateAttributes(
     cx: face.cx + Math.sin(face.angleRad) * face.size * 0.1,
     cy: face.cy - Math.cos(face.angleRad) * face.size * 0.1,
   };
-  // Start all three runs before awaiting: each warp (JS) overlaps the previous model's run.
+  // All three started before awaiting: with an asynchronous runner the warps overlap model runs
+  // (onnxruntime-node's run blocks the calling thread, so through the engine they run in turn).
   const [faceres, gear, emotion] = await Promise.all([
     runner.run('faceres', warpToTensor(img, face, { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 }), signal),
     runner.run('gear', warpToTensor(img, gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }), signal),

@@ -39,7 +39,8 @@ export async function detectCandidates(
   minScore: number = DETECTOR_MIN_SCORE,
 ): Promise<Candidate[]> {
   const all: Candidate[] = [];
-  // Two runs in flight: the next window is warped (JS) while ORT runs the previous one.
+  // Up to two runs in flight, so an asynchronous runner overlaps the next warp with the previous
+  // run (onnxruntime-node's run blocks the calling thread, so through the engine they alternate).
   const pending: Array<Promise<void>> = [];
   // Three input buffers in rotation: at most two runs are in flight, so the buffer reused is
   // always one whose run has finished (saves ~0.8 MB of garbage per window).
