@@ -95,7 +95,7 @@ export class BatchRunner {
     if (await this.tryReuse(item, sha256)) return;
     if (!items.markAnalyzing(item.id, sha256, Date.now() - startedMs)) return;
     const key = `${sha256}|${this.s.opKey}`;
-    const task = analyses.add(() => this.analyse(item, image, sha256));
+    const task = analyses.add(() => this.analyse(item, image, sha256).catch((err: unknown) => this.crashed(item, err)));
     this.deps.inflight.set(key, task);
     void task
       .finally(() => {
