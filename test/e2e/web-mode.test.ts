@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (const file of FIXTURE_FILES) {
     images.route(`/img/${file}`, { file: fixture(file), headers: { 'content-type': file.endsWith('.png') ? 'image/png' : 'image/jpeg' } });
   }
-  web = await startWebApp({ processor: fixtureProcessor() });
+  web = await startWebApp({ processor: fixtureProcessor({ delayMs: 400 }) });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -54,11 +54,17 @@ describe('web mode in Chromium', () => {
 
     const row = page.getByTestId('batch-row').filter({ hasText: 'Fixtures' });
     await row.waitFor();
+    // While it runs: a partial progress bar, a rate and an ETA, pushed by server-sent events.
+    await page.locator('[data-testid="batch-row"][data-status="running"]').filter({ hasText: 'img/s' }).waitFor();
+    expect(Number(await row.getByRole('progressbar').getAttribute('aria-valuenow'))).toBeLessThan(100);
+    expect(await row.innerText()).toMatch(/ETA /);
+    await snap(page, '02-batches-running');
     await page.locator('[data-testid="batch-row"][data-status="done"]').waitFor({ timeout: 60_000 });
-    expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 done');
+    expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 finished');
     expect(await row.innerText()).toContain('2 failed');
     expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    await snap(page, '02-batches');
+    await page.waitForTimeout(400); // the progress bar's width transition
+    await snap(page, '02-batches-done');
   });
 
   it('filters the results by a tag and by "has faces", with live counts', async () => {
@@ -117,7 +123,7 @@ describe('web mode in Chromium', () => {
     await expect.poll(() => total(page).innerText()).toMatch(/^20 results in batch/);
     await page.getByRole('navigation').getByRole('button', { name: 'Batches' }).click();
     const row = page.locator('[data-testid="batch-row"][data-status="done"]').filter({ hasText: 'Fixtures' });
-    expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 done');
+    expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 finished');
   });
 
   it('shows settings, and the dark theme', async () => {

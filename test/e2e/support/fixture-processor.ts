@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sleep } from '../../../src-main/core';
 import type { ImageProcessor } from '../../../src-main/services/batches';
 import type { AnalyzeData, Category } from '../../../src-main/shared';
 import { fixturesDir } from '../../helpers/paths';
@@ -25,9 +26,11 @@ export const FIXTURE_FILES = manifest.map((m) => m.file);
  * B&W, clip art, line drawings); everything before it (loopback HTTP, intake, decoding,
  * thumbnails, the batch pipeline and the store) is the real thing.
  */
-export function fixtureProcessor(): ImageProcessor {
+export function fixtureProcessor(opts: { delayMs?: number } = {}): ImageProcessor {
   return {
-    async process(image) {
+    async process(image, _operation, signal) {
+      // A little model-like time, so a batch is seen running (progress, rate, ETA) before it is done.
+      if (opts.delayMs) await sleep(opts.delayMs, signal).catch(() => undefined);
       const truth = manifest.find((m) => m.file === image.fileName)?.truth ?? {};
       const words = image.fileName.replace(/\.\w+$/, '').split('_');
       const tags = [...new Set([...(truth.objects ?? []), ...words])].map((name, i) => ({

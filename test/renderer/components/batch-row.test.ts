@@ -26,7 +26,7 @@ describe('BatchRow', () => {
       onopen: () => {},
     });
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
-    expect(screen.getByText('10 / 20 done')).toBeTruthy();
+    expect(screen.getByText('10 / 20 finished')).toBeTruthy();
     expect(screen.getByText('2 failed')).toBeTruthy();
     expect(screen.getByText('4.5 img/s')).toBeTruthy();
     expect(screen.getByText('ETA 2 min 5 s')).toBeTruthy();
