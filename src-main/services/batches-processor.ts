@@ -5,6 +5,7 @@ import { InferenceEngine, loadManifest } from '../inference';
 import type { ImageProcessor } from '../jobs';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
 import { createDetectService } from './detect.service';
+import { openGalleryMatcher } from './gallery-open';
 
 /**
  * The local backend for batches: the analyze and detect services over one inference engine,
@@ -16,7 +17,9 @@ export async function localBatchProcessor(config: AppConfig): Promise<ImageProce
     modelsDir: config.modelsDir,
     intraOpNumThreads: config.modelThreads,
   });
-  const analyzer = createAnalyzeService(analyzeModelsFromEngine(engine));
+  // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
+  const galleries = openGalleryMatcher(config.dbPath, engine);
+  const analyzer = createAnalyzeService({ ...analyzeModelsFromEngine(engine), gallery: galleries.matcher });
   const runner = engineRunner(engine);
   return {
     async process(image, operation, signal) {
@@ -32,6 +35,9 @@ export async function localBatchProcessor(config: AppConfig): Promise<ImageProce
       );
       return { kind: 'detect', response };
     },
-    close: () => engine.dispose(),
+    async close() {
+      await galleries.close();
+      await engine.dispose();
+    },
   };
 }
