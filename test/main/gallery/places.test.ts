@@ -113,3 +113,46 @@ describe('place gallery on the fixtures (real models)', () => {
     });
   });
 });
+
+describe('several places in one gallery (real models)', () => {
+  const PLACES = ['colosseum.jpg', 'rocket_launchpad.jpg', 'coffee_cup.jpg', 'cat_chelsea.jpg'];
+  let engine: InferenceEngine;
+  let loader: ImageLoader;
+  let gallery: GalleryService;
+  const images = new Map<string, RgbImage>();
+
+  beforeAll(async () => {
+    engine = testEngine();
+    loader = testLoader();
+    gallery = testGallery(engine, loader);
+    const dir = await mkdtemp(join(tmpdir(), 'picscan-places-'));
+    for (const file of PLACES) {
+      const img = await fixtureImage(loader, file);
+      images.set(file, img);
+      // Reference: the top-left 80 % × 85 % of each photo.
+      const w = Math.round(img.width * 0.8);
+      const h = Math.round(img.height * 0.85);
+      const reference = await writeJpeg(
+        cropRgb(img, { left: 0, top: 0, width: w, height: h }),
+        join(dir, file.replace(/\.\w+$/, '-ref.jpg')),
+      );
+      await gallery.addPlace(file, { latitude: 0, longitude: 0 }, [reference]);
+    }
+  });
+  afterAll(async () => {
+    await gallery.dispose();
+    await loader.close();
+    await engine.dispose();
+  });
+
+  it.each(PLACES)('recognises a re-framed, rescaled, colour-shifted %s as itself only', async (file) => {
+    const img = images.get(file)!;
+    // Bottom-right 75 % × 80 %, scaled to 70 %, cool cast and brighter mid-tones.
+    const w = Math.round(img.width * 0.75);
+    const h = Math.round(img.height * 0.8);
+    const crop = cropRgb(img, { left: img.width - w, top: img.height - h, width: w, height: h });
+    const query = colourShift(await resizeRgb(crop, Math.round(w * 0.7), Math.round(h * 0.7)), [0.85, 1.0, 1.15], 0.8);
+    const match = await gallery.matcher().matchLandmarks(query);
+    expect(match.details.map((d) => d.name)).toEqual([file]);
+  });
+});
