@@ -116,16 +116,25 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
    * for a batch already running returns the same promise.
    */
   start(id: number): Promise<BatchSummary> {
+    try {
+      return this.begin(id);
+    } catch (err) {
+      return Promise.reject(err); // not-found and friends arrive as a rejection, like run failures
+    }
+  }
+
+  private begin(id: number): Promise<BatchSummary> {
     const active = this.runs.get(id);
     if (active) return active.done;
     const batch = this.record(id);
     if (!batch.importComplete) {
-      return Promise.reject(
-        new AppError('invalid-input', `Batch ${id} was not fully imported (the import was interrupted); delete it and create it again.`),
+      throw new AppError(
+        'invalid-input',
+        `Batch ${id} was not fully imported (the import was interrupted); delete it and create it again.`,
       );
     }
-    if (batch.status === 'cancelled')
-      return Promise.reject(new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`));
+    if (batch.status === 'cancelled') throw new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`);
+    const processor = this.processorFor(batch.backend);
     this.items.resetInterrupted(id);
     this.batches.setStatus(id, 'running');
     const tracker = new ProgressTracker(id, this.batches.counts(id), 'running');
@@ -134,7 +143,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
         items: this.items,
         results: this.results,
         fetcher: this.fetcher,
-        processor: this.processorFor(batch.backend),
+        processor,
         logger: this.logger,
         inflight: this.inflight,
       },

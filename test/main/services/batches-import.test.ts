@@ -56,5 +56,12 @@ describe('creating batches from lists', () => {
       code: 'invalid-parameter',
     });
     expect(() => service.get(12345)).toThrow(/no batch 12345/);
+    // start() always answers with a promise: adapters chain .catch() on it.
+    await expect(service.start(12345)).rejects.toMatchObject({ code: 'not-found' });
+    const remote = await service.create(
+      listOf(['http://a/1.jpg']),
+      batchOptions({ backend: { kind: 'remote', baseUrl: 'https://api.example' } }),
+    );
+    await expect(service.start(remote.batch.id)).rejects.toMatchObject({ code: 'invalid-input' });
   });
 });
