@@ -11,6 +11,7 @@ import type { FetchedImage, ImageFetcher, ImageProcessor, ProcessedImage } from 
 /** Analyses in flight, by `sha256|opKey`, shared by every runner so identical bytes run once. */
 export type InflightAnalyses = Map<string, Promise<unknown>>;
 
+/** What a runner uses: the repos, the injected fetch/process steps, and the shared in-flight map. */
 export interface RunnerDeps {
   items: ItemsRepo;
   results: ResultsRepo;
@@ -20,6 +21,7 @@ export interface RunnerDeps {
   inflight: InflightAnalyses;
 }
 
+/** One run of one batch: what to compute, how many at once, how to retry, whom to tell. */
 export interface RunSettings {
   batchId: number;
   operation: BatchOperation;

@@ -8,6 +8,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
+/** 3 attempts, backoff from 0.5 s up to 10 s. */
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 10_000 };
 
 // Reasons a later attempt can fix: resets and timeouts, overloaded servers. A refused

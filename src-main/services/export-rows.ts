@@ -27,9 +27,11 @@ export const CSV_COLUMNS = [
   'metadata',
 ] as const;
 
+/** One CSV column name. */
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
 const TOP_TAGS = 10;
+/** Joins list cells (tags, colours, ages…) in CSV. */
 export const LIST_SEPARATOR = '; ';
 
 interface FaceLike {
