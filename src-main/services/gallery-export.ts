@@ -11,6 +11,7 @@ import type { GalleryReferenceRecord, NewGalleryReference } from '../store';
 
 /** Format tag and version of the file. */
 export const GALLERY_FILE_FORMAT = 'picscan-gallery';
+/** Bumped on any incompatible change of the file layout. */
 export const GALLERY_FILE_VERSION = 1;
 
 const referenceSchema = z
@@ -52,8 +53,11 @@ export const galleryFileSchema = z
   })
   .strict();
 
+/** A parsed gallery file. */
 export type GalleryFile = z.infer<typeof galleryFileSchema>;
+/** One person or place of the file. */
 export type GalleryFileEntry = GalleryFile['entries'][number];
+/** One reference of an entry: descriptor (base64 float32 LE) with the model that made it. */
 export type GalleryFileReference = GalleryFileEntry['references'][number];
 
 /** Validates parsed JSON as a gallery file; `invalid-input` naming the first problem. */

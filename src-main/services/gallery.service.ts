@@ -83,6 +83,7 @@ const summary = (e: GalleryEntryRecord): GallerySummary => ({
   createdAt: e.createdAt,
 });
 
+/** Enrolment, listing, removal, export/import and the live analyze matcher over one database. */
 export class GalleryService {
   private readonly repo: GalleryRepo;
   private current?: Snapshot;

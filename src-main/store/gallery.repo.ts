@@ -31,7 +31,9 @@ export interface GalleryReferenceRecord {
   createdAt: string;
 }
 
+/** An entry to create (or to add references to, matched by kind and name). */
 export type NewGalleryEntry = Pick<GalleryEntryRecord, 'kind' | 'name' | 'mid' | 'latitude' | 'longitude'>;
+/** A reference to store; `entryId` is set by `enrol`. */
 export type NewGalleryReference = Omit<GalleryReferenceRecord, 'id' | 'createdAt'>;
 
 interface EntryRow {

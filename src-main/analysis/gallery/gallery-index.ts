@@ -33,6 +33,7 @@ export interface EntryScore {
   row: number;
 }
 
+/** An immutable gallery matrix with exact top-k entry search (build once per gallery snapshot). */
 export class GalleryIndex {
   readonly rows: number;
   private session?: Promise<Session>;
