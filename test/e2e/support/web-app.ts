@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src-main/config';
@@ -10,10 +10,20 @@ import { createApiServices, createLocalOperations, openApiDatabase } from '../..
 import type { ImageProcessor } from '../../../src-main/services/batches';
 import { repoRoot } from '../../helpers/paths';
 
-/** The built renderer; built once (electron-vite build) when missing. */
+function newestMtimeMs(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** The built renderer; (re)built with electron-vite when missing or older than `src-renderer/`. */
 export function ensureRendererBuilt(): string {
   const dir = join(repoRoot, 'out', 'renderer');
-  if (!existsSync(join(dir, 'index.html'))) {
+  const index = join(dir, 'index.html');
+  if (!existsSync(index) || statSync(index).mtimeMs < newestMtimeMs(join(repoRoot, 'src-renderer'))) {
     const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
       cwd: repoRoot,
       stdio: 'inherit',
