@@ -9,7 +9,9 @@
 import { l2Normalize } from '../../inference/tensor';
 import type { RgbImage } from '../../inference/image';
 // The faces module's mesh refinement and warp are not in its public index; reusing them keeps one
-// alignment for attributes and galleries instead of a copy here.
+// alignment for detection and galleries instead of a copy here. The recipe depends on them: a
+// change there that moves descriptors must bump FACE_DESCRIPTOR.method (the golden-descriptor
+// test in test/main/gallery fails when it does).
 import { meshCandidate } from '../faces/landmarks';
 import { eyeLineAngle, windowFromMesh } from '../faces/mesh-align';
 import { keyPoints } from '../faces/mesh-geometry';
@@ -28,7 +30,11 @@ export interface FaceBox {
 /** faceres input side, px. */
 export const FACERES_INPUT_PX = 224;
 
-/** Crop side relative to the mesh extent (faceres was trained on loose crops; as attributes.ts). */
+/**
+ * Crop side relative to the mesh extent. faceres was trained on loose crops; 1.3–1.7 measured
+ * alike (docs/galleries.md). Owned here, not shared with the attribute run, so that tuning
+ * attributes can never silently move stored gallery vectors.
+ */
 export const FACE_CROP_SCALE = 1.5;
 
 /** A descriptor and the upright crop window it was computed from (for the thumbnail). */
@@ -54,7 +60,7 @@ export async function describeFace(
   const candidate = { score: 1, cx, cy, size: side, keypoints: [cx - 1, cy, cx + 1, cy, cx, cy, cx, cy, cx, cy, cx, cy] };
   const meshed = await meshCandidate(img, candidate, runner, signal);
   if (!meshed) return null;
-  // The same crop as the faces module's faceres attribute run (second mesh, 1.5 × extent).
+  // Upright window from the second (refined) mesh.
   const eyes = keyPoints(meshed.mesh);
   const window = windowFromMesh(meshed.mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye), FACE_CROP_SCALE);
   const input = warpToTensor(img, window, { side: FACERES_INPUT_PX, layout: 'nhwc', scale: 1, offset: 0, channels: 3 });

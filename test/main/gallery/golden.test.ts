@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectFacesInImage, engineRunner, parseSelector } from '../../../src-main/analysis/faces';
+import {
+  cosine,
+  decodeVector,
+  describeFace,
+  describePlace,
+  FACE_DESCRIPTOR,
+  PLACE_DESCRIPTOR,
+} from '../../../src-main/analysis/gallery/index';
+import type { InferenceEngine } from '../../../src-main/inference';
+import type { ImageLoader } from '../../../src-main/intake';
+import { GOLDEN_PERSON, GOLDEN_PLACE } from './golden-descriptors';
+import { fixtureImage, testEngine, testLoader } from './support';
+
+// Stored galleries stay valid only while the recipes produce the same vectors. If one of these
+// fails after a change (here or in the faces module's mesh alignment or warp), bump the recipe's
+// `method` in descriptor-spec.ts — stored references are then ignored and imports refused, as for
+// a model change — and regenerate with `npx tsx test/bench/gallery.ts --write-golden`.
+describe('descriptor recipes are unchanged (real models)', () => {
+  let engine: InferenceEngine;
+  let loader: ImageLoader;
+  beforeAll(() => {
+    engine = testEngine();
+    loader = testLoader();
+  });
+  afterAll(async () => {
+    await loader.close();
+    await engine.dispose();
+  });
+
+  it(`${FACE_DESCRIPTOR.method}: obama_portrait.jpg`, async () => {
+    const img = await fixtureImage(loader, 'obama_portrait.jpg');
+    const runner = engineRunner(engine);
+    const [face] = await detectFacesInImage(
+      img,
+      { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
+      runner,
+    );
+    const d = await describeFace(img, face!.box, runner);
+    expect(cosine(d!.vector, decodeVector(GOLDEN_PERSON))).toBeGreaterThan(0.99);
+  });
+
+  it(`${PLACE_DESCRIPTOR.method}: colosseum.jpg`, async () => {
+    const img = await fixtureImage(loader, 'colosseum.jpg');
+    const d = await describePlace(img, (id, feeds, s) => engine.run(id, feeds, s));
+    expect(cosine(d.vector, decodeVector(GOLDEN_PLACE))).toBeGreaterThan(0.99);
+  });
+});
