@@ -12,7 +12,8 @@
  */
 import type { RgbImage } from '../../inference/image';
 import type { FaceModelRunner } from './runner';
-import { warpToTensor, type Window } from './warp';
+import { withBuffer } from './buffer-pool';
+import { warpToTensor, type WarpTarget, type Window } from './warp';
 
 /** Emotion labels in model output order. */
 export const EMOTIONS = ['angry', 'disgust', 'fear', 'happy', 'sad', 'surprise', 'neutral'] as const;
@@ -50,10 +51,12 @@ export async function estimateAttributes(
   };
   // All three started before awaiting: with an asynchronous runner the warps overlap model runs
   // (onnxruntime-node's run blocks the calling thread, so through the engine they run in turn).
+  const run = (id: 'faceres' | 'gear' | 'emotion', win: Window, t: WarpTarget): Promise<Record<string, Float32Array>> =>
+    withBuffer(t.side * t.side * t.channels, (buf) => runner.run(id, warpToTensor(img, win, t, buf), signal));
   const [faceres, gear, emotion] = await Promise.all([
-    runner.run('faceres', warpToTensor(img, face, { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 }), signal),
-    runner.run('gear', warpToTensor(img, gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }), signal),
-    runner.run('emotion', warpToTensor(img, face, { side: 64, layout: 'nhwc', scale: 2 / 255, offset: -1, channels: 1 }), signal),
+    run('faceres', face, { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 }),
+    run('gear', gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }),
+    run('emotion', face, { side: 64, layout: 'nhwc', scale: 2 / 255, offset: -1, channels: 1 }),
   ]);
   return combineAttributes({
     faceresMale: req(faceres, 'gender')[0]!,

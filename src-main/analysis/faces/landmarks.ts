@@ -7,6 +7,7 @@ import type { Candidate } from './detector';
 import { eyeLineAngle, MESH_INPUT_PX, meshToImage, meshWindow, windowFromMesh } from './mesh-align';
 import { keyPoints, type Point3 } from './mesh-geometry';
 import type { FaceModelRunner } from './runner';
+import { withBuffer } from './buffer-pool';
 import { warpToTensor, type Window } from './warp';
 
 /** A meshed face: 468 points in image px, the crop used and facemesh's face-presence score. */
@@ -58,8 +59,13 @@ async function runMesh(
   runner: FaceModelRunner,
   signal?: AbortSignal,
 ): Promise<{ mesh: Point3[]; faceScore: number }> {
-  const input = warpToTensor(img, win, { side: MESH_INPUT_PX, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 });
-  const out = await runner.run('facemesh', input, signal);
+  const out = await withBuffer(MESH_INPUT_PX * MESH_INPUT_PX * 3, (buf) =>
+    runner.run(
+      'facemesh',
+      warpToTensor(img, win, { side: MESH_INPUT_PX, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }, buf),
+      signal,
+    ),
+  );
   if (!out.mesh || !out.face_flag) throw new Error('facemesh: missing mesh/face_flag output');
   return { mesh: meshToImage(out.mesh, win), faceScore: out.face_flag[0]! };
 }
