@@ -6,6 +6,7 @@ import { registerCancel } from './cancel';
 import { registerExport } from './export';
 import { registerKeys } from './keys';
 import { registerServe } from './serve';
+import { registerDetect } from './detect';
 import { registerAnalyze } from './analyze';
 import { registerGallery } from './gallery';
 
@@ -20,6 +21,7 @@ export const commands: RegisterCommand[] = [
   registerResume,
   registerCancel,
   registerExport,
+  registerDetect,
   registerAnalyze,
   registerGallery,
 ];
