@@ -4,6 +4,7 @@
  * except for the injected model runner, face detector and galleries.
  */
 export { analyzePixels, type AnalyzeDeps, type AnalysisResult } from './pipeline';
+export { measurePixels, shrinkTo, TEXTURE_SIDE_PX, type PixelEvidence } from './pixel-evidence';
 export { parseFeatures, parseDetails, featuresParam, type ListParam } from './params';
 export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './gallery';
 export { faceEvidenceFromDetected, faceEvidenceFromResults, toAnalyzeFaces, type FaceEvidence } from './people';

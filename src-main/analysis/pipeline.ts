@@ -1,15 +1,14 @@
 import type { AnalyzeData, Celebrity, Detail, LandmarkDetail, VisualFeature } from '../shared/spec';
 import { adultFromProbabilities, NSFW_MODEL_ID, nsfwPreprocess, nsfwProbabilities, type NsfwProbabilities } from './adult';
-import { analyzeColor, chromaStats, isBlackAndWhite } from './color';
+import { isBlackAndWhite } from './color';
 import type { Evidence } from './evidence';
 import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './gallery';
-import { classifyImageType, measureInk } from './image-type';
+import { classifyImageType } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
 import { toAnalyzeFaces, type FaceEvidence } from './people';
-import { resizeRgb } from '../inference';
-import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail, type RgbPixels } from './pixels';
+import { measurePixels } from './pixel-evidence';
+import type { RgbPixels } from './pixels';
 import { buildCaption, buildTags, categorize, derive, DESCRIPTION_TAG_CONFIDENCE, scoreCategories } from './rules';
-import { measureScene } from './scene';
 import type { ModelRunner } from './tensor/runner';
 
 /** What the pipeline needs from the outside: a model runner, the face detector, galleries. */
@@ -67,14 +66,7 @@ export async function analyzePixels(
   for (const p of [facesP, objectsP, nsfwP, landmarksP]) p.catch(() => undefined);
 
   const t0 = performance.now();
-  // libvips shrinks natively (and off this thread); the JS box filter is the fallback for tiny images.
-  const mid = await midThumbnail(img);
-  const field = buildPixelField(img, mid);
-  const chroma = chromaStats(field);
-  const color = analyzeColor(field);
-  const scene = measureScene(field, mid);
-  const ink = measureInk(img, mid);
-  const texture = measureTexture(img, mid);
+  const { color, chroma, scene, ink, texture } = await measurePixels(img);
   timingsMs['pixels'] = performance.now() - t0;
 
   const [faces, objects, nsfw, landmarks] = await Promise.all([facesP, objectsP, nsfwP, landmarksP]);
@@ -116,14 +108,4 @@ function describe(e: Evidence, features: ReadonlySet<VisualFeature>, nsfw: NsfwP
   if (features.has('Color')) data.color = e.color;
   if (features.has('ImageType')) data.imageType = { clipArtType: e.imageType.clipArtType, lineDrawingType: e.imageType.lineDrawingType };
   return data;
-}
-
-/** The ≤ 320 px statistics thumbnail: sharp's shrink (area-averaging for downscales). */
-async function midThumbnail(img: RgbPixels): Promise<RgbPixels> {
-  const scale = MID_SIDE_PX / Math.max(img.width, img.height);
-  if (scale >= 1) return img;
-  const w = Math.max(1, Math.round(img.width * scale));
-  const h = Math.max(1, Math.round(img.height * scale));
-  if (w < 8 || h < 8) return thumbnail(img, MID_SIDE_PX);
-  return resizeRgb({ ...img, channels: 3 }, w, h, { fit: 'fill', kernel: 'linear' });
 }

@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { chromaStats, isBlackAndWhite } from '../../../src-main/analysis/color';
 import { classifyImageType, measureInk } from '../../../src-main/analysis/image-type';
-import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail } from '../../../src-main/analysis/pixels';
+import { buildPixelField, measureTexture } from '../../../src-main/analysis/pixels';
 import { decodeFixture, manifest } from './fixtures';
+import { fixture } from '../../helpers/paths';
+import { measurePixels } from '../../../src-main/analysis';
 
 async function imageTypeOf(file: string): Promise<ReturnType<typeof classifyImageType>> {
-  const img = await decodeFixture(file);
-  const mid = thumbnail(img, MID_SIDE_PX);
-  const chroma = chromaStats(buildPixelField(img, mid));
+  return typeOfPixels(await decodeFixture(file));
+}
+
+async function typeOfPixels(img: { data: Uint8Array; width: number; height: number }): Promise<ReturnType<typeof classifyImageType>> {
+  const p = await measurePixels(img);
   return classifyImageType({
-    texture: measureTexture(img, mid),
-    ink: measureInk(img, mid),
-    chromaP90: chroma.p90,
-    isBW: isBlackAndWhite(chroma),
+    texture: p.texture,
+    ink: p.ink,
+    chromaP90: p.chroma.p90,
+    isBW: isBlackAndWhite(p.chroma),
+    textLines: p.scene.textLines,
   });
 }
 
@@ -40,6 +45,21 @@ describe('ImageType from pixel statistics (no model)', () => {
     }
     expect(right / rated.length, wrong.join(', ')).toBeGreaterThanOrEqual(0.85);
     expect((await imageTypeOf('horse_silhouette_clipart.png')).lineDrawingType).toBe(0);
+  });
+
+  it('does not take a large (upscaled) photo for clip art', async () => {
+    const sharp = (await import('sharp')).default;
+    for (const file of ['cameraman_bw.png', 'biden_portrait.jpg', 'rocket_launchpad.jpg']) {
+      const { data, info } = await sharp(fixture(file))
+        .resize({ width: 2400 })
+        .removeAlpha()
+        .toColourspace('srgb')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const t = await typeOfPixels({ data: new Uint8Array(data), width: info.width, height: info.height });
+      expect(t.clipArtType, file).toBeLessThan(2);
+      expect(t.lineDrawingType, file).toBe(0);
+    }
   });
 
   it('rates a synthetic flat-colour graphic as good clip art and noise as a photo', () => {

@@ -1,0 +1,47 @@
+import { resizeRgb } from '../inference';
+import type { Color } from '../shared/spec';
+import { analyzeColor, chromaStats, type ChromaStats } from './color';
+import { measureInk, type InkStats } from './image-type';
+import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail, type RgbPixels, type TextureStats } from './pixels';
+import { measureScene, type SceneCues } from './scene';
+
+/** Longer side at which flat fills are measured, px. */
+export const TEXTURE_SIDE_PX = 640;
+
+/** Everything measured from the pixels alone (no model). */
+export interface PixelEvidence {
+  color: Color;
+  chroma: ChromaStats;
+  scene: SceneCues;
+  ink: InkStats;
+  texture: TextureStats;
+}
+
+/**
+ * The pixel half of the evidence: colour, chroma statistics, scene cues, ink and texture. Every
+ * statistic runs at a normalised scale so results do not depend on the input resolution: the
+ * ≤ 320 px thumbnail (edges, ink, text lines, and the 160 px Lab field) and a ≤ 640 px copy for
+ * flat fills (at native resolution a large or upscaled photo has neighbours differing by ≤ 2
+ * levels almost everywhere and would pass for clip art).
+ */
+export async function measurePixels(img: RgbPixels): Promise<PixelEvidence> {
+  const mid = await shrinkTo(img, MID_SIDE_PX);
+  const field = buildPixelField(img, mid);
+  return {
+    color: analyzeColor(field),
+    chroma: chromaStats(field),
+    scene: measureScene(field, mid),
+    ink: measureInk(img, mid),
+    texture: measureTexture(await shrinkTo(img, TEXTURE_SIDE_PX), mid),
+  };
+}
+
+/** The image shrunk so its longer side is ≤ `sidePx` (libvips, area-averaging; JS box filter for tiny results). */
+export async function shrinkTo(img: RgbPixels, sidePx: number): Promise<RgbPixels> {
+  const scale = sidePx / Math.max(img.width, img.height);
+  if (scale >= 1) return img;
+  const w = Math.max(1, Math.round(img.width * scale));
+  const h = Math.max(1, Math.round(img.height * scale));
+  if (w < 8 || h < 8) return thumbnail(img, sidePx);
+  return resizeRgb({ ...img, channels: 3 }, w, h, { fit: 'fill', kernel: 'linear' });
+}
