@@ -61,7 +61,7 @@ export function buildPixelField(img: RgbPixels, base?: RgbPixels): PixelField {
   return { width: t.width, height: t.height, rgb: t.data, L, a, b, C, hue, grad };
 }
 
-/** Texture statistics measured near full resolution (where flat fills and thin strokes survive). */
+/** Texture statistics, measured on a ≤ 640 px copy of the image (see pixel-evidence.ts). */
 export interface TextureStats {
   /** Fraction of sampled pixels whose right and lower neighbours differ by ≤ 2 in every channel. */
   flatFraction: number;
