@@ -85,6 +85,16 @@ export interface GalleryEntry {
   references: number;
 }
 
+/** Enrols a person (one face per reference image) or a place, from image URLs or local paths. */
+export type GalleryAddRequest =
+  | {
+      kind: 'person';
+      name: string;
+      images: string[];
+      /** 1-based, left to right, when an image shows several faces. */ faceNumber?: number;
+    }
+  | { kind: 'place'; name: string; images: string[]; latitude: number; longitude: number; mid?: string };
+
 /** The galleries; `available` is false until this build has them. */
 export interface GalleryState {
   available: boolean;
@@ -119,6 +129,7 @@ export interface InvokeMap {
   'settings:update': { req: SettingsUpdate; res: UiSettings };
   'server:status': { req: void; res: ServerState };
   'galleries:list': { req: void; res: GalleryState };
+  'galleries:add': { req: GalleryAddRequest; res: GalleryEntry };
   'galleries:remove': { req: { id: number }; res: void };
 }
 
@@ -157,6 +168,7 @@ export const CHANNELS = {
   'settings:update': true,
   'server:status': true,
   'galleries:list': true,
+  'galleries:add': true,
   'galleries:remove': true,
 } as const satisfies Record<Channel, true>;
 

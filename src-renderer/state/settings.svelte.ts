@@ -1,4 +1,4 @@
-import type { GalleryState, ServerState, SettingsUpdate, UiSettings } from '../../src-main/shared';
+import type { GalleryAddRequest, GalleryState, ServerState, SettingsUpdate, UiSettings } from '../../src-main/shared';
 import { invoke } from '../api/client';
 import { liveTransport, messageOf, type TransportSource } from './transport';
 
@@ -43,6 +43,25 @@ export class SettingsState {
       return false;
     } finally {
       this.saving = false;
+    }
+  }
+
+  galleryError = $state<string | null>(null);
+  adding = $state(false);
+
+  /** Enrols a person or place; resolves to true when added (the error is in `galleryError`). */
+  async addGalleryEntry(req: GalleryAddRequest): Promise<boolean> {
+    this.adding = true;
+    this.galleryError = null;
+    try {
+      await invoke('galleries:add', req, this.transport());
+      this.galleries = await invoke('galleries:list', undefined, this.transport());
+      return true;
+    } catch (err) {
+      this.galleryError = `Not added: ${messageOf(err)}`;
+      return false;
+    } finally {
+      this.adding = false;
     }
   }
 

@@ -35,6 +35,13 @@ export async function openLocalBackends(config: AppConfig, logger: Logger): Prom
         available: true,
         entries: service.list().map((e) => ({ id: e.id, kind: e.kind, name: e.name, references: e.references })),
       }),
+      add: async (req) => {
+        const e =
+          req.kind === 'person'
+            ? await service.addPerson(req.name, req.images, { faceNumber: req.faceNumber })
+            : await service.addPlace(req.name, { latitude: req.latitude, longitude: req.longitude, mid: req.mid }, req.images);
+        return { id: e.id, kind: e.kind, name: e.name, references: e.references };
+      },
       remove: async (id) => void service.remove(id),
     },
     async close() {

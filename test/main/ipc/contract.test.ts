@@ -48,6 +48,10 @@ describe('typed IPC contract', () => {
   it('explains channels this build lacks in plain words', async () => {
     const h = createApiHandlers(fakeDeps());
     await expect(h['galleries:list'].run(undefined)).resolves.toEqual({ available: false, entries: [] });
+    await expect(h['galleries:add'].run({ kind: 'person', name: 'x', images: ['a.jpg'] })).rejects.toThrow(/Galleries is not available/);
+    expect(() => h['galleries:add'].parse({ kind: 'place', name: 'Colosseum', images: ['c.jpg'], latitude: 95, longitude: 12 })).toThrow(
+      /latitude/,
+    );
     await expect(h['export:save'].run({ filter: {}, format: 'csv' })).rejects.toThrow(/download in web mode/);
   });
 });

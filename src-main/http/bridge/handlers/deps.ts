@@ -7,6 +7,8 @@ import type {
   ExportFormat,
   ExportSaved,
   Facets,
+  GalleryAddRequest,
+  GalleryEntry,
   GalleryState,
   Page,
   ResultDetail,
@@ -46,6 +48,7 @@ export interface SettingsPort {
 
 export interface GalleriesPort {
   list(): Promise<GalleryState>;
+  add(req: GalleryAddRequest): Promise<GalleryEntry>;
   remove(id: number): Promise<void>;
 }
 

@@ -40,6 +40,10 @@ export function createApiHandlers(deps: ApiDeps): HandlerTable {
     'settings:update': entry('settings:update', (r) => deps.settings.update(r)),
     'server:status': entry('server:status', () => deps.server.status()),
     'galleries:list': entry('galleries:list', async () => (deps.galleries ? deps.galleries.list() : { available: false, entries: [] })),
+    'galleries:add': entry('galleries:add', async (r) => {
+      if (!deps.galleries) throw notInThisBuild('Galleries');
+      return deps.galleries.add(r);
+    }),
     'galleries:remove': entry('galleries:remove', async (r) => {
       if (!deps.galleries) throw notInThisBuild('Galleries');
       return deps.galleries.remove(r.id);

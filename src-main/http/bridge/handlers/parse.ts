@@ -102,6 +102,26 @@ const schemas: { [C in Channel]: z.ZodType<Req<C>, unknown> } = {
     .strict(),
   'server:status': none,
   'galleries:list': none,
+  'galleries:add': z.discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('person'),
+        name: z.string().trim().min(1).max(200),
+        images: z.array(z.string().trim().min(1).max(4000)).min(1).max(50),
+        faceNumber: z.number().int().min(1).max(100).optional(),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('place'),
+        name: z.string().trim().min(1).max(200),
+        images: z.array(z.string().trim().min(1).max(4000)).min(1).max(50),
+        latitude: z.number().min(-90).max(90),
+        longitude: z.number().min(-180).max(180),
+        mid: z.string().trim().max(200).optional(),
+      })
+      .strict(),
+  ]),
   'galleries:remove': z.object({ id }).strict(),
 };
 
