@@ -21,3 +21,8 @@ export { engineRunner, type EngineLike } from './engine-runner';
 export { EMOTIONS, type Emotion } from './attributes';
 export type { FaceModelRunner, FaceModelId } from './runner';
 export { minFacePx, planSearch, countWindows, MIN_FACE_IMAGE_PX, MIN_FACE_DETECTOR_PX } from './search-plan';
+// Alignment building blocks, shared with the person gallery's face descriptor.
+export { meshCandidate } from './landmarks';
+export { eyeLineAngle, windowFromMesh } from './mesh-align';
+export { keyPoints } from './mesh-geometry';
+export { warpToTensor, type Window } from './warp';

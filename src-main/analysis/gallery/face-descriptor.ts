@@ -12,11 +12,7 @@ import type { RgbImage } from '../../inference/image';
 // alignment for detection and galleries instead of a copy here. The recipe depends on them: a
 // change there that moves descriptors must bump FACE_DESCRIPTOR.method (the golden-descriptor
 // test in test/main/gallery fails when it does).
-import { meshCandidate } from '../faces/landmarks';
-import { eyeLineAngle, windowFromMesh } from '../faces/mesh-align';
-import { keyPoints } from '../faces/mesh-geometry';
-import { warpToTensor, type Window } from '../faces/warp';
-import type { FaceModelRunner } from '../faces';
+import { eyeLineAngle, keyPoints, meshCandidate, warpToTensor, windowFromMesh, type FaceModelRunner, type Window } from '../faces';
 import { FACE_DESCRIPTOR } from './descriptor-spec';
 
 /** An axis-aligned face box in image px. */
