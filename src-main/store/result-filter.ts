@@ -78,7 +78,7 @@ export function buildFilter(f: ResultFilter): FilterSql {
   }
   const itemsOnly = conds.length === itemConds;
   // Result columns are indexed as (batch_id, column): naming r's batch lets those indexes lead.
-  if (inBatch && !itemsOnly) add('r.batch_id = ?', f.batchId);
+  if (inBatch && conds.some((c) => c.startsWith('r.'))) add('r.batch_id = ?', f.batchId);
   return { where: conds.length ? conds.join(' AND ') : '1', params, batchOnly: inBatch && conds.length === 1, itemsOnly };
 }
 
