@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toWireError, type Logger } from '../../core';
@@ -48,6 +49,11 @@ function fail(reply: FastifyReply, status: number, err: unknown): FastifyReply {
  */
 export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
+    const streams = new Set<ServerResponse>();
+    // Event streams never go idle: end them so closing the server does not wait for the browser.
+    app.addHook('preClose', async () => {
+      for (const res of streams) res.end();
+    });
     await app.register(async (scope) => {
       scope.addHook('onRequest', async (req, reply) => {
         const why = refusal(req, opts.token);
@@ -69,7 +75,7 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
         return reply.header('cache-control', 'no-store').send(await dispatch(opts.handlers, channel, body.req, opts.logger));
       });
 
-      scope.get('/api/events', (req, reply) => streamEvents(req, reply, opts));
+      scope.get('/api/events', (req, reply) => streamEvents(req, reply, opts, streams));
 
       scope.get('/api/thumbnails/:itemId', async (req, reply) => {
         const itemId = Number((req.params as { itemId: string }).itemId);
@@ -121,9 +127,10 @@ async function serveApp(req: FastifyRequest, reply: FastifyReply, opts: BridgeOp
   return reply.type(file.type).send(file.body);
 }
 
-function streamEvents(req: FastifyRequest, reply: FastifyReply, opts: BridgeOptions): void {
+function streamEvents(req: FastifyRequest, reply: FastifyReply, opts: BridgeOptions, streams: Set<ServerResponse>): void {
   reply.hijack();
   const res = reply.raw;
+  streams.add(res);
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
@@ -138,5 +145,6 @@ function streamEvents(req: FastifyRequest, reply: FastifyReply, opts: BridgeOpti
   req.raw.on('close', () => {
     clearInterval(heartbeat);
     unsubscribe();
+    streams.delete(res);
   });
 }
