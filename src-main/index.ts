@@ -30,6 +30,8 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   void app.whenReady().then(() => {
+    // No camera, microphone, notifications…: the UI needs none of them.
+    session.defaultSession.setPermissionRequestHandler((_contents, _permission, allow) => allow(false));
     // Strict CSP for everything the renderer loads (dev server included).
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
       callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });

@@ -1,6 +1,6 @@
 import { BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -27,10 +27,18 @@ export function createMainWindow(rendererUrl: string | undefined): BrowserWindow
   });
   win.once('ready-to-show', () => win.show());
 
-  const appOrigin = rendererUrl ? new URL(rendererUrl).origin : 'file://';
+  // Only the app itself may load in the window: the dev server's origin, or the built index.html
+  // (any hash route); everything else is refused, links to https:// open in the OS browser.
+  const indexFile = pathToFileURL(join(here, '../renderer/index.html')).href;
+  const isApp = (url: string): boolean =>
+    rendererUrl ? new URL(url).origin === new URL(rendererUrl).origin : url.split('#')[0] === indexFile;
   win.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(appOrigin)) event.preventDefault();
+    if (!isApp(url)) event.preventDefault();
   });
+  win.webContents.on('will-redirect', (event, url) => {
+    if (!isApp(url)) event.preventDefault();
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
