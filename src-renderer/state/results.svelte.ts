@@ -2,6 +2,8 @@ import type { Facets, ResultFilter, ResultItem, ResultSort } from '../../src-mai
 import { invoke, onEvent } from '../api/client';
 import { liveTransport, messageOf, type TransportSource } from './transport';
 
+const STORAGE_KEY = 'picscan-results-filter';
+
 /** Items fetched per request; the grid asks for the pages around what is on screen. */
 export const PAGE_SIZE = 120;
 
@@ -36,7 +38,19 @@ export class ResultsState {
   private generation = 0;
   private inflight: Record<string, true> = {};
 
-  constructor(private readonly transport: TransportSource = liveTransport) {}
+  constructor(
+    private readonly transport: TransportSource = liveTransport,
+    private readonly storage: Storage | null = typeof sessionStorage === 'undefined' ? null : sessionStorage,
+  ) {
+    // A reload of the tab shows the same filter and order.
+    try {
+      const saved = JSON.parse(this.storage?.getItem(STORAGE_KEY) ?? 'null') as { filter?: ResultFilter; sort?: ResultSort } | null;
+      if (saved?.filter) this.filter = saved.filter;
+      if (saved?.sort) this.sort = saved.sort;
+    } catch {
+      // an unreadable saved filter is ignored
+    }
+  }
 
   itemAt(index: number): ResultItem | undefined {
     return this.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
@@ -60,6 +74,7 @@ export class ResultsState {
 
   async reload(): Promise<void> {
     const generation = ++this.generation;
+    this.storage?.setItem(STORAGE_KEY, JSON.stringify({ filter: $state.snapshot(this.filter), sort: this.sort }));
     this.inflight = {};
     this.loading = true;
     const filter = $state.snapshot(this.filter);

@@ -120,6 +120,11 @@ describe('web mode in Chromium', () => {
 
   it('finds everything still there after a reload', async () => {
     await page.reload();
+    // The same screen, filter and results come back (the data from the database).
+    await expect.poll(() => total(page).innerText()).toMatch(new RegExp(`^${FILES_WITH_FACES.length} results in batch`));
+    expect(await page.getByTestId('faces-filter').inputValue()).toBe('some');
+    await page.locator('[data-testid="result-card"] img').first().waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => total(page).innerText()).toMatch(/^20 results in batch/);
     await page.getByRole('navigation').getByRole('button', { name: 'Batches' }).click();
     const row = page.locator('[data-testid="batch-row"][data-status="done"]').filter({ hasText: 'Fixtures' });

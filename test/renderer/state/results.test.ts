@@ -50,6 +50,18 @@ describe('ResultsState', () => {
     expect(s.filter).toEqual({ tags: ['rare'] });
   });
 
+  it('restores the filter and order after a reload of the tab', async () => {
+    const storage = window.sessionStorage;
+    storage.clear();
+    const first = new ResultsState(() => inProcessTransport(bigDeps(10)), storage);
+    await first.setFilter({ tags: ['a'], minFaces: 1 });
+    await first.setSort('faces');
+    const again = new ResultsState(() => inProcessTransport(bigDeps(10)), storage);
+    expect(again.filter).toEqual({ tags: ['a'], minFaces: 1 });
+    expect(again.sort).toBe('faces');
+    storage.clear();
+  });
+
   it('patches one part of the filter and shows errors in plain words', async () => {
     const s = new ResultsState(() => inProcessTransport(bigDeps(10)));
     await s.setFilter({ tags: ['a'] });
