@@ -12,7 +12,7 @@ import {
   type FaceSearchStats,
 } from '../analysis/faces';
 import { AppError, throwIfAborted } from '../core';
-import { intakeErrorKind, type ImageLoader, type LoadedImage } from '../intake';
+import { intakeErrorKind, type LoadedPixels, type LoadOptions } from '../intake';
 import type { DetectResponse } from '../shared/spec';
 import { KAIROS, kairosError, toDetectedFace } from './detect-response';
 
@@ -26,7 +26,8 @@ export interface DetectParams {
 /** Dependencies of the detect service. */
 export interface DetectServiceDeps {
   runner: FaceModelRunner;
-  loader: Pick<ImageLoader, 'load'>;
+  /** An `ImageLoader` (or a stub); detect asks it for pixels only, no thumbnail. */
+  loader: { load(input: string, signal: AbortSignal | undefined, opts: LoadOptions): Promise<LoadedPixels> };
   /** More faces than this → 5010 (the spec's rule; Kairos has no detect limit). Default 50. */
   maxFaces?: number;
 }
@@ -71,9 +72,10 @@ export function createDetectService(deps: DetectServiceDeps): DetectService {
       const minHeadScale = parseMinHeadScale(params.minHeadScale);
       const selector = parseSelector(params.selector);
       if (minHeadScale === null || selector === null) return fail(KAIROS.invalidParameter);
-      let loaded: LoadedImage;
+      let loaded: LoadedPixels;
       try {
-        loaded = await deps.loader.load(params.image, signal);
+        // No thumbnail: the response has no preview, and the WebP encode cost more than the decode.
+        loaded = await deps.loader.load(params.image, signal, { thumbnail: false });
       } catch (err) {
         const kind = err instanceof AppError ? intakeErrorKind(err.code) : undefined;
         if (kind === 'format') return fail(KAIROS.invalidImage);
