@@ -17,6 +17,11 @@ export interface EngineOptions {
   modelsDir: string;
   /** Threads per operator; default: number of cores. */
   intraOpNumThreads?: number;
+  /**
+   * At most this many threads per operator for particular models, by manifest id (caps
+   * `intraOpNumThreads`): small models gain nothing from a second thread but pay its hand-offs.
+   */
+  maxModelThreads?: Readonly<Record<string, number>>;
   /** Run one zero-input inference after loading (first real run is then not slow); default true. */
   warmUp?: boolean;
   logger?: Logger;
@@ -57,6 +62,12 @@ export class InferenceEngine {
     return p;
   }
 
+  /** Intra-op threads model `id` is (or will be) opened with. */
+  threadsFor(id: string): number {
+    const cap = this.opts.maxModelThreads?.[id];
+    return cap === undefined ? this.threads : Math.max(1, Math.min(this.threads, Math.floor(cap)));
+  }
+
   /** Runs model `id` on named feeds. */
   async run(id: string, feeds: TensorMap, signal?: AbortSignal): Promise<TensorMap> {
     const s = await this.session(id);
@@ -94,7 +105,8 @@ export class InferenceEngine {
       });
     }
     const t0 = performance.now();
-    const session = await openSession(bytes, { modelId: id, inputs: spec.inputs }, { intraOpNumThreads: this.threads });
+    const threads = this.threadsFor(id);
+    const session = await openSession(bytes, { modelId: id, inputs: spec.inputs }, { intraOpNumThreads: threads });
     if (this.opts.warmUp !== false) {
       try {
         await session.run(zeroFeeds(spec));
@@ -103,7 +115,7 @@ export class InferenceEngine {
         throw err;
       }
     }
-    (this.opts.logger ?? silentLogger).debug('model loaded', { model: id, threads: this.threads, ms: Math.round(performance.now() - t0) });
+    (this.opts.logger ?? silentLogger).debug('model loaded', { model: id, threads, ms: Math.round(performance.now() - t0) });
     return session;
   }
 }

@@ -1,6 +1,6 @@
 /** Builds the detect service over the local models for the desktop app and the CLI. */
 import { join } from 'node:path';
-import { engineRunner } from '../analysis/faces';
+import { engineRunner, FACE_MODEL_THREADS } from '../analysis/faces';
 import type { AppConfig } from '../config';
 import { InferenceEngine, loadManifest } from '../inference';
 import { createImageLoader, intakeOptions } from '../intake';
@@ -13,13 +13,15 @@ export interface OpenDetectService {
 }
 
 /**
- * Opens the detect service with `config`'s models and threads and desktop intake (local files
+ * Opens the detect service with `config`'s models and threads (the face models capped at
+ * `FACE_MODEL_THREADS`) and desktop intake (local files
  * and `file:` URLs allowed, the user's LAN trusted unless `blockPrivateNetworks`).
  */
 export function openDetectService(config: AppConfig, opts: { maxFaces?: number } = {}): OpenDetectService {
   const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
     modelsDir: config.modelsDir,
     intraOpNumThreads: config.modelThreads,
+    maxModelThreads: FACE_MODEL_THREADS,
   });
   const loader = createImageLoader(intakeOptions('desktop', { blockPrivateNetworks: config.blockPrivateNetworks }));
   return {

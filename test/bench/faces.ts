@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- faces`: detect speed on the real models (2 intra-op threads, own process).
+ * `npm run bench -- faces`: detect speed on the real models (own process; engine at 2 intra-op
+ * threads, the face models capped at `FACE_MODEL_THREADS`, i.e. 1, as in the app).
  * 1. Median wall time of the detect service (file read + decode + search + mesh + all
  *    attributes) on the ≤ 1 MP fixtures with ≤ 2 faces at minHeadScale 0.1 (target ≤ 60 ms).
  * 2. minHeadScale 0.015 on 1 MP and 12 MP images (the six-face family photo upscaled, and a

@@ -19,7 +19,7 @@ export {
 export { parseSelector, parseMinHeadScale, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
 export { engineRunner, type EngineLike } from './engine-runner';
 export { EMOTIONS, type Emotion } from './attributes';
-export type { FaceModelRunner, FaceModelId } from './runner';
+export { FACE_MODEL_THREADS, type FaceModelRunner, type FaceModelId } from './runner';
 export { minFacePx, planSearch, countWindows, MIN_FACE_IMAGE_PX, MIN_FACE_DETECTOR_PX } from './search-plan';
 // Alignment building blocks, shared with the person gallery's face descriptor.
 export { meshCandidate } from './landmarks';

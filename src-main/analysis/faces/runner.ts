@@ -11,3 +11,17 @@ export interface FaceModelRunner {
 
 /** Manifest ids of the models this pipeline uses. */
 export type FaceModelId = 'blazeface-back' | 'facemesh' | 'gear' | 'faceres' | 'emotion';
+
+/**
+ * Intra-op threads for the face models (the engine's `maxModelThreads`). All five run at batch 1
+ * on ≤ 256 px inputs, and onnxruntime-node runs them one after another on the calling thread; a
+ * second ORT thread cost 0.4–3.5 ms more CPU per run and saved no wall time on the 2-core machine
+ * (detect at minHeadScale 0.1: ≈ 65 → 54 ms CPU per call; docs/benchmarks.md "## Faces").
+ */
+export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.freeze({
+  'blazeface-back': 1,
+  facemesh: 1,
+  gear: 1,
+  faceres: 1,
+  emotion: 1,
+});

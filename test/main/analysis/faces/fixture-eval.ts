@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { engineRunner, type FaceModelRunner } from '../../../../src-main/analysis/faces';
+import { engineRunner, FACE_MODEL_THREADS, type FaceModelRunner } from '../../../../src-main/analysis/faces';
 import { InferenceEngine, loadManifest } from '../../../../src-main/inference';
 import { createImageLoader, intakeOptions, type ImageLoader } from '../../../../src-main/intake';
 import { createDetectService, type DetectService } from '../../../../src-main/services/detect.service';
@@ -62,10 +62,17 @@ export interface FaceStack {
   close(): Promise<void>;
 }
 
-/** Opens the stack with `threads` intra-op threads per model (2 = the target machines). */
+/**
+ * Opens the stack with `threads` intra-op threads per model (2 = the target machines), the face
+ * models capped at `FACE_MODEL_THREADS` as in the app.
+ */
 export function openFaceStack(threads = 2): FaceStack {
   const modelsDir = join(repoRoot, 'models');
-  const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), { modelsDir, intraOpNumThreads: threads });
+  const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), {
+    modelsDir,
+    intraOpNumThreads: threads,
+    maxModelThreads: FACE_MODEL_THREADS,
+  });
   const runner = engineRunner(engine);
   const loader = createImageLoader(intakeOptions('desktop'));
   const service = createDetectService({ runner, loader });
