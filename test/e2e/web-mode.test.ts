@@ -131,6 +131,28 @@ describe('web mode in Chromium', () => {
     expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 finished');
   });
 
+  it('moves through the results grid with the keyboard', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Results' }).click();
+    await expect.poll(() => total(page).innerText()).toMatch(/^20 results/);
+    const cards = page.getByTestId('result-card');
+    await cards.first().focus();
+    const focused = () =>
+      page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('[data-index]')?.getAttribute('data-index'));
+    expect(await focused()).toBe('0');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('1');
+    await page.keyboard.press('ArrowDown');
+    const columns = await page.evaluate(() => {
+      const xs = Array.from(document.querySelectorAll('[role="gridcell"]'), (c) => c.getBoundingClientRect().top);
+      return xs.filter((y) => y === xs[0]).length;
+    });
+    expect(await focused()).toBe(String(1 + columns));
+    await page.keyboard.press('Enter');
+    await page.getByTestId('detail-fields').waitFor();
+    expect(page.url()).toMatch(/#\/item\/\d+$/);
+    await page.goBack();
+  });
+
   it('shows settings, and the dark theme', async () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
     await page.getByTestId('server-status').waitFor();
