@@ -105,7 +105,8 @@ export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
       let decodeMs = 0;
       if (typeof input === 'string') {
         if (!deps.loader) throw new BugError('analyze service: no image loader configured for string inputs');
-        const loaded = await deps.loader.load(input, signal);
+        // No thumbnail: one image in, one answer out; nothing shows a preview (batches use their own loader).
+        const loaded = await deps.loader.load(input, signal, { thumbnail: false });
         decoded = loaded;
         decodeMs = loaded.timings.fetchMs + loaded.timings.decodeMs;
       } else {
