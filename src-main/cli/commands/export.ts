@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { AppError } from '../../core';
@@ -79,6 +80,15 @@ export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ResultFilter;
 }
 
+/** Opens the output file up front, so a bad path is a clear error rather than a stream failure later. */
+async function openOut(path: string): Promise<WriteStream> {
+  try {
+    return (await open(path, 'w')).createWriteStream();
+  } catch (err) {
+    throw new AppError('invalid-input', `Cannot write ${path}: ${(err as Error).message}`);
+  }
+}
+
 /** `picscan export <id> --format csv|json|ndjson --out <file> [filters]`. */
 export function registerExport(program: Command): void {
   program
@@ -114,7 +124,7 @@ export function registerExport(program: Command): void {
       const filter = filterOf(id, o);
       await withBatches(o, async ({ service }) => {
         service.get(id); // not-found before creating the file
-        const out = o.out === '-' ? process.stdout : createWriteStream(o.out);
+        const out = o.out === '-' ? process.stdout : await openOut(o.out);
         const count = await service.export(filter, o.format as ExportFormat, out);
         if (out !== process.stdout) {
           out.end();

@@ -78,6 +78,9 @@ describe('picscan batch commands', () => {
     expect((await runPicscan(['export', 'x', '--out', '-', '--db', dbPath], { env })).code).toBe(2);
     expect((await runPicscan(['export', String(batchId), '--out', '-', '--format', 'xml', '--db', dbPath], { env })).code).toBe(2);
     expect((await runPicscan(['export', String(batchId), '--out', '-', '--color', 'mauve', '--db', dbPath], { env })).code).toBe(2);
+    const unwritable = await runPicscan(['export', String(batchId), '--out', join(dir, 'no', 'such', 'dir.csv'), '--db', dbPath], { env });
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/Cannot write .*dir\.csv/);
     const missing = await runPicscan(['cancel', '999', '--db', dbPath], { env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no batch 999/);
