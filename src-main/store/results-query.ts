@@ -93,7 +93,22 @@ export class ResultsQuery {
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(q.limit ?? 50)));
     const offset = Math.max(0, Math.floor(q.offset ?? 0));
     const orderBy = sort === 'id' ? `i.id ${order}` : `${SORT_COLUMN[sort]} ${order} NULLS LAST, i.id ${order}`;
-    const rows = this.stmt(`${SELECT} WHERE ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...f.params, limit, offset) as ItemRow[];
+    let rows: ItemRow[];
+    if (sort === 'id' && f.itemsOnly && q.filter.batchId !== undefined) {
+      // A batch's items have contiguous ids (one import): walking the rowid range in order stops
+      // after `offset + limit` rows instead of sorting the whole batch.
+      const span = `i.id BETWEEN (SELECT min(id) FROM items WHERE batch_id = ?) AND (SELECT max(id) FROM items WHERE batch_id = ?)`;
+      const sql = SELECT.replace('FROM items i', 'FROM items i NOT INDEXED');
+      rows = this.stmt(`${sql} WHERE ${span} AND ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
+        q.filter.batchId,
+        q.filter.batchId,
+        ...f.params,
+        limit,
+        offset,
+      ) as ItemRow[];
+    } else {
+      rows = this.stmt(`${SELECT} WHERE ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(...f.params, limit, offset) as ItemRow[];
+    }
     const from = f.itemsOnly ? 'items i' : 'items i LEFT JOIN results r ON r.item_id = i.id';
     const total = (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${f.where}`).get(...f.params) as { n: number }).n;
     return { items: rows.map((row) => this.toItem(row)), total, offset, limit };
