@@ -93,6 +93,13 @@ describe('inference engine', () => {
     await engine.dispose();
   });
 
+  it('maxModelThreads caps the intra-op threads of the named models only', () => {
+    const engine = new InferenceEngine(manifest, { modelsDir, intraOpNumThreads: 2, maxModelThreads: { emotion: 1, gear: 4 } });
+    expect(engine.threadsFor('emotion')).toBe(1);
+    expect(engine.threadsFor('gear')).toBe(2);
+    expect(engine.threadsFor('faceres')).toBe(2);
+  });
+
   it('a file ORT cannot parse is model-failed', async () => {
     const { dir } = emotionOnly();
     writeFileSync(join(dir, emotion.file), 'not an onnx model');

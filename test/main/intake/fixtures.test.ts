@@ -51,6 +51,16 @@ describe('every shared fixture image', () => {
     expect(img.timings.decodeMs).toBeGreaterThan(0);
   });
 
+  it('with { thumbnail: false } returns the same image, hash and metadata without a thumbnail', async () => {
+    const file = 'obama_portrait.jpg';
+    const full = await loader.load(fixture(file));
+    const pixels = await loader.load(fixture(file), undefined, { thumbnail: false });
+    expect(pixels).not.toHaveProperty('thumbnail');
+    expect(pixels.metadata).toEqual(full.metadata);
+    expect(pixels.sha256).toBe(full.sha256);
+    expect(Buffer.compare(pixels.image.data, full.image.data)).toBe(0);
+  });
+
   it.each(manifest)('$file decodes from a local path and a file: URL with the same pixels', async ({ file, width, height }) => {
     const byPath = await loadImage(fixture(file), testOptions('desktop'));
     const byUrl = await loadImage(pathToFileURL(fixture(file)).href, testOptions('desktop'));
