@@ -1,10 +1,9 @@
 /** Builds the analyze service over the local models for the desktop app and the CLI. */
-import { join } from 'node:path';
 import type { AppConfig } from '../config';
-import { InferenceEngine, loadManifest } from '../inference';
 import { createImageLoader, intakeOptions } from '../intake';
 import { analyzeModelsFromEngine, createAnalyzeService, type AnalyzeService } from './analyze.service';
 import { openGalleryMatcher } from './gallery-open';
+import { openLocalEngine } from './local-engine';
 
 /** An analyze service plus `close()` for its models and connections. */
 export interface OpenAnalyzeService {
@@ -17,10 +16,7 @@ export interface OpenAnalyzeService {
  * and `file:` URLs allowed, the user's LAN trusted unless `blockPrivateNetworks`).
  */
 export function openAnalyzeService(config: AppConfig): OpenAnalyzeService {
-  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
-    modelsDir: config.modelsDir,
-    intraOpNumThreads: config.modelThreads,
-  });
+  const engine = openLocalEngine(config);
   const loader = createImageLoader(intakeOptions('desktop', { blockPrivateNetworks: config.blockPrivateNetworks }));
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);

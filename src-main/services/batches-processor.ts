@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { engineRunner } from '../analysis/faces';
 import type { AppConfig } from '../config';
-import { InferenceEngine, loadManifest } from '../inference';
 import type { ImageProcessor } from '../jobs';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
 import { createDetectService } from './detect.service';
 import { openGalleryMatcher } from './gallery-open';
+import { openLocalEngine } from './local-engine';
 
 /**
  * The local backend for batches: the analyze and detect services over one inference engine,
@@ -13,10 +12,7 @@ import { openGalleryMatcher } from './gallery-open';
  * `model-missing` when the manifest or a model file is absent, before any batch is created.
  */
 export async function localBatchProcessor(config: AppConfig): Promise<ImageProcessor> {
-  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
-    modelsDir: config.modelsDir,
-    intraOpNumThreads: config.modelThreads,
-  });
+  const engine = openLocalEngine(config);
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);
   const analyzer = createAnalyzeService({ ...analyzeModelsFromEngine(engine), gallery: galleries.matcher });

@@ -1,10 +1,9 @@
 /** Builds the detect service over the local models for the desktop app and the CLI. */
-import { join } from 'node:path';
-import { engineRunner, FACE_MODEL_THREADS } from '../analysis/faces';
+import { engineRunner } from '../analysis/faces';
 import type { AppConfig } from '../config';
-import { InferenceEngine, loadManifest } from '../inference';
 import { createImageLoader, intakeOptions } from '../intake';
 import { createDetectService, type DetectService } from './detect.service';
+import { openLocalEngine } from './local-engine';
 
 /** A detect service plus `close()` for its models and connections. */
 export interface OpenDetectService {
@@ -18,11 +17,7 @@ export interface OpenDetectService {
  * and `file:` URLs allowed, the user's LAN trusted unless `blockPrivateNetworks`).
  */
 export function openDetectService(config: AppConfig, opts: { maxFaces?: number } = {}): OpenDetectService {
-  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
-    modelsDir: config.modelsDir,
-    intraOpNumThreads: config.modelThreads,
-    maxModelThreads: FACE_MODEL_THREADS,
-  });
+  const engine = openLocalEngine(config);
   const loader = createImageLoader(intakeOptions('desktop', { blockPrivateNetworks: config.blockPrivateNetworks }));
   return {
     service: createDetectService({ runner: engineRunner(engine), loader, maxFaces: opts.maxFaces }),

@@ -1,13 +1,12 @@
-import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { engineRunner } from '../../analysis/faces';
 import type { AppConfig } from '../../config';
-import { InferenceEngine, loadManifest } from '../../inference';
 import { createImageLoader, intakeOptions } from '../../intake';
 import { createAnalyzeService } from '../analyze.service';
 import { createDetectService } from '../detect.service';
 import { openGalleryMatcher } from '../gallery-open';
 import type { ImageOperations } from './operations';
+import { openLocalEngine } from '../local-engine';
 
 /** How the server's own image operations fetch images and share the CPU. */
 export interface LocalOperationsOptions {
@@ -25,10 +24,7 @@ export interface LocalOperationsOptions {
  */
 export function createLocalOperations(opts: LocalOperationsOptions): ImageOperations & { close(): Promise<void> } {
   const { config } = opts;
-  const engine = new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
-    modelsDir: config.modelsDir,
-    intraOpNumThreads: config.modelThreads,
-  });
+  const engine = openLocalEngine(config);
   const runner = engineRunner(engine);
   const loader = createImageLoader(intakeOptions('api', { blockPrivateNetworks: opts.blockPrivateNetworks }));
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).

@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+import { FACE_MODEL_THREADS } from '../analysis/faces';
+import type { AppConfig } from '../config';
+import { InferenceEngine, loadManifest } from '../inference';
+
+/**
+ * The inference engine over `config`'s models, as every local service uses it: validated
+ * manifest, `config.modelThreads` per session, and the small face models capped at
+ * `FACE_MODEL_THREADS` (a second thread costs them CPU without saving time; docs/faces.md).
+ */
+export function openLocalEngine(config: AppConfig): InferenceEngine {
+  return new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
+    modelsDir: config.modelsDir,
+    intraOpNumThreads: config.modelThreads,
+    maxModelThreads: FACE_MODEL_THREADS,
+  });
+}
