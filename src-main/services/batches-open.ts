@@ -2,7 +2,7 @@ import type { AppConfig } from '../config';
 import { AppError, type Logger } from '../core';
 import type { ImageProcessor } from '../jobs';
 import { migrate, openDatabase } from '../store';
-import { BatchService } from './batches.service';
+import { BatchService, type BatchServiceDeps } from './batches.service';
 
 /** An open batch service over the app database; `close()` pauses running batches and closes the file. */
 export interface OpenBatchService {
@@ -19,7 +19,10 @@ export const unavailableProcessor: ImageProcessor = {
  * Opens `config.dbPath` (creating and migrating it) and builds a BatchService on it. The CLI,
  * the desktop app and the local server all go through here, so they share one database.
  */
-export function openBatchService(config: AppConfig, opts: { processor?: ImageProcessor; logger?: Logger } = {}): OpenBatchService {
+export function openBatchService(
+  config: AppConfig,
+  opts: { processor?: ImageProcessor; remoteProcessor?: BatchServiceDeps['remoteProcessor']; logger?: Logger } = {},
+): OpenBatchService {
   const db = openDatabase(config.dbPath);
   try {
     migrate(db);
@@ -27,7 +30,13 @@ export function openBatchService(config: AppConfig, opts: { processor?: ImagePro
     db.close();
     throw err;
   }
-  const service = new BatchService({ db, config, processor: opts.processor ?? unavailableProcessor, logger: opts.logger });
+  const service = new BatchService({
+    db,
+    config,
+    processor: opts.processor ?? unavailableProcessor,
+    remoteProcessor: opts.remoteProcessor,
+    logger: opts.logger,
+  });
   return {
     service,
     async close() {

@@ -10,10 +10,13 @@ import { workerBatchProcessor, openBatchService, type BatchService, type ListFor
 import { DETAILS, MIN_HEAD_SCALE, SELECTORS, VISUAL_FEATURES, type Detail, type Selector, type VisualFeature } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import { ExitCode } from '../exit-codes';
+import { backendOf, remoteProcessorFor, type BackendFlags } from './remote-backend';
 
 /** `--db` and the app config, shared by every batch command. */
 export interface DbFlag {
   db?: string;
+  /** Remote API key for batches on the remote backend (else PICSCAN_REMOTE_KEY). */
+  key?: string;
 }
 
 /** Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. */
@@ -21,7 +24,7 @@ export async function withBatches<T>(flags: DbFlag, fn: (open: OpenBatchService)
   const config = loadConfig({ dbPath: flags.db });
   // The models run in a worker thread so progress output and Ctrl-C stay responsive.
   const processor = withModels ? await workerBatchProcessor(config) : undefined;
-  const open = openBatchService(config, { processor });
+  const open = openBatchService(config, { processor, remoteProcessor: remoteProcessorFor(flags) });
   try {
     return await fn(open);
   } finally {
@@ -58,7 +61,7 @@ function pickList<T extends string>(text: string | undefined, allowed: readonly 
   return out;
 }
 
-interface BatchFlags extends DbFlag {
+interface BatchFlags extends DbFlag, BackendFlags {
   features?: string;
   details?: string;
   detect?: boolean;
@@ -197,8 +200,13 @@ export function registerBatch(program: Command): void {
     .option('--format <format>', 'list format: auto, txt or csv', 'auto')
     .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
     .option('--json', 'print the final summary as JSON')
+    .option('--backend <kind>', 'local (the models on this machine, default) or remote (the cloud API)')
+    .option('--base-url <url>', 'with --backend remote: the service address, e.g. https://api.example.com')
+    .option('--method <method>', 'with --backend remote: GET or POST (default POST)')
+    .option('--key <key>', 'with --backend remote: API key (prefer the PICSCAN_REMOTE_KEY environment variable)')
     .action(async (list: string, o: BatchFlags) => {
       const operation = operationOf(o);
+      const backend = backendOf(o);
       const analysisConcurrency = o.concurrency === undefined ? undefined : parseCount(o.concurrency, '--concurrency', 64);
       const downloadConcurrency =
         o.downloadConcurrency === undefined ? undefined : parseCount(o.downloadConcurrency, '--download-concurrency');
@@ -208,7 +216,7 @@ export function registerBatch(program: Command): void {
         async ({ service }) => {
           const created = await service.create(
             input.source,
-            { name: o.name ?? input.name, operation, backend: { kind: 'local' }, analysisConcurrency, downloadConcurrency },
+            { name: o.name ?? input.name, operation, backend, analysisConcurrency, downloadConcurrency },
             input.format,
           );
           process.stderr.write(
@@ -216,7 +224,7 @@ export function registerBatch(program: Command): void {
           );
           await followBatch(service, created.batch.id, Number(o.progressEvery) || 5, o.json);
         },
-        true,
+        backend.kind === 'local',
       );
     });
 }

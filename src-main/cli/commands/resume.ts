@@ -10,6 +10,7 @@ export function registerResume(program: Command): void {
     .option('--db <file>', 'database file (default: the app-data database)')
     .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
     .option('--json', 'print the final summary as JSON')
+    .option('--key <key>', 'API key for a batch on the remote backend (prefer PICSCAN_REMOTE_KEY)')
     .action(async (idText: string, o: DbFlag & { progressEvery: string; json?: boolean }) => {
       const id = parseBatchId(idText);
       await withBatches(o, ({ service }) => followBatch(service, id, Number(o.progressEvery) || 5, o.json), true);

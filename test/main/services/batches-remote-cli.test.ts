@@ -1,0 +1,80 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIERS } from '../../../src-main/services/api';
+import { runPicscan } from '../../helpers/cli';
+import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
+import { fixture } from '../../helpers/paths';
+import { realOperations, startApi, type ApiHarness } from '../http/harness';
+
+// A real `picscan batch --backend remote` (child process) against picscan's own API server on
+// loopback, which analyses images from a loopback fixture server with the real models.
+let images: FixtureServer;
+let api: ApiHarness;
+const served = realOperations();
+const dir = mkdtempSync(join(tmpdir(), 'picscan-remote-batch-'));
+
+beforeAll(async () => {
+  images = await startFixtureServer();
+  images.route('/cat.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
+  images.route('/obama.jpg', { file: fixture('obama_portrait.jpg'), headers: { 'content-type': 'image/jpeg' } });
+  images.route('/lion.png', { file: fixture('lion_line_drawing.png'), headers: { 'content-type': 'image/png' } });
+  api = await startApi({ operations: served });
+});
+afterAll(async () => {
+  await api.close();
+  await served.close();
+  await images.close();
+});
+
+describe('picscan batch --backend remote', () => {
+  it('analyses every item through the remote API, charging one transaction per processed image', async () => {
+    const created = api.api.keys.create({ name: 'batch', tier: 'pro' });
+    const list = join(dir, 'urls.txt');
+    writeFileSync(list, ['/cat.jpg', '/obama.jpg', '/lion.png', '/missing.jpg'].map((p) => images.url(p)).join('\n'));
+    const db = join(dir, 'remote.db');
+    const run = await runPicscan(
+      ['batch', list, '--db', db, '--backend', 'remote', '--base-url', api.url, '--features', 'Tags,Faces,Color', '--json'],
+      { env: { PICSCAN_REMOTE_KEY: created.key }, timeoutMs: 180_000 },
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.code).toBe(1); // one item failed (the 404), the rest are done
+    const summary = JSON.parse(run.stdout.trim()) as { backend: { kind: string; baseUrl: string }; counts: Record<string, number> };
+    expect(summary.backend).toMatchObject({ kind: 'remote', baseUrl: api.url.replace(/\/$/, '') });
+    expect(summary.counts).toMatchObject({ total: 4, done: 3, failed: 1 });
+
+    const exported = await runPicscan(['export', '1', '--db', db, '--format', 'json', '--out', '-']);
+    expect(exported.code).toBe(0);
+    const rows = JSON.parse(exported.stdout) as Array<{ url: string; status: string; response?: { faces?: unknown[]; color?: unknown } }>;
+    const byUrl = new Map(rows.map((r) => [r.url, r]));
+    expect(byUrl.get(images.url('/obama.jpg'))?.response?.faces).toHaveLength(1);
+    expect(byUrl.get(images.url('/cat.jpg'))?.response?.color).toBeDefined();
+
+    // Three processed images charged at the pro price; the unreachable one was refused uncharged.
+    const after = api.api.keys.get(created.id);
+    expect(created.balanceMicrocents - after.balanceMicrocents).toBe(3 * TIERS.pro.priceMicrocents);
+  });
+
+  it('refuses clearly when the remote key is missing', async () => {
+    const list = join(dir, 'one.txt');
+    writeFileSync(list, images.url('/cat.jpg'));
+    const run = await runPicscan(['batch', list, '--db', join(dir, 'nokey.db'), '--backend', 'remote', '--base-url', api.url], {
+      env: { PICSCAN_REMOTE_KEY: '' },
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('pass --key <key> or set PICSCAN_REMOTE_KEY');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('rejects bad backend flags as usage errors', async () => {
+    const list = join(dir, 'bad.txt');
+    writeFileSync(list, images.url('/cat.jpg'));
+    const noUrl = await runPicscan(['batch', list, '--db', join(dir, 'bad.db'), '--backend', 'remote']);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('--backend remote needs --base-url');
+    const wrong = await runPicscan(['batch', list, '--db', join(dir, 'bad.db'), '--backend', 'cloud']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--backend must be local or remote');
+  });
+});
