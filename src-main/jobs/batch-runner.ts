@@ -3,10 +3,10 @@ import PQueue from 'p-queue';
 import { AppError, isCancellation, sleep, type Logger } from '../core';
 import type { BatchOperation } from '../shared/batch';
 import type { ItemsRepo, ResultsRepo, WorkItem } from '../store';
-import { analyzeColumns, detectColumns } from '../store';
 import type { ItemTransition } from './progress';
 import { isTransient, retryDelayMs, type RetryPolicy } from './retry';
-import type { FetchedImage, ImageFetcher, ImageProcessor, ProcessedImage } from './types';
+import type { FetchedImage, ImageFetcher, ImageProcessor } from './types';
+import { storedResult } from './stored-result';
 
 /** Analyses in flight, by `sha256|opKey`, shared by every runner so identical bytes run once. */
 export type InflightAnalyses = Map<string, Promise<unknown>>;
@@ -97,7 +97,7 @@ export class BatchRunner {
     if (await this.tryReuse(item, sha256)) return;
     if (!items.markAnalyzing(item.id, sha256, Date.now() - startedMs)) return;
     const key = `${sha256}|${this.s.opKey}`;
-    const task = analyses.add(() => this.analyse(item, image, sha256).catch((err: unknown) => this.crashed(item, err)));
+    const task = analyses.add(() => this.analyse(item, image).catch((err: unknown) => this.crashed(item, err)));
     this.deps.inflight.set(key, task);
     void task
       .finally(() => {
@@ -119,22 +119,14 @@ export class BatchRunner {
     return true;
   }
 
-  private async analyse(item: WorkItem, image: FetchedImage, sha256: string): Promise<void> {
+  private async analyse(item: WorkItem, image: FetchedImage): Promise<void> {
     if (this.stopping) return this.requeue(item);
     const startedMs = Date.now();
     const processed = await this.withRetries(item, () => this.deps.processor.process(image, this.s.operation, this.controller.signal));
     if (!processed) return;
-    const facts = image.metadata;
-    const stored = this.deps.results.complete({
-      itemId: item.id,
-      batchId: this.s.batchId,
-      sha256,
-      opKey: this.s.opKey,
-      response: responseOf(processed),
-      columns: processed.kind === 'analyze' ? analyzeColumns(processed.data, facts) : detectColumns(processed.response, facts),
-      thumbnail: { mime: image.thumbnail.mimeType, bytes: image.thumbnail.data },
-      analyzeMs: Date.now() - startedMs,
-    });
+    const stored = this.deps.results.complete(
+      storedResult({ itemId: item.id, batchId: this.s.batchId, opKey: this.s.opKey, image, processed, analyzeMs: Date.now() - startedMs }),
+    );
     if (stored) this.s.onTransition('done', { itemId: item.id });
   }
 
@@ -186,8 +178,4 @@ export class BatchRunner {
       this.deps.logger.error('batch item could not be settled', { itemId: item.id, error: String(inner) });
     }
   }
-}
-
-function responseOf(p: ProcessedImage): unknown {
-  return p.kind === 'analyze' ? p.data : p.response;
 }

@@ -5,4 +5,5 @@ export { BatchRunner, type InflightAnalyses, type RunnerDeps, type RunSettings, 
 export { ProgressTracker, type ItemTransition } from './progress';
 export { DEFAULT_RETRY, isTransient, retryDelayMs, type RetryPolicy } from './retry';
 export { operationKey } from './op-key';
+export { storedResult } from './stored-result';
 export { createIntakeFetcher } from './intake-fetcher';

@@ -8,6 +8,7 @@ import {
   createIntakeFetcher,
   DEFAULT_RETRY,
   operationKey,
+  storedResult,
   ProgressTracker,
   type ImageFetcher,
   type ImageProcessor,
@@ -246,6 +247,30 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const item = this.query.item(itemId);
     if (!item) throw new AppError('not-found', `There is no item ${itemId}.`);
     return { item, response: this.query.response(itemId) };
+  }
+
+  /**
+   * Analyses one finished item again with its batch's operation and backend (a model or
+   * gallery changed, or a transient failure is over) and replaces its stored result. The old
+   * result stays until the new one is stored: a failure leaves the item as it was and throws.
+   */
+  async reanalyze(itemId: number, signal: AbortSignal = new AbortController().signal): Promise<ResultItem> {
+    const current = this.query.item(itemId);
+    if (!current) throw new AppError('not-found', `There is no item ${itemId}.`);
+    if (current.status !== 'done' && current.status !== 'failed') {
+      throw new AppError('invalid-input', `Item ${itemId} is ${current.status}; re-analyse it once it has finished.`);
+    }
+    const batch = this.record(current.batchId);
+    const startedMs = Date.now();
+    const image = await this.fetcher.fetch(current.url, signal);
+    const processed = await this.processorFor(batch.backend).process(image, batch.operation, signal);
+    const opKey = operationKey(batch.operation, batch.backend);
+    const analyzeMs = Date.now() - startedMs;
+    if (!this.results.replace(storedResult({ itemId, batchId: batch.id, opKey, image, processed, analyzeMs }))) {
+      throw new AppError('invalid-input', `Item ${itemId} changed while it was being re-analysed; try again.`);
+    }
+    this.emit('progress', this.progress(batch.id));
+    return this.query.item(itemId)!;
   }
 
   /** The item's thumbnail (WebP), or undefined when it has none. */

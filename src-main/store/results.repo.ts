@@ -28,6 +28,12 @@ export class ResultsRepo {
   private readonly sourceForStmt;
   readonly complete: (r: NewResult) => boolean;
   readonly reuse: (fromItemId: number, toItemId: number, batchId: number, sha256: string) => boolean;
+  /**
+   * Replaces a finished item's result with a new one (re-analysis): the old rows go (tags,
+   * categories, colours, names and caption index follow by cascade and triggers) and the new
+   * ones land with `done`, in one transaction. False when the item is not finished.
+   */
+  readonly replace: (r: NewResult) => boolean;
 
   constructor(db: Db) {
     const doneStmt = db.prepare<[string, number, number, number | null, number]>(
@@ -97,6 +103,14 @@ export class ResultsRepo {
       'INSERT OR REPLACE INTO thumbnails (item_id, mime, bytes) SELECT ?, mime, bytes FROM thumbnails WHERE item_id = ?',
     );
     const rootStmt = db.prepare<[number], { root: number }>('SELECT coalesce(reused_from, id) AS root FROM items WHERE id = ?');
+    const reopenStmt = db.prepare<[number]>(`UPDATE items SET status = 'analyzing' WHERE id = ? AND status IN ('done', 'failed')`);
+    const dropResultStmt = db.prepare<[number]>('DELETE FROM results WHERE item_id = ?');
+    this.replace = db.transaction((r: NewResult): boolean => {
+      if (reopenStmt.run(r.itemId).changes === 0) return false;
+      dropResultStmt.run(r.itemId);
+      return this.complete(r);
+    });
+
     this.reuse = db.transaction((fromItemId: number, toItemId: number, batchId: number, sha256: string): boolean => {
       if (this.sourceForStmt.get(fromItemId)?.n !== 1) return false;
       // Point at the item that was actually analysed, whichever copy the lookup found.

@@ -124,8 +124,10 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
       page: async (q) => service.resultsPage(q),
       facets: async (f) => service.facets(f),
       get: async (id) => service.result(id),
-      reanalyze: async () => {
-        throw new AppError('invalid-input', 'Re-analysing a single image is not available in this build yet.');
+      reanalyze: async (itemId) => {
+        const item = await service.reanalyze(itemId);
+        changed(item.batchId);
+        return item;
       },
     },
     settings: {
