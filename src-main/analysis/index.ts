@@ -3,7 +3,15 @@
  * that turn them into categories, tags, captions, colour, image type and adult scores. Pure
  * except for the injected model runner, face detector and galleries.
  */
-export { analyzePixels, type AnalyzeDeps, type AnalysisResult } from './pipeline';
+export {
+  analyzePixels,
+  runModelBranch,
+  type AnalyzeDeps,
+  type AnalysisResult,
+  type BranchRequest,
+  type BranchResult,
+  type ModelBranch,
+} from './pipeline';
 export { measurePixels, shrinkTo, TEXTURE_SIDE_PX, type PixelEvidence } from './pixel-evidence';
 export { parseFeatures, parseDetails, featuresParam, type ListParam } from './params';
 export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './gallery';

@@ -1,3 +1,4 @@
+import { BugError } from '../core';
 import type { AnalyzeData, Celebrity, Detail, LandmarkDetail, VisualFeature } from '../shared/spec';
 import { adultFromProbabilities, NSFW_MODEL_ID, nsfwPreprocess, nsfwProbabilities, type NsfwProbabilities } from './adult';
 import { isBlackAndWhite } from './color';
@@ -6,7 +7,7 @@ import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './galler
 import { classifyImageType } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
 import { toAnalyzeFaces, type FaceEvidence } from './people';
-import { measurePixels } from './pixel-evidence';
+import { measurePixels, type PixelEvidence } from './pixel-evidence';
 import type { RgbPixels } from './pixels';
 import { buildCaption, buildTags, categorize, derive, DESCRIPTION_TAG_CONFIDENCE, scoreCategories } from './rules';
 import type { ModelRunner } from './tensor/runner';
@@ -17,7 +18,32 @@ export interface AnalyzeDeps {
   /** The detect operation's faces for this image (analyze uses its default search scale). */
   detectFaces?: (img: RgbPixels, signal?: AbortSignal) => Promise<FaceEvidence[]>;
   gallery?: GalleryMatcher;
+  /**
+   * Runs the branch that needs no faces (objects, NSFW, pixel statistics) elsewhere, e.g. in a
+   * worker thread while the faces run here; default `runModelBranch` on this thread with `runModel`.
+   */
+  modelBranch?: ModelBranch;
+  /** Whether `modelBranch` also measures the pixel statistics (else they run on this thread). */
+  pixelsInBranch?: boolean;
 }
+
+/** Which stages the face-free branch runs. */
+export interface BranchRequest {
+  objects: boolean;
+  nsfw: boolean;
+  pixels: boolean;
+}
+
+/** The face-free branch's evidence plus its per-stage wall times (ms). */
+export interface BranchResult {
+  /** Present when requested. */
+  pixels?: PixelEvidence;
+  objects: DetectedObject[];
+  nsfw?: NsfwProbabilities;
+  timingsMs: Record<string, number>;
+}
+
+export type ModelBranch = (img: RgbPixels, want: BranchRequest, signal?: AbortSignal) => Promise<BranchResult>;
 
 /** The feature part of `data` plus per-stage wall times (ms; model stages overlap). */
 export interface AnalysisResult {
@@ -28,8 +54,8 @@ export interface AnalysisResult {
 const DESCRIBING: readonly VisualFeature[] = ['Categories', 'Tags', 'Description'];
 
 /**
- * Runs the requested features on a decoded image: models (objects, faces, NSFW) run
- * concurrently in ONNX Runtime's threads while the pixel statistics run on this thread; then the
+ * Runs the requested features on a decoded image: the faces, and the face-free branch (objects,
+ * NSFW, pixel statistics; `deps.modelBranch`, e.g. a worker thread, else this thread), then the
  * pure rules. Only the models a feature needs are run.
  */
 export async function analyzePixels(
@@ -52,24 +78,26 @@ export async function analyzePixels(
   const wantCelebs = details.has('Celebrities') && features.has('Categories') && !!deps.gallery?.matchCelebrities;
   const needFaces = (features.has('Faces') || describing || wantCelebs) && !!deps.detectFaces;
   const needNsfw = features.has('Adult') || features.has('ImageType');
-  const noObjects: DetectedObject[] = [];
   const facesP = needFaces ? timed('faces', () => deps.detectFaces!(img, signal)) : Promise.resolve<FaceEvidence[]>([]);
-  const objectsP = describing ? timed('objects', () => detectObjects(img, deps.runModel, signal)) : Promise.resolve(noObjects);
-  const nsfwP = needNsfw
-    ? timed('nsfw', async () => nsfwProbabilities(await deps.runModel(NSFW_MODEL_ID, nsfwPreprocess(img), signal)))
-    : Promise.resolve(undefined);
+  const pixelsHere = !!deps.modelBranch && !deps.pixelsInBranch;
+  const want: BranchRequest = { objects: describing, nsfw: needNsfw, pixels: !pixelsHere };
+  const branchP = deps.modelBranch
+    ? timed('branch', () => deps.modelBranch!(img, want, signal))
+    : runModelBranch(img, want, deps.runModel, signal);
   const landmarksP: Promise<LandmarkMatch> =
     details.has('Landmarks') && features.has('Categories') && deps.gallery?.matchLandmarks
       ? timed('landmarks', () => deps.gallery!.matchLandmarks!(img, signal))
       : Promise.resolve({ details: [] });
   // Avoid unhandled rejections while the pixel stage runs; the awaits below rethrow.
-  for (const p of [facesP, objectsP, nsfwP, landmarksP]) p.catch(() => undefined);
+  for (const p of [facesP, branchP, landmarksP]) p.catch(() => undefined);
 
-  const t0 = performance.now();
-  const { color, chroma, scene, ink, texture } = await measurePixels(img);
-  timingsMs['pixels'] = performance.now() - t0;
-
-  const [faces, objects, nsfw, landmarks] = await Promise.all([facesP, objectsP, nsfwP, landmarksP]);
+  const pixelsHereP = pixelsHere ? timed('pixels', () => measurePixels(img)) : undefined;
+  const [faces, branch, landmarks, measured] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP]);
+  const { objects, nsfw } = branch;
+  const pixels = measured ?? branch.pixels;
+  if (!pixels) throw new BugError('analysis: the model branch returned no pixel statistics');
+  const { color, chroma, scene, ink, texture } = pixels;
+  Object.assign(timingsMs, branch.timingsMs);
   const t1 = performance.now();
   const imageType = classifyImageType({
     texture,
@@ -91,6 +119,37 @@ export async function analyzePixels(
     if (landmarks.annotations?.length) data.Landmarks = landmarks.annotations;
   }
   return { data, timingsMs };
+}
+
+/**
+ * The branch of the analysis that needs no faces: the object detector and the NSFW classifier
+ * (started first), then the pixel statistics if requested. Runs in-process or in the analyze
+ * worker.
+ */
+export async function runModelBranch(
+  img: RgbPixels,
+  want: BranchRequest,
+  runModel: ModelRunner,
+  signal?: AbortSignal,
+): Promise<BranchResult> {
+  const timingsMs: Record<string, number> = {};
+  const timed = async <T>(stage: string, f: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await f();
+    } finally {
+      timingsMs[stage] = performance.now() - t0;
+    }
+  };
+  const noObjects: DetectedObject[] = [];
+  const objectsP = want.objects ? timed('objects', () => detectObjects(img, runModel, signal)) : Promise.resolve(noObjects);
+  const nsfwP = want.nsfw
+    ? timed('nsfw', async () => nsfwProbabilities(await runModel(NSFW_MODEL_ID, nsfwPreprocess(img), signal)))
+    : Promise.resolve(undefined);
+  for (const p of [objectsP, nsfwP]) p.catch(() => undefined);
+  const pixels = want.pixels ? await timed('pixels', () => measurePixels(img)) : undefined;
+  const [objects, nsfw] = await Promise.all([objectsP, nsfwP]);
+  return { pixels, objects, nsfw, timingsMs };
 }
 
 function describe(e: Evidence, features: ReadonlySet<VisualFeature>, nsfw: NsfwProbabilities | undefined): AnalysisResult['data'] {

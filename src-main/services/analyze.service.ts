@@ -9,6 +9,7 @@ import {
   type AnalyzeDeps,
   type GalleryMatcher,
   type ListParam,
+  type ModelBranch,
   type ModelRunner,
   type RgbPixels,
 } from '../analysis';
@@ -56,6 +57,8 @@ export interface AnalyzeServiceDeps {
   minHeadScale?: number;
   /** Celebrity/landmark galleries (their own issue). */
   gallery?: GalleryMatcher;
+  /** Runs objects, NSFW and pixel statistics elsewhere (the analyze worker); default this thread. */
+  modelBranch?: ModelBranch;
   newId?: () => string;
 }
 
@@ -89,6 +92,7 @@ export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
   const pipelineDeps: AnalyzeDeps = {
     runModel: deps.runModel,
     gallery: deps.gallery,
+    modelBranch: deps.modelBranch,
     detectFaces: faceRunner
       ? async (img, signal) => faceEvidenceFromResults(await detectFacesInImage({ ...img, channels: 3 }, faceOptions, faceRunner, signal))
       : detectFaces

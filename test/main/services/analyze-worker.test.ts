@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { runModelBranch, type BranchRequest, type ModelBranch } from '../../../src-main/analysis';
+import { loadConfig } from '../../../src-main/config';
+import { decodeImage } from '../../../src-main/inference';
+import { openAnalyzeService } from '../../../src-main/services/analyze-open';
+import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
+import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
+import { openLocalEngine } from '../../../src-main/services/local-engine';
+import { fixture } from '../../helpers/paths';
+
+// The analyze worker (objects, NSFW and pixel statistics off the faces' thread) on the real models.
+const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-aw-')) }, {});
+const engine = openLocalEngine(config);
+const { runModel } = analyzeModelsFromEngine(engine);
+const inProcess: ModelBranch = (img, want, signal) => runModelBranch(img, want, runModel, signal);
+const ALL: BranchRequest = { objects: true, nsfw: true, pixels: true };
+afterAll(() => engine.dispose());
+
+const load = (file: string) => decodeImage(readFileSync(fixture(file)), { maxPixels: 50_000_000 });
+const withoutTimes = <T extends { timingsMs: unknown }>(r: T): Omit<T, 'timingsMs'> => {
+  const { timingsMs: _, ...rest } = r;
+  return rest;
+};
+
+describe('analyze branch worker', () => {
+  it('runs the branch in the worker with the in-process results, and in-process after close', async () => {
+    const fallback = vi.fn(inProcess);
+    const worker = analyzeBranchWorker(config, { fallback });
+    try {
+      for (const file of ['grace_hopper.jpg', 'coffee_cup.jpg']) {
+        const img = await load(file);
+        const expected = await inProcess(img, ALL);
+        expect(withoutTimes(await worker.run(img, ALL)), file).toEqual(withoutTimes(expected));
+        const some = { objects: false, nsfw: true, pixels: false };
+        expect(withoutTimes(await worker.run(img, some))).toEqual(withoutTimes(await inProcess(img, some)));
+        expect(img.data.length, 'the caller keeps its pixels').toBe(img.width * img.height * 3);
+      }
+      expect(fallback).not.toHaveBeenCalled();
+    } finally {
+      await worker.close();
+    }
+    const img = await load('grace_hopper.jpg');
+    await worker.run(img, ALL);
+    expect(fallback).toHaveBeenCalledTimes(1);
+  });
+
+  it('falls back to this thread when the worker entry is missing or fails to start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-aw-boot-'));
+    const broken = join(dir, 'boot.mjs');
+    writeFileSync(broken, "throw new Error('no loader here');\n");
+    const img = await load('grace_hopper.jpg');
+    const expected = withoutTimes(await inProcess(img, ALL));
+    for (const entry of [pathToFileURL(join(dir, 'missing.mjs')), pathToFileURL(broken)]) {
+      const fallback = vi.fn(inProcess);
+      const worker = analyzeBranchWorker(config, { fallback, entry });
+      try {
+        expect(withoutTimes(await worker.run(img, ALL))).toEqual(expected);
+        expect(withoutTimes(await worker.run(img, ALL))).toEqual(expected);
+        expect(fallback).toHaveBeenCalledTimes(2);
+      } finally {
+        await worker.close();
+      }
+    }
+  });
+
+  it('gives the analyze service the same answers with and without the worker', async () => {
+    const params = { features: 'Categories,Adult,Tags,Description,Faces,Color,ImageType', details: 'Celebrities,Landmarks' };
+    const plain = openAnalyzeService(config, { branchWorker: false });
+    const threaded = openAnalyzeService(config, { branchWorker: true });
+    try {
+      for (const file of ['grace_hopper.jpg', 'family_six_faces.jpg']) {
+        const a = await plain.service.analyze(fixture(file), params);
+        const b = await threaded.service.analyze(fixture(file), params);
+        expect({ ...b.data, requestId: '' }, file).toEqual({ ...a.data, requestId: '' });
+        expect(b.timingsMs).toHaveProperty('branch');
+        expect(a.timingsMs).not.toHaveProperty('branch');
+      }
+    } finally {
+      await threaded.close();
+      await plain.close();
+    }
+  });
+});
