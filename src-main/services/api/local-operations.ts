@@ -1,7 +1,9 @@
 import PQueue from 'p-queue';
+import { runModelBranch } from '../../analysis';
 import { engineRunner } from '../../analysis/faces';
 import type { AppConfig } from '../../config';
 import { createImageLoader, intakeOptions } from '../../intake';
+import { analyzeBranchWorker } from '../analyze-worker';
 import { createAnalyzeService } from '../analyze.service';
 import { createDetectService } from '../detect.service';
 import { openGalleryMatcher } from '../gallery-open';
@@ -15,6 +17,11 @@ export interface LocalOperationsOptions {
   blockPrivateNetworks: boolean;
   /** Operations running at once; more wait in line (default `config.analysisConcurrency`). */
   concurrency?: number;
+  /**
+   * Run analyze's objects and NSFW in a worker thread while the faces run on this one (default
+   * true when `config.modelThreads` ≥ 2; docs/analysis.md "Two threads").
+   */
+  branchWorker?: boolean;
 }
 
 /**
@@ -29,11 +36,17 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
   const loader = createImageLoader(intakeOptions('api', { blockPrivateNetworks: opts.blockPrivateNetworks }));
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);
+  const runModel = engine.run.bind(engine);
+  const branch =
+    (opts.branchWorker ?? config.modelThreads >= 2)
+      ? analyzeBranchWorker(config, { fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal) })
+      : undefined;
   const analyzer = createAnalyzeService({
-    runModel: (id, feeds, signal) => engine.run(id, feeds, signal),
+    runModel,
     loader,
     faceRunner: runner,
     gallery: galleries.matcher,
+    modelBranch: branch?.run,
   });
   const detector = createDetectService({ runner, loader });
   const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? config.analysisConcurrency) });
@@ -48,6 +61,7 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
     async close() {
       queue.clear();
       await queue.onIdle();
+      await branch?.close();
       await galleries.close();
       await loader.close();
       await engine.dispose();
