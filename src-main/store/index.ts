@@ -10,4 +10,11 @@ export { buildFilter, type FilterSql } from './result-filter';
 export { KeysRepo, type ApiKeyRecord } from './keys.repo';
 export { TransactionsRepo, type ChargedOperation, type HoldResult } from './transactions.repo';
 export { UsageRepo, type UsagePeriod, type UsageBound, type ConsumeResult } from './accounts-usage.repo';
-export { GalleryRepo, type GalleryEntryRecord, type GalleryReferenceRecord, type NewGalleryEntry, type NewGalleryReference, type GalleryKindRow } from './gallery.repo';
+export {
+  GalleryRepo,
+  type GalleryEntryRecord,
+  type GalleryReferenceRecord,
+  type NewGalleryEntry,
+  type NewGalleryReference,
+  type GalleryKindRow,
+} from './gallery.repo';

@@ -11,12 +11,4 @@ import { m0200 } from './0200-create-galleries';
  * All schema migrations, one file each (`NNNN-kebab-reason.ts`). Version ranges by area keep
  * parallel work from colliding: 1–99 batches/results, 100–199 API accounts, 200–299 galleries.
  */
-export const migrations: readonly Migration[] = [
-  m0001,
-  m0002,
-  m0003,
-  m0004,
-  m0005,
-  m0100,
-  m0200,
-];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0100, m0200];
