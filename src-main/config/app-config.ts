@@ -17,6 +17,12 @@ const settingsSchema = z
     downloadConcurrency: z.number().int().min(1).max(256),
     /** Concurrent analyses in a batch (CPU-bound). */
     analysisConcurrency: z.number().int().min(1).max(64),
+    /**
+     * Batch analysis worker threads, each with its own copy of the models. More than one lets
+     * analyses run on several cores at once (ONNX Runtime runs a model on its calling thread) at
+     * the cost of memory; see docs/benchmarks.md.
+     */
+    analysisWorkers: z.number().int().min(1).max(16),
     /** Refuse image URLs on private/loopback addresses (desktop/CLI default: allowed, a user's own LAN). */
     blockPrivateNetworks: z.boolean(),
   })
@@ -37,6 +43,7 @@ export interface AppConfig {
   readonly modelThreads: number;
   readonly downloadConcurrency: number;
   readonly analysisConcurrency: number;
+  readonly analysisWorkers: number;
   readonly blockPrivateNetworks: boolean;
 }
 
@@ -74,6 +81,7 @@ function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
   if (env.PICSCAN_MODEL_THREADS) out.modelThreads = Number(env.PICSCAN_MODEL_THREADS);
   if (env.PICSCAN_DOWNLOAD_CONCURRENCY) out.downloadConcurrency = Number(env.PICSCAN_DOWNLOAD_CONCURRENCY);
   if (env.PICSCAN_ANALYSIS_CONCURRENCY) out.analysisConcurrency = Number(env.PICSCAN_ANALYSIS_CONCURRENCY);
+  if (env.PICSCAN_ANALYSIS_WORKERS) out.analysisWorkers = Number(env.PICSCAN_ANALYSIS_WORKERS);
   return settingsSchema.parse(out);
 }
 
@@ -88,6 +96,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     modelThreads: cores,
     downloadConcurrency: 16,
     analysisConcurrency: Math.max(1, cores),
+    analysisWorkers: 1,
     blockPrivateNetworks: false,
     ...readSettingsFile(join(dataDir, 'settings.json')),
     ...settingsFromEnv(env),

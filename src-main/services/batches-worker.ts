@@ -30,7 +30,7 @@ const ENTRY = new URL('./batches-worker-boot.mjs', import.meta.url);
  * Falls back to the in-process processor where the worker entry is not a file or does not start
  * (a bundled build without a worker entry); model-missing then comes from that one.
  */
-export async function workerBatchProcessor(config: AppConfig, logger: Logger = silentLogger): Promise<ImageProcessor> {
+export async function singleWorkerProcessor(config: AppConfig, logger: Logger = silentLogger): Promise<ImageProcessor> {
   if (ENTRY.protocol !== 'file:' || !existsSync(fileURLToPath(ENTRY))) return localBatchProcessor(config);
   const worker = new Worker(ENTRY, { workerData: { config } });
   const pending = new Map<number, Pending>();

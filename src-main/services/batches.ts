@@ -4,4 +4,4 @@ export { CSV_COLUMNS, excelSafe } from './export-rows';
 export type { ImageFetcher, ImageProcessor, FetchedImage, ProcessedImage, ListFormat } from '../jobs';
 export { openBatchService, unavailableProcessor, type OpenBatchService } from './batches-open';
 export { localBatchProcessor } from './batches-processor';
-export { workerBatchProcessor } from './batches-worker';
+export { workerBatchProcessor } from './batches-worker-pool';

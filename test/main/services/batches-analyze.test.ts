@@ -118,6 +118,43 @@ describe('batches on the real models', () => {
     await expect(workerBatchProcessor(missing)).rejects.toMatchObject({ code: 'model-missing' });
   });
 
+  it('spreads analyses over a pool of workers (analysisWorkers 2) with the same results', async () => {
+    const config = loadConfig(
+      { dataDir: mkdtempSync(join(tmpdir(), 'picscan-bw-')), settings: { analysisWorkers: 2, analysisConcurrency: 2 } },
+      {},
+    );
+    const pool = await workerBatchProcessor(config);
+    const fetcher = createIntakeFetcher(intakeOptions('desktop'));
+    try {
+      const images = await Promise.all(
+        ['obama_portrait.jpg', 'family_six_faces.jpg', 'tom_cruise.jpg'].map((f) =>
+          fetcher.fetch(fixture(f), new AbortController().signal),
+        ),
+      );
+      const op = (): { kind: 'detect'; minHeadScale: number; selector: ['FRONTAL'] } => ({
+        kind: 'detect',
+        minHeadScale: 0.05,
+        selector: ['FRONTAL'],
+      });
+      const pooled = await Promise.all(images.map((img) => pool.process(img, op(), new AbortController().signal)));
+      for (const [i, img] of images.entries()) {
+        expect(pooled[i]).toEqual(await processor.process(img, op(), new AbortController().signal));
+      }
+    } finally {
+      await pool.close?.();
+      await fetcher.close?.();
+    }
+    const missing = loadConfig(
+      {
+        dataDir: mkdtempSync(join(tmpdir(), 'picscan-bw-')),
+        modelsDir: join(tmpdir(), 'no-models-here'),
+        settings: { analysisWorkers: 2 },
+      },
+      {},
+    );
+    await expect(workerBatchProcessor(missing)).rejects.toMatchObject({ code: 'model-missing' });
+  });
+
   it('pauses on Ctrl-C (exit 130) and finishes with picscan resume', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'picscan-ba-sigint-'));
     const db = join(dir, 'p.db');
