@@ -17,5 +17,6 @@ export {
 export { intakeErrorKind, type IntakeErrorKind } from './errors';
 export { blockedRangeOf, type BlockedRange } from './address-policy';
 export { sniffContent, type ContentType } from './sniff';
+export { parseRetryAfterMs, backoffDelayMs } from './retry-policy';
 export type { ImageFormat } from './validate';
 export type { RgbImage, Thumbnail } from '../inference';
