@@ -53,6 +53,20 @@ export interface AnalysisResult {
 
 const DESCRIBING: readonly VisualFeature[] = ['Categories', 'Tags', 'Description'];
 
+/** Wall time per named stage (ms); `timed` records a stage even when it throws. */
+function stageTimer(): { timingsMs: Record<string, number>; timed: <T>(stage: string, f: () => Promise<T>) => Promise<T> } {
+  const timingsMs: Record<string, number> = {};
+  const timed = async <T>(stage: string, f: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await f();
+    } finally {
+      timingsMs[stage] = performance.now() - t0;
+    }
+  };
+  return { timingsMs, timed };
+}
+
 /**
  * Runs the requested features on a decoded image: the faces, and the face-free branch (objects,
  * NSFW, pixel statistics; `deps.modelBranch`, e.g. a worker thread, else this thread), then the
@@ -65,15 +79,7 @@ export async function analyzePixels(
   deps: AnalyzeDeps,
   signal?: AbortSignal,
 ): Promise<AnalysisResult> {
-  const timingsMs: Record<string, number> = {};
-  const timed = async <T>(stage: string, f: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    try {
-      return await f();
-    } finally {
-      timingsMs[stage] = performance.now() - t0;
-    }
-  };
+  const { timingsMs, timed } = stageTimer();
   const describing = DESCRIBING.some((f) => features.has(f));
   const wantCelebs = details.has('Celebrities') && features.has('Categories') && !!deps.gallery?.matchCelebrities;
   const needFaces = (features.has('Faces') || describing || wantCelebs) && !!deps.detectFaces;
@@ -132,15 +138,7 @@ export async function runModelBranch(
   runModel: ModelRunner,
   signal?: AbortSignal,
 ): Promise<BranchResult> {
-  const timingsMs: Record<string, number> = {};
-  const timed = async <T>(stage: string, f: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    try {
-      return await f();
-    } finally {
-      timingsMs[stage] = performance.now() - t0;
-    }
-  };
+  const { timingsMs, timed } = stageTimer();
   const noObjects: DetectedObject[] = [];
   const objectsP = want.objects ? timed('objects', () => detectObjects(img, runModel, signal)) : Promise.resolve(noObjects);
   const nsfwP = want.nsfw

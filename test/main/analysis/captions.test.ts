@@ -1,44 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildCaption, buildTags, derive, type Evidence, type FaceEvidence, type CocoLabel } from '../../../src-main/analysis';
 import { scoreCategories } from '../../../src-main/analysis/rules/categories';
+import { plainEvidence } from '../../helpers/evidence';
 
-function base(): Evidence {
-  return {
-    width: 600,
-    height: 400,
-    color: {
-      dominantColorForeground: 'Gray',
-      dominantColorBackground: 'Gray',
-      dominantColors: ['Gray'],
-      accentColor: '808080',
-      isBWImg: false,
-    },
-    chroma: { p50: 20, p90: 30, p99: 40, hueConcentration: 0.5 },
-    scene: {
-      sky: 0,
-      skyGrey: 0,
-      vegetation: 0,
-      water: 0,
-      snow: 0,
-      brightness: 0.5,
-      dark: 0.05,
-      brightSpots: 0,
-      warmGlow: 0,
-      skin: 0,
-      textBlocks: 0,
-      textLines: 0,
-      page: 0,
-      edges: 0.1,
-      straightEdges: 0.02,
-      verticalShare: 0.5,
-      colorfulness: 0.4,
-    },
-    ink: { paper: 0.05, ink: 0.3, mid: 0.65, thinInk: 0.05 },
-    imageType: { clipArtType: 0, lineDrawingType: 0, clipArtScore: 0 },
-    objects: [],
-    faces: [],
-  };
-}
+const base = plainEvidence;
 const face = (age: number, gender: 'Male' | 'Female', smiling = false): FaceEvidence => ({
   box: { left: 100, top: 50, width: 100, height: 100 },
   confidence: 0.95,

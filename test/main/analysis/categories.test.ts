@@ -5,47 +5,11 @@ import { CATEGORY_NAMES, categorize, type Evidence } from '../../../src-main/ana
 import type { DetectedObject, CocoLabel } from '../../../src-main/analysis';
 import type { FaceEvidence } from '../../../src-main/analysis';
 import { repoRoot } from '../../helpers/paths';
+import { plainEvidence } from '../../helpers/evidence';
 
 const reference = JSON.parse(readFileSync(join(repoRoot, '..', 'shared', 'reference', 'azure-86-categories.json'), 'utf8')) as string[];
 
-/** A plain, unremarkable colour photo of 600×400 px: no objects, no faces, no scene cues. */
-function base(): Evidence {
-  return {
-    width: 600,
-    height: 400,
-    color: {
-      dominantColorForeground: 'Gray',
-      dominantColorBackground: 'Gray',
-      dominantColors: ['Gray'],
-      accentColor: '808080',
-      isBWImg: false,
-    },
-    chroma: { p50: 20, p90: 30, p99: 40, hueConcentration: 0.5 },
-    scene: {
-      sky: 0,
-      skyGrey: 0,
-      vegetation: 0,
-      water: 0,
-      snow: 0,
-      brightness: 0.5,
-      dark: 0.05,
-      brightSpots: 0,
-      warmGlow: 0,
-      skin: 0,
-      textBlocks: 0,
-      textLines: 0,
-      page: 0,
-      edges: 0.1,
-      straightEdges: 0.02,
-      verticalShare: 0.5,
-      colorfulness: 0.4,
-    },
-    ink: { paper: 0.05, ink: 0.3, mid: 0.65, thinInk: 0.05 },
-    imageType: { clipArtType: 0, lineDrawingType: 0, clipArtScore: 0 },
-    objects: [],
-    faces: [],
-  };
-}
+const base = plainEvidence;
 
 const obj = (label: CocoLabel, score = 0.8, box = { x: 100, y: 100, w: 200, h: 200 }): DetectedObject => ({ label, score, box });
 const face = (age: number, size = 120, gender: 'Male' | 'Female' = 'Male'): FaceEvidence => ({
