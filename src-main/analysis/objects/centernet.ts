@@ -1,5 +1,5 @@
 import type { RgbPixels } from '../pixels/types';
-import { resizeBilinearToTensor, type Tensor } from '../tensor/resize';
+import type { Tensor } from '../tensor/resize';
 import { COCO80 } from './coco';
 import { nms } from './nms';
 import type { DetectedObject } from './types';
@@ -11,21 +11,45 @@ const GRID = 128; // heatmap cells per side, stride 4
 const STRIDE = INPUT / GRID;
 
 /**
- * Whole image, bilinear (TF.js, no align-corners) to 512×512, NHWC RGB 0..255 unscaled. Pure
- * reference version; the pipeline uses `centernetInput` (libvips, ≈ 4× cheaper).
+ * Where the source image sits in the square detector input. The image is scaled to fit (aspect
+ * kept) and placed at the top-left corner; the rest is zero padding, as the TF Object Detection
+ * API's keep-aspect-ratio resizer feeds these models. Stretching the whole image to 512×512
+ * instead distorts shapes: on the fixtures the cat then reads as a dog (0.50 vs cat 0.22; 0.51
+ * cat letterboxed), text and a night scene grow spurious clocks, cakes and birds, and people
+ * score lower (docs/analysis.md "Objects").
  */
-export function centernetPreprocess(img: RgbPixels): Record<string, Tensor> {
-  return { input: resizeBilinearToTensor(img, INPUT, INPUT, { alignCorners: false, layout: 'NHWC', scale: 1, offset: 0 }) };
+export interface Letterbox {
+  /** Input px per source px (same on both axes). */
+  scale: number;
+  /** Size of the scaled image inside the input, px (≤ 512 each). */
+  width: number;
+  height: number;
+}
+
+/** The letterbox of a `srcW`×`srcH` image in the detector input. */
+export function centernetLetterbox(srcW: number, srcH: number): Letterbox {
+  const scale = INPUT / Math.max(srcW, srcH);
+  return {
+    scale,
+    width: Math.min(INPUT, Math.max(1, Math.round(srcW * scale))),
+    height: Math.min(INPUT, Math.max(1, Math.round(srcH * scale))),
+  };
 }
 
 /**
- * The detector input from an image already resized to 512×512 (libvips linear, area-averaging
- * when shrinking, which also avoids the aliasing of TF.js's point-sampled bilinear): NHWC float
- * RGB 0..255.
+ * The detector input from the image already resized to its letterbox size (libvips linear,
+ * area-averaging when shrinking, which also avoids the aliasing of point-sampled bilinear):
+ * NHWC float RGB 0..255 in a 512×512 frame, zero outside the image.
  */
 export function centernetFeeds(resized: RgbPixels): Record<string, Tensor> {
-  if (resized.width !== INPUT || resized.height !== INPUT) throw new Error(`centernet input must be ${INPUT}×${INPUT}`);
-  return { input: { data: Float32Array.from(resized.data), dims: [1, INPUT, INPUT, 3] } };
+  if (resized.width > INPUT || resized.height > INPUT) throw new Error(`centernet input must fit in ${INPUT}×${INPUT}`);
+  const data = new Float32Array(INPUT * INPUT * 3);
+  const row = resized.width * 3;
+  for (let y = 0; y < resized.height; y++) {
+    const src = resized.data.subarray(y * row, (y + 1) * row);
+    data.set(src, y * INPUT * 3); // Float32Array.set converts the bytes
+  }
+  return { input: { data, dims: [1, INPUT, INPUT, 3] } };
 }
 
 /** Side of the square detector input, px. */
@@ -42,8 +66,8 @@ export interface DecodeOptions {
  * Decodes CenterNet outputs: `heatmap` NHWC [1,128,128,80] sigmoid scores, peaks = cells that are
  * the maximum of their 3×3 neighbourhood for that class; `box_offsets` NHWC [1,128,128,4] =
  * (left, top, right, bottom) distances in input pixels (512 scale) from the point (4·col, 4·row)
- * to the box edges. Boxes are scaled back to
- * the source image (the 512×512 input stretched it), then per-class NMS.
+ * to the box edges. Boxes are scaled back to the `srcW`×`srcH` source image, which was
+ * letterboxed into the input (`centernetLetterbox`), and clipped to it; then per-class NMS.
  */
 export function centernetDecode(outputs: Record<string, Tensor>, srcW: number, srcH: number, o: DecodeOptions): DetectedObject[] {
   const heat = outputs['heatmap']?.data;
@@ -51,8 +75,8 @@ export function centernetDecode(outputs: Record<string, Tensor>, srcW: number, s
   if (!heat || !off) throw new Error('centernet returned no heatmap/box_offsets');
   const K = COCO80.length;
   const dets: DetectedObject[] = [];
-  const fx = srcW / INPUT;
-  const fy = srcH / INPUT;
+  const fx = 1 / centernetLetterbox(srcW, srcH).scale;
+  const fy = fx;
   for (let y = 0; y < GRID; y++) {
     for (let x = 0; x < GRID; x++) {
       const cell = y * GRID + x;

@@ -2,12 +2,12 @@
 import type { RgbPixels } from '../pixels/types';
 import type { ModelRunner } from '../tensor/runner';
 import { resizeRgb } from '../../inference';
-import { CENTERNET_INPUT_PX, CENTERNET_MODEL_ID, centernetDecode, centernetFeeds } from './centernet';
+import { CENTERNET_MODEL_ID, centernetDecode, centernetFeeds, centernetLetterbox } from './centernet';
 import type { DetectedObject } from './types';
 
 export { COCO80, type CocoLabel } from './coco';
 export { iou, nms } from './nms';
-export { CENTERNET_MODEL_ID, CENTERNET_INPUT_PX, centernetDecode, centernetFeeds, centernetPreprocess } from './centernet';
+export { CENTERNET_MODEL_ID, CENTERNET_INPUT_PX, centernetDecode, centernetFeeds, centernetLetterbox, type Letterbox } from './centernet';
 export type { DetectedObject } from './types';
 
 /**
@@ -16,9 +16,10 @@ export type { DetectedObject } from './types';
  */
 export const DETECTION = { minScore: 0.2, iouMax: 0.5, maxCount: 30 } as const;
 
-/** Detects COCO objects in the image; boxes in source pixels, best first. */
+/** Detects COCO objects in the image (letterboxed, aspect kept); boxes in source pixels, best first. */
 export async function detectObjects(img: RgbPixels, run: ModelRunner, signal?: AbortSignal): Promise<DetectedObject[]> {
-  const resized = await resizeRgb({ ...img, channels: 3 }, CENTERNET_INPUT_PX, CENTERNET_INPUT_PX, { fit: 'fill', kernel: 'linear' });
+  const box = centernetLetterbox(img.width, img.height);
+  const resized = await resizeRgb({ ...img, channels: 3 }, box.width, box.height, { fit: 'fill', kernel: 'linear' });
   const outputs = await run(CENTERNET_MODEL_ID, centernetFeeds(resized), signal);
   return centernetDecode(outputs, img.width, img.height, DETECTION);
 }

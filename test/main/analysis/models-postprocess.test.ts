@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adultFromProbabilities, ADULT_THRESHOLDS, nsfwPreprocess } from '../../../src-main/analysis/adult';
-import { centernetDecode, COCO80 } from '../../../src-main/analysis/objects';
+import { centernetDecode, centernetFeeds, centernetLetterbox, COCO80 } from '../../../src-main/analysis/objects';
 import { nms } from '../../../src-main/analysis/objects/nms';
 import { resizeBilinearToTensor } from '../../../src-main/analysis/tensor/resize';
 
@@ -38,7 +38,7 @@ describe('adult and racy scores', () => {
 });
 
 describe('CenterNet decoding', () => {
-  it('turns a heatmap peak and its edge distances into a source-pixel box', () => {
+  it('turns a heatmap peak and its edge distances into a source-pixel box of the letterboxed image', () => {
     const heat = new Float32Array(128 * 128 * 80);
     const off = new Float32Array(128 * 128 * 4);
     const cell = 64 * 128 + 32; // row 64, col 32 → input point (128, 256)
@@ -49,7 +49,7 @@ describe('CenterNet decoding', () => {
     const dets = centernetDecode(
       { heatmap: { data: heat, dims: [1, 128, 128, 80] }, box_offsets: { data: off, dims: [1, 128, 128, 4] } },
       1024,
-      512,
+      768,
       {
         minScore: 0.3,
         iouMax: 0.5,
@@ -58,8 +58,37 @@ describe('CenterNet decoding', () => {
     );
     expect(dets).toHaveLength(1);
     expect(dets[0]!.label).toBe('cat');
-    // x: (128-28)*2 = 200 .. (128+100)*2 = 456; y: (256-56) = 200 .. 300
-    expect(dets[0]!.box).toEqual({ x: 200, y: 200, w: 256, h: 100 });
+    // 1024×768 fits the input at scale 0.5 on both axes: x (128-28)*2 = 200 .. (128+100)*2 = 456;
+    // y (256-56)*2 = 400 .. (256+44)*2 = 600
+    expect(dets[0]!.box).toEqual({ x: 200, y: 400, w: 256, h: 200 });
+  });
+
+  it('letterboxes: aspect kept, image at the top-left, zeros elsewhere, boxes clipped to the image', () => {
+    expect(centernetLetterbox(1024, 768)).toEqual({ scale: 0.5, width: 512, height: 384 });
+    expect(centernetLetterbox(100, 400)).toEqual({ scale: 1.28, width: 128, height: 512 });
+    const small = { data: new Uint8Array(2 * 3 * 3).fill(200), width: 2, height: 3 };
+    const t = centernetFeeds(small).input!;
+    expect(t.dims).toEqual([1, 512, 512, 3]);
+    expect(t.data[0]).toBe(200); // (0, 0)
+    expect(t.data[(2 * 512 + 1) * 3 + 2]).toBe(200); // (x 1, y 2), blue
+    expect(t.data[2 * 3]).toBe(0); // (x 2, y 0): padding
+    expect(t.data[3 * 512 * 3]).toBe(0); // (x 0, y 3): padding
+    const heat = new Float32Array(128 * 128 * 80);
+    const off = new Float32Array(128 * 128 * 4);
+    const cell = 10 * 128 + 10; // input point (40, 40)
+    heat[cell * 80] = 0.9;
+    off.set([10, 10, 500, 400], cell * 4); // reaches into the padding
+    const [d] = centernetDecode(
+      { heatmap: { data: heat, dims: [1, 128, 128, 80] }, box_offsets: { data: off, dims: [1, 128, 128, 4] } },
+      1024,
+      768,
+      {
+        minScore: 0.3,
+        iouMax: 0.5,
+        maxCount: 10,
+      },
+    );
+    expect(d!.box).toEqual({ x: 60, y: 60, w: 1024 - 60, h: 768 - 60 });
   });
 
   it('suppresses overlapping boxes of the same label only', () => {

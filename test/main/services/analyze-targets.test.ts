@@ -45,14 +45,16 @@ describe('issue 6 targets on the fixtures', () => {
 
   // The target is 0.6. COCO-80 (the only object vocabulary among the models) has no class for
   // half of the annotated objects (rocket, lion, cheese, gift box, flag, tripod, camera, saucer),
-  // so recall is bounded near 0.5; this floor guards against regressions (docs/analysis.md).
+  // so recall is bounded near 0.57 (measured 0.52: the spoon is missed too); this floor guards
+  // against regressions (docs/analysis.md).
   it('object-tag recall stays at its measured level (target 0.6 not reached: see comment)', () => {
-    expect(recall(summary)).toBeGreaterThanOrEqual(0.45);
+    expect(recall(summary)).toBeGreaterThanOrEqual(0.5);
   });
 
-  // Target 80 %; the misses are subjects outside COCO-80 (see above) and one cat read as a dog.
+  // Target 80 % (measured 72 %); the misses are subjects outside COCO-80 (see above) and a
+  // figure in a line drawing.
   it('captions name the main subject on most images and are one sentence each', () => {
-    expect(ratio(summary.subject)).toBeGreaterThanOrEqual(0.6);
+    expect(ratio(summary.subject)).toBeGreaterThanOrEqual(0.7);
     for (const c of captions) expect(c).toMatch(/^(a|an|two|three|four|five) [a-z ,]+$/);
   });
 
