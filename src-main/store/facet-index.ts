@@ -24,7 +24,7 @@ const CLIP_ART = 8;
 const LINE_DRAWING = 16;
 
 /** Indexes kept per connection (least recently used beyond this are dropped). */
-const MAX_BATCHES = 4;
+const MAX_BATCHES = 2;
 
 /** Name ↔ dense id. */
 class Dictionary {

@@ -1,7 +1,7 @@
 import type { Facets, FacetCount, ItemStatus, Page, ResultFilter, ResultItem, ResultQuery, ResultSort } from '../shared/batch';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
-import { facetIndex, type FacetIndex } from './facet-index';
+import { facetIndex } from './facet-index';
 import { buildFilter, tagThreshold, type FilterSql } from './result-filter';
 
 /** An item row with its result columns, as the browser and the exporters read it. */
@@ -71,7 +71,6 @@ export class ResultsQuery {
   private readonly responseStmt;
   private readonly thumbStmt;
   private readonly namesStmt;
-  private readonly index: FacetIndex;
 
   /**
    * `sqlFacetsUntil`: while a batch's facet index is not loaded, filters with at most this many
@@ -81,7 +80,6 @@ export class ResultsQuery {
     private readonly db: Db,
     private readonly options: { sqlFacetsUntil?: number } = {},
   ) {
-    this.index = facetIndex(db);
     this.tagsStmt = db.prepare<[number], { name: string; confidence: number }>(
       'SELECT name, confidence FROM result_tags WHERE item_id = ? ORDER BY confidence DESC',
     );
@@ -141,9 +139,10 @@ export class ResultsQuery {
     const hit = this.facetCache.get(key);
     if (hit) return structuredClone(hit);
     const f = buildFilter(filter);
+    // Inside a caller's transaction the index could learn changes that are then rolled back.
     const facets = this.isStoredView(filter, f)
       ? this.storedFacets(filter, f)
-      : filter.batchId !== undefined
+      : filter.batchId !== undefined && !this.db.inTransaction
         ? this.indexedFacets(filter.batchId, filter, f)
         : this.liveFacets(filter, f);
     if (this.facetCache.size >= 64) this.facetCache.delete(this.facetCache.keys().next().value!);
@@ -191,8 +190,8 @@ export class ResultsQuery {
         .all(...f.params) as number[];
       // Until a broad filter needs it, the batch's index is not loaded (a one-off ~0.5 s per
       // 100 000 results): a few thousand matches are as quick to count in SQL.
-      if (packed.length <= (this.options.sqlFacetsUntil ?? SQL_FACETS_UNTIL) && !this.index.loaded(batchId))
-        return this.liveFacets(filter, f);
+      const index = facetIndex(this.db);
+      if (packed.length <= (this.options.sqlFacetsUntil ?? SQL_FACETS_UNTIL) && !index.loaded(batchId)) return this.liveFacets(filter, f);
       const byStatus = new Array<number>(STATUSES.length).fill(0);
       for (let k = 0; k < packed.length; k++) {
         const m = packed[k]!;
@@ -202,7 +201,7 @@ export class ResultsQuery {
       const status = STATUSES.map((name, k) => ({ name, count: byStatus[k]! }))
         .filter((s) => s.count > 0)
         .sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
-      return { total: packed.length, status, ...this.index.count(batchId, packed, tagThreshold(filter), TOP_FACETS) };
+      return { total: packed.length, status, ...index.count(batchId, packed, tagThreshold(filter), TOP_FACETS) };
     })();
   }
 

@@ -183,6 +183,23 @@ describe('facet index', () => {
     db.close();
   });
 
+  it('does not learn changes from inside a transaction that is then rolled back', () => {
+    const db = fileDb('rollback.db');
+    const batchId = seedBatch(db, 80);
+    expectSameAsSql(db, batchId);
+    const broad: ResultFilter = { batchId, minFaces: 1 };
+    expect(() =>
+      db.transaction(() => {
+        addResults(db, batchId, 900, 4);
+        expect(indexed(db).facets(broad)).toEqual(reference(db, broad));
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    addResults(db, batchId, 2000, 10); // reuses the rolled-back rows' sequence numbers, and more
+    expectSameAsSql(db, batchId);
+    db.close();
+  });
+
   it('orders tied names like SQLite (code points, not UTF-16 units)', () => {
     const db = openDatabase(':memory:');
     const names = ['z', 'é', '\u{1F600}', '\uFFFD', 'Z', 'a', 'ab', '', '\uE000'];
