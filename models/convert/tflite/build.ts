@@ -1,0 +1,99 @@
+/**
+ * Converts the TFLite models in ./specs.ts to models/<id>.onnx and merges their entries into
+ * models/manifest.json (after the TF.js models, in spec order). Deterministic: same package
+ * bytes -> byte-identical .onnx and manifest.
+ *   npx tsx models/convert/tflite/build.ts [--only id,id] [--out DIR]
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ManifestEntry } from '../build';
+import { convertTflite, type TfliteConverted } from './convert';
+import { loadTflite, packageVersion } from './source';
+import { tfliteSpecs, type TfliteBuildSpec } from './specs';
+
+export const modelsDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The source path recorded in the manifest: the packed asset inside its data file. */
+export const sourcePath = (spec: TfliteBuildSpec): string => `${spec.source.data}#${spec.source.asset}`;
+
+export function convertSpec(spec: TfliteBuildSpec): { bytes: Uint8Array; converted: TfliteConverted; version: string } {
+  const version = packageVersion(spec.source.package);
+  const converted = convertTflite(loadTflite(spec.source), { inputName: spec.input.name, outputs: spec.outputs });
+  if (converted.inputShape.join() !== spec.input.shape.join())
+    throw new Error(`${spec.id}: model input ${converted.inputShape} != spec ${spec.input.shape}`);
+  const bytes = converted.graph.serialize({
+    docString: `${spec.id}: converted from ${spec.source.package}@${version} ${sourcePath(spec)} by models/convert/tflite`,
+    props: { id: spec.id, source: `${spec.source.package}@${version}/${sourcePath(spec)}`, license: spec.license },
+  });
+  return { bytes, converted, version };
+}
+
+export function buildTfliteModel(spec: TfliteBuildSpec, outDir: string): ManifestEntry {
+  const { bytes, converted, version } = convertSpec(spec);
+  const file = `${spec.id}.onnx`;
+  writeFileSync(join(outDir, file), bytes);
+  return {
+    id: spec.id,
+    task: spec.task,
+    file,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes: bytes.byteLength,
+    source: { package: spec.source.package, version, path: sourcePath(spec) },
+    license: spec.license,
+    inputs: [
+      {
+        name: spec.input.name,
+        shape: spec.input.shape,
+        dtype: 'float32',
+        layout: spec.input.layout,
+        range: spec.input.range,
+        normalization: spec.input.normalization,
+      },
+    ],
+    outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: converted.outputShapes[i]!, meaning: o.meaning })),
+    ...(spec.labels ? { labels: spec.labels } : {}),
+  };
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function main(): void {
+  const outDir = resolve(arg('--out') ?? modelsDir);
+  mkdirSync(outDir, { recursive: true });
+  const only = arg('--only')?.split(',');
+  const specs = only ? tfliteSpecs.filter((s) => only.includes(s.id)) : tfliteSpecs;
+  if (only && specs.length !== only.length) throw new Error(`unknown id in --only ${only.join(',')}`);
+  const manifestPath = join(outDir, 'manifest.json');
+  const models: ManifestEntry[] = existsSync(manifestPath)
+    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models
+    : [];
+  for (const spec of specs) {
+    const t0 = performance.now();
+    const entry = buildTfliteModel(spec, outDir);
+    const at = models.findIndex((e) => e.id === spec.id);
+    if (at >= 0) models[at] = entry;
+    else models.push(entry);
+    process.stderr.write(
+      `${spec.id}: ${(entry.bytes / 1e6).toFixed(2)} MB ${entry.sha256.slice(0, 12)} (${Math.round(performance.now() - t0)} ms)\n`,
+    );
+  }
+  // TFLite entries after the others, in spec order (byte-identical manifest on rebuild).
+  const order = tfliteSpecs.map((s) => s.id);
+  const rank = (e: ManifestEntry) => (order.includes(e.id) ? 1 + order.indexOf(e.id) : 0);
+  const sorted = models.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i);
+  writeFileSync(manifestPath, `${JSON.stringify({ version: 1, models: sorted.map((x) => x.e) }, null, 2)}\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    main();
+  } catch (err: unknown) {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  }
+}
