@@ -56,6 +56,12 @@ describe('result queries', () => {
     const failedLast = q.page({ filter: { batchId }, sort: 'faces', order: 'asc', offset: N, limit: 10 });
     expect(failedLast.items.every((i) => i.status === 'failed')).toBe(true); // nulls last
     expect(q.page({ filter: { batchId: other } }).total).toBe(20);
+    // A result-level filter sorted by a result column: ids sorted first, then the page's rows read.
+    const faces = q.page({ filter: { batchId, minFaces: 1 }, sort: 'adult', offset: 3, limit: 6 });
+    const byAdult = expected((c) => c.faceCount! >= 1).sort((a, b) => columnsFor(b).adultScore! - columnsFor(a).adultScore! || b - a);
+    expect(lineIndexes(faces.items)).toEqual(byAdult.slice(3, 9).sort((a, b) => a - b));
+    expect(faces.items.map((i) => i.adultScore)).toEqual(byAdult.slice(3, 9).map((i) => columnsFor(i).adultScore));
+    expect(faces.items.every((i) => i.tags.length === 3 && i.faceCount! >= 1)).toBe(true);
   });
 
   it('returns rich items', () => {
