@@ -71,6 +71,8 @@ export class ResultsQuery {
   private readonly responseStmt;
   private readonly thumbStmt;
   private readonly namesStmt;
+  private readonly minIdStmt;
+  private readonly maxIdStmt;
 
   /**
    * `sqlFacetsUntil`: while a batch's facet index is not loaded, filters with at most this many
@@ -90,6 +92,13 @@ export class ResultsQuery {
     this.namesStmt = db.prepare<[number], { kind: string; name: string }>(
       'SELECT kind, name FROM result_names WHERE item_id = ? ORDER BY confidence DESC',
     );
+    // One seek each on (batch_id, status, id); min() over the whole batch would scan its entries.
+    this.minIdStmt = db.prepare<[number, string], { id: number | null }>(
+      'SELECT min(id) AS id FROM items WHERE batch_id = ? AND status = ?',
+    );
+    this.maxIdStmt = db.prepare<[number, string], { id: number | null }>(
+      'SELECT max(id) AS id FROM items WHERE batch_id = ? AND status = ?',
+    );
     this.responseStmt = db.prepare<[number], { response: string }>('SELECT response FROM results WHERE item_id = ?');
     this.storedTopStmt = db.prepare<[number, string, number], FacetCount>(
       'SELECT name, count FROM batch_facets WHERE batch_id = ? AND kind = ? AND count > 0 ORDER BY count DESC, name LIMIT ?',
@@ -106,20 +115,38 @@ export class ResultsQuery {
     const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(q.limit ?? 50)));
     const offset = Math.max(0, Math.floor(q.offset ?? 0));
     const orderBy = sort === 'id' ? `i.id ${order}` : `${SORT_COLUMN[sort]} ${order} NULLS LAST, i.id ${order}`;
-    let rows: ItemRow[];
-    if (sort === 'id' && f.itemsOnly && q.filter.batchId !== undefined) {
+    const span = q.filter.batchId !== undefined && sort === 'id' ? this.span(q.filter.batchId) : undefined;
+    let rows: ItemRow[] | undefined;
+    if (span && f.itemsOnly) {
       // A batch's items have contiguous ids (one import): walking the rowid range in order stops
       // after `offset + limit` rows instead of sorting the whole batch.
-      const span = `i.id BETWEEN (SELECT min(id) FROM items WHERE batch_id = ?) AND (SELECT max(id) FROM items WHERE batch_id = ?)`;
       const sql = SELECT.replace('FROM items i', 'FROM items i NOT INDEXED');
-      rows = this.stmt(`${sql} WHERE ${span} AND ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
-        q.filter.batchId,
-        q.filter.batchId,
+      rows = this.stmt(`${sql} WHERE i.id BETWEEN ? AND ? AND ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
+        span[0],
+        span[1],
         ...f.params,
         limit,
         offset,
       ) as ItemRow[];
-    } else {
+    } else if (span && /\br\./.test(f.where) && !f.where.includes('IN (SELECT')) {
+      // Result-column filters only (no child-table lists to build first): walk the first ids in
+      // order; a broad filter fills the page within them, far cheaper than sorting every match.
+      // Too few there, and the page comes from the full sort below.
+      const reach = Math.max(1000, 20 * (offset + limit));
+      if (span[1] - span[0] + 1 > reach) {
+        const [lo, hi] = order === 'ASC' ? [span[0], span[0] + reach - 1] : [span[1] - reach + 1, span[1]];
+        const sql = SELECT.replace('FROM items i', 'FROM items i NOT INDEXED');
+        const found = this.stmt(`${sql} WHERE i.id BETWEEN ? AND ? AND ${f.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`).all(
+          lo,
+          hi,
+          ...f.params,
+          limit,
+          offset,
+        ) as ItemRow[];
+        if (found.length === limit) rows = found;
+      }
+    }
+    if (!rows) {
       // Sort only the ids, then read the page's rows: a sort that carried every selected column
       // (and the thumbnail check) of tens of thousands of matches cost more than the rest.
       const from = f.itemsOnly && sort === 'id' ? 'items i' : 'items i LEFT JOIN results r ON r.item_id = i.id';
@@ -246,6 +273,17 @@ export class ResultsQuery {
         colors: child('result_colors'),
       };
     })();
+  }
+
+  /** Lowest and highest item id of a batch (two index seeks per status), undefined when empty. */
+  private span(batchId: number): [number, number] | undefined {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const status of STATUSES) {
+      lo = Math.min(lo, this.minIdStmt.get(batchId, status)?.id ?? Infinity);
+      hi = Math.max(hi, this.maxIdStmt.get(batchId, status)?.id ?? -Infinity);
+    }
+    return lo <= hi ? [lo, hi] : undefined;
   }
 
   /** The full stored response of one item (null until done). */

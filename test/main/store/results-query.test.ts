@@ -140,4 +140,40 @@ describe('result queries', () => {
       ),
     ).toMatch(/result_colors_batch_name/);
   });
+
+  it('pages a large batch by id the same whichever way the page is found', () => {
+    const big = seedBatch(db, 2600, 5);
+    const ids = (where: string, params: unknown[], order: string, offset: number, limit: number): number[] =>
+      db
+        .prepare(
+          `SELECT i.id FROM items i LEFT JOIN results r ON r.item_id = i.id WHERE i.batch_id = ? AND ${where} ORDER BY i.id ${order} LIMIT ? OFFSET ?`,
+        )
+        .pluck()
+        .all(big, ...params, limit, offset) as number[];
+    const cases: Array<[Omit<ResultFilter, 'batchId'>, string, unknown[]]> = [
+      [{ minFaces: 1 }, 'r.face_count >= ?', [1]], // broad: the page is within the first ids
+      [{ isBW: true, minClipArt: 3 }, 'r.is_bw = ? AND r.clip_art_type >= ?', [1, 3]], // sparse: full sort
+      [{ minAdult: 0.9, maxRacy: 0.5 }, 'r.adult_score >= ? AND r.racy_score <= ?', [0.9, 0.5]],
+      [{ status: ['failed'] }, "i.status = 'failed'", []],
+      [{}, '1', []],
+    ];
+    for (const [filter, where, params] of cases) {
+      for (const order of ['asc', 'desc'] as const) {
+        for (const [offset, limit] of [
+          [0, 50],
+          [40, 7],
+          [2590, 50],
+          [0, 0],
+        ] as const) {
+          const page = q.page({ filter: { batchId: big, ...filter }, sort: 'id', order, offset, limit });
+          const label = JSON.stringify({ filter, order, offset, limit });
+          expect(
+            page.items.map((i) => i.itemId),
+            label,
+          ).toEqual(ids(where, params, order, offset, limit));
+          expect(page.items.every((i) => i.batchId === big && i.url.includes(`/${big}/`))).toBe(true);
+        }
+      }
+    }
+  });
 });
