@@ -7,9 +7,19 @@ export default defineConfig({
     // better-sqlite3, onnxruntime-node and sharp are native: they stay external (dependencies).
     plugins: [externalizeDepsPlugin()],
     build: {
-      // The backend runs in an Electron utility process (fetching, inference, SQLite off the UI side).
+      // The backend runs in an Electron utility process (fetching, inference, SQLite off the UI side);
+      // its analyses run in worker threads, which start from entries of their own
+      // (services/worker-entry.ts finds `<name>.js` beside itself).
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src-main/index.ts'), 'backend-process': resolve(__dirname, 'src-main/backend-process.ts') },
+        input: {
+          index: resolve(__dirname, 'src-main/index.ts'),
+          'backend-process': resolve(__dirname, 'src-main/backend-process.ts'),
+          'analyze-worker': resolve(__dirname, 'src-main/services/analyze-worker-entry.ts'),
+          'batches-worker': resolve(__dirname, 'src-main/services/batches-worker-entry.ts'),
+        },
+        // Shared chunks beside the entries, not in chunks/: paths relative to `import.meta.url`
+        // (the worker entries, config's app root `../..`) then mean the same in every file.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BranchRequest, BranchResult, ModelBranch, RgbPixels } from '../analysis';
 import type { AppConfig } from '../config';
 import { AppError, silentLogger, type Logger } from '../core';
 import type { WireError } from '../shared/errors';
+import { resolveWorkerEntry } from './worker-entry';
 
 type Reply =
   | { type: 'ready' }
@@ -18,8 +17,6 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-const ENTRY = new URL('./analyze-worker-boot.mjs', import.meta.url);
-
 /** Options of `analyzeBranchWorker`. */
 export interface BranchWorkerOptions {
   /** Runs the branch on this thread: used when the worker cannot start or has stopped. */
@@ -27,7 +24,7 @@ export interface BranchWorkerOptions {
   /** ONNX Runtime threads per session in the worker; default 1 (the faces keep the other core). */
   threads?: number;
   logger?: Logger;
-  /** Worker entry (tests); default the boot file next to this module. */
+  /** Worker entry (tests); default the bundled or the boot file, see `resolveWorkerEntry`. */
   entry?: URL;
 }
 
@@ -42,13 +39,12 @@ export interface BranchWorker {
  * inference engine, so it runs on one core while the faces run on the calling thread's (ONNX
  * Runtime's `run()` is synchronous on its caller, so within one thread the models never overlap).
  * The worker starts on the first call and stays warm until `close()`. Only a copy of the RGB
- * pixels goes in (transferred, about 3 MB per megapixel) and plain evidence comes back. Where the
- * entry is not a file (a bundled build) or the worker does not start or stops, the branch runs
+ * pixels goes in (transferred, about 3 MB per megapixel) and plain evidence comes back. Where no
+ * entry is found (logged as a warning) or the worker does not start or stops, the branch runs
  * on this thread through `fallback`, with the same results.
  */
 export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions): BranchWorker {
   const logger = opts.logger ?? silentLogger;
-  const entry = opts.entry ?? ENTRY;
   let worker: Worker | undefined;
   let starting: Promise<Worker | undefined> | undefined;
   let stopped = false;
@@ -62,7 +58,8 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
   };
 
   const start = (): Promise<Worker | undefined> => {
-    if (entry.protocol !== 'file:' || !existsSync(fileURLToPath(entry))) return Promise.resolve(undefined);
+    const entry = resolveWorkerEntry('analyze-worker', { logger, entry: opts.entry });
+    if (!entry) return Promise.resolve(undefined);
     const w = new Worker(entry, { workerData: { config, threads: opts.threads ?? 1 } });
     return new Promise<Worker | undefined>((resolve) => {
       let ready = false;

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppConfig } from '../config';
 import { AppError, silentLogger, type Logger } from '../core';
 import type { FetchedImage, ImageProcessor, ProcessedImage } from '../jobs';
 import type { WireError } from '../shared/errors';
 import { localBatchProcessor } from './batches-processor';
+import { resolveWorkerEntry } from './worker-entry';
 
 type Reply =
   | { type: 'ready' }
@@ -19,20 +18,20 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-const ENTRY = new URL('./batches-worker-boot.mjs', import.meta.url);
-
 /**
  * The local backend in a worker thread: the models and their JavaScript pre/post-processing run
  * off this thread, so a batch keeps the host's event loop (the UI bridge, the HTTP server)
  * responsive. One worker holds one set of models; ONNX Runtime still uses `modelThreads` cores
  * and several images are in flight at once. Only the pixels and metadata cross the thread (a
  * structured clone of about 1 MB per image). Throws `model-missing` like the in-process one.
- * Falls back to the in-process processor where the worker entry is not a file or does not start
- * (a bundled build without a worker entry); model-missing then comes from that one.
+ * Falls back to the in-process processor, with a warning, where no worker entry is found (see
+ * `resolveWorkerEntry`) or the worker does not start; model-missing then comes from that one.
+ * `entry` overrides the worker entry (tests).
  */
-export async function singleWorkerProcessor(config: AppConfig, logger: Logger = silentLogger): Promise<ImageProcessor> {
-  if (ENTRY.protocol !== 'file:' || !existsSync(fileURLToPath(ENTRY))) return localBatchProcessor(config);
-  const worker = new Worker(ENTRY, { workerData: { config } });
+export async function singleWorkerProcessor(config: AppConfig, logger: Logger = silentLogger, entry?: URL): Promise<ImageProcessor> {
+  const found = resolveWorkerEntry('batches-worker', { logger, entry });
+  if (!found) return localBatchProcessor(config);
+  const worker = new Worker(found, { workerData: { config } });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let dead: AppError | undefined;
