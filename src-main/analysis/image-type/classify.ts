@@ -41,16 +41,18 @@ export function isLineDrawing(e: ImageTypeEvidence): boolean {
 }
 
 /**
- * Clip-art score 0..1. Synthetic graphics have exactly flat fills (camera noise and JPEG make
- * photos' neighbours differ), a small palette and usually a plain synthetic background:
+ * Clip-art score 0..1. Synthetic graphics have exactly flat fills (camera noise, gradients and
+ * JPEG make photos' neighbours differ by a level or two), a small palette and usually a plain
+ * synthetic background:
  *   0.45·flat + 0.25·palette + 0.2·plain border + 0.1·P(Drawing)
- * flat = (flatFraction − 0.5)/0.3, palette = (80 − colorBins90)/60 (for greyscale images, where
- * the palette is small anyway, the flat term stands in), plain border = (borderFlat − 0.6)/0.3.
+ * flat = (flatFraction − 0.2)/0.35, palette = (80 − colorBins90)/60 (for greyscale images, where
+ * the palette is small anyway, the flat term stands in), plain border = (borderFlat − 0.2)/0.3,
+ * where the flat shares count exactly equal neighbours (docs/analysis.md "ImageType").
  */
 export function clipArtScore(e: ImageTypeEvidence): number {
-  const flat = clamp01((e.texture.flatFraction - 0.5) / 0.3);
+  const flat = clamp01((e.texture.flatFraction - 0.2) / 0.35);
   const palette = e.isBW ? flat : clamp01((80 - e.texture.colorBins90) / 60);
-  const border = clamp01((e.texture.borderFlat - 0.6) / 0.3);
+  const border = clamp01((e.texture.borderFlat - 0.2) / 0.3);
   const score = 0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0);
   return (e.textLines ?? 0) >= IMAGE_TYPE_RULES.textPageLines ? 0.3 * score : score;
 }

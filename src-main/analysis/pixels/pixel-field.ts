@@ -63,7 +63,12 @@ export function buildPixelField(img: RgbPixels, base?: RgbPixels): PixelField {
 
 /** Texture statistics, measured on a ≤ 640 px copy of the image (see pixel-evidence.ts). */
 export interface TextureStats {
-  /** Fraction of sampled pixels whose right and lower neighbours differ by ≤ 2 in every channel. */
+  /**
+   * Fraction of sampled pixels whose right and lower neighbours are identical in every channel.
+   * Exact equality, not a tolerance: flat fills stay exactly flat (also inside JPEG blocks),
+   * while smooth photos (blur, sky, microscopy, lossless greyscale scans) step by 1–2 levels
+   * between neighbours and would pass a "≤ 2" test almost everywhere.
+   */
   flatFraction: number;
   /** Fraction of pixels of the ≤ 320 px grey image with a Sobel magnitude > 64 (strong edges). */
   edgeDensity: number;
@@ -74,7 +79,7 @@ export interface TextureStats {
 }
 
 /**
- * Measures texture: flat-fill share at native resolution, strong-edge density (on `mid`, a
+ * Measures texture: exact flat-fill share (on the ≤ 640 px copy the caller passes), strong-edge density (on `mid`, a
  * ≤ 320 px thumbnail of the same image) and palette size.
  */
 export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, MID_SIDE_PX)): TextureStats {
@@ -97,12 +102,7 @@ export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, M
       const g0 = data[p + 1]!;
       const b0 = data[p + 2]!;
       const isFlat =
-        Math.abs(r0 - data[p + 3]!) <= 2 &&
-        Math.abs(g0 - data[p + 4]!) <= 2 &&
-        Math.abs(b0 - data[p + 5]!) <= 2 &&
-        Math.abs(r0 - data[p + row]!) <= 2 &&
-        Math.abs(g0 - data[p + row + 1]!) <= 2 &&
-        Math.abs(b0 - data[p + row + 2]!) <= 2;
+        r0 === data[p + 3] && g0 === data[p + 4] && b0 === data[p + 5] && r0 === data[p + row] && g0 === data[p + row + 1] && b0 === data[p + row + 2];
       if (isFlat) flat++;
       sampled++;
       if (inBandY || x < bx || x >= width - bx) {

@@ -89,16 +89,18 @@ export function derive(e: Evidence): Derived {
   // alone stays below 0.5 ("night" needs a night sky or lights).
   const night = s.brightness < 0.3 ? ramp(s.dark, 0.25, 0.45) * (s.sky > 0.1 || s.brightSpots > 0.01 ? 1 : 0.45) * photo : 0;
   const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
-  const greyWeight = e.color.isBWImg ? 1 : largestFaceShare > 0.02 ? 0.3 : 0.8;
+  // Text: many text-like blocks, or several lines of writing on a plain page.
+  // Text blocks count on a page-like image (≥ 65 % of pixels at the local paper tone): grass,
+  // gravel or stone also make bimodal blocks, but most of their pixels sit well below the bright
+  // specks around them.
+  const blocks = lineDrawing || s.page < 0.65 ? 0 : ramp(s.textBlocks, 0.25, 0.45) * (s.colorfulness < 0.35 ? 1 : 0.7);
+  const text = Math.max(blocks, ramp(s.textLines, 2, 5) * (s.page >= 0.65 ? 0.95 : 0.6));
+  // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text.
+  const greyWeight = (e.color.isBWImg ? 1 : largestFaceShare > 0.02 ? 0.3 : 0.8) * (1 - text);
   const sky = s.sky - s.skyGrey + s.skyGrey * greyWeight;
   const natural = Math.max(ramp(sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
   const outdoor = photo * Math.max(natural, outdoorObj);
   const indoor = photo * Math.max(0, indoorObj - 0.5 * natural);
-  // Text: many text-like blocks, or several lines of writing on a plain page.
-  // Text blocks count on a page-like image (≥ 35 % of pixels at one tone): textured stone or
-  // foliage also makes bimodal blocks, but not on a plain page.
-  const blocks = lineDrawing || s.page < 0.35 ? 0 : ramp(s.textBlocks, 0.25, 0.45) * (s.colorfulness < 0.35 ? 1 : 0.7);
-  const text = Math.max(blocks, ramp(s.textLines, 2, 5) * (s.page >= 0.5 ? 0.95 : 0.6));
   return {
     labels,
     counts,

@@ -5,9 +5,17 @@ import type { RgbPixels } from '../pixels/types';
 export interface TextLines {
   /** Bands of inked rows separated by blank rows, each 1.5–15 % of the height and ≥ 30 % wide. */
   lines: number;
-  /** Share of pixels at the page's own tone (within 25 grey levels of the median). */
+  /**
+   * Share of pixels at the local paper tone: within 25 grey levels of the lightest pixel of their
+   * 9×9 neighbourhood (darkest for light-on-dark writing). A shaded or unevenly lit page still
+   * scores high, while texture (grass, gravel, tissue) has most pixels well below its bright
+   * specks and scores low (docs/analysis.md "Scene cues").
+   */
   page: number;
 }
+
+/** Half-size of the neighbourhood the local paper tone is taken from, px of the ≤ 320 px thumbnail. */
+const PAPER_RADIUS = 4;
 
 /**
  * Finds text lines on the ≤ 320 px thumbnail: ink = pixels ≥ 45 grey levels away from the page
@@ -26,7 +34,6 @@ export function measureTextLines(mid: RgbPixels): TextLines {
   }
   let median = 0;
   for (let acc = 0; median < 255 && acc + hist[median]! < g.length / 2; median++) acc += hist[median]!;
-  let page = 0;
   const rowInk = new Float32Array(h);
   const rowMin = new Int32Array(h).fill(w);
   const rowMax = new Int32Array(h).fill(-1);
@@ -34,8 +41,7 @@ export function measureTextLines(mid: RgbPixels): TextLines {
     let ink = 0;
     for (let x = 0; x < w; x++) {
       const d = Math.abs(g[y * w + x]! - median);
-      if (d <= 25) page++;
-      else if (d >= 45) {
+      if (d >= 45) {
         ink++;
         if (x < rowMin[y]!) rowMin[y] = x;
         if (x > rowMax[y]!) rowMax[y] = x;
@@ -62,5 +68,38 @@ export function measureTextLines(mid: RgbPixels): TextLines {
     const closed = start > 0 && y < h; // blank rows above and below
     if (closed && height >= 0.015 * h && height <= 0.15 * h && right - left >= 0.3 * w) lines++;
   }
-  return { lines, page: page / g.length };
+  return { lines, page: paperShare(g, w, h, median) };
+}
+
+/**
+ * Share of pixels within 25 grey levels of the local paper tone (`TextLines.page`). Ink polarity
+ * follows the image: more pixels far below the median than far above means dark ink on light
+ * paper, whose local paper tone is the neighbourhood maximum (a separable max filter).
+ */
+function paperShare(g: Float32Array, w: number, h: number, median: number): number {
+  let below = 0;
+  let above = 0;
+  for (let i = 0; i < g.length; i++) {
+    if (g[i]! <= median - 45) below++;
+    else if (g[i]! >= median + 45) above++;
+  }
+  const sign = below >= above ? 1 : -1; // filter sign·g with max: max for dark ink, min for light
+  const R = PAPER_RADIUS;
+  const rows = new Float32Array(g.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let m = -Infinity;
+      for (let xx = Math.max(0, x - R); xx <= Math.min(w - 1, x + R); xx++) m = Math.max(m, sign * g[y * w + xx]!);
+      rows[y * w + x] = m;
+    }
+  }
+  let near = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let m = -Infinity;
+      for (let yy = Math.max(0, y - R); yy <= Math.min(h - 1, y + R); yy++) m = Math.max(m, rows[yy * w + x]!);
+      if (m - sign * g[y * w + x]! <= 25) near++;
+    }
+  }
+  return g.length ? near / g.length : 0;
 }

@@ -62,6 +62,30 @@ describe('ImageType from pixel statistics (no model)', () => {
     }
   });
 
+  it('does not take smooth, low-noise greyscale photos (blurred, lossless) for clip art', async () => {
+    // Smooth photos step by a level or two between neighbours; only synthetic fills stay exactly
+    // flat. A "≤ 2 levels" flatness test rated such images (microscopy, motion blur, the moon) 2–3.
+    // (Not the night photo: a blurred black sky clips to exactly 0, a known limit in docs/analysis.md.)
+    const sharp = (await import('sharp')).default;
+    for (const file of ['cat_chelsea.jpg', 'coffee_cup.jpg', 'biden_portrait.jpg', 'colosseum.jpg']) {
+      const png = await sharp(fixture(file)).greyscale().blur(3).png().toBuffer();
+      const { data, info } = await sharp(png).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+      const t = await typeOfPixels({ data: new Uint8Array(data), width: info.width, height: info.height });
+      expect(t.clipArtType, file).toBeLessThan(2);
+    }
+  });
+
+  it('keeps clip art as clip art when it was saved as JPEG', async () => {
+    const sharp = (await import('sharp')).default;
+    // (Not the 128 px gift box: its gradient shading does not survive JPEG as flat fills.)
+    for (const file of ['cheese_clipart.png', 'horse_silhouette_clipart.png', 'lion_line_drawing.png']) {
+      const jpeg = await sharp(fixture(file)).flatten({ background: '#ffffff' }).jpeg({ quality: 75 }).toBuffer();
+      const { data, info } = await sharp(jpeg).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+      const t = await typeOfPixels({ data: new Uint8Array(data), width: info.width, height: info.height });
+      expect(t.clipArtType, file).toBeGreaterThanOrEqual(2);
+    }
+  });
+
   it('rates a synthetic flat-colour graphic as good clip art and noise as a photo', () => {
     const w = 200;
     const h = 150;
@@ -85,19 +109,12 @@ describe('ImageType from pixel statistics (no model)', () => {
   });
 });
 
-describe('a rendered page of text', () => {
-  it('is text, not a line drawing or clip art', async () => {
+describe('text from pixels (rendered pages, no object or NSFW evidence)', () => {
+  const tagsOf = async (svg: string): Promise<{ imageType: unknown; tag: (name: string) => number }> => {
     const sharp = (await import('sharp')).default;
-    const rows = Array.from(
-      { length: 12 },
-      (_, i) =>
-        `<text x="20" y="${40 + i * 32}" font-size="20" font-family="sans-serif">Line ${i} of printed text, the quick brown fox jumps over</text>`,
-    );
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="440"><rect width="100%" height="100%" fill="white"/>${rows.join('')}</svg>`;
     const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const img = { data: new Uint8Array(data), width: info.width, height: info.height };
     const { analyzePixels } = await import('../../../src-main/analysis');
-    const runModel = async () => ({ probabilities: { data: new Float32Array([0, 0, 1, 0, 0]), dims: [1, 5] } });
     const { data: out } = await analyzePixels(img, new Set(['ImageType', 'Tags', 'Color'] as const), new Set(), {
       runModel: async (id) =>
         id === 'centernet'
@@ -105,9 +122,43 @@ describe('a rendered page of text', () => {
               heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },
               box_offsets: { data: new Float32Array(128 * 128 * 4), dims: [1, 128, 128, 4] },
             }
-          : runModel(),
+          : { probabilities: { data: new Float32Array([0, 0, 1, 0, 0]), dims: [1, 5] } },
     });
-    expect(out.imageType).toEqual({ clipArtType: 0, lineDrawingType: 0 });
-    expect(out.tags!.find((t) => t.name === 'text')!.confidence).toBeGreaterThanOrEqual(0.5);
+    return { imageType: out.imageType, tag: (name) => out.tags!.find((t) => t.name === name)?.confidence ?? 0 };
+  };
+  const page = (shade: string): string => {
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<text x="20" y="${40 + i * 32}" font-size="20" font-family="sans-serif">Line ${i} of printed text, the quick brown fox jumps over</text>`,
+    );
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="440"><defs><linearGradient id="light" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="black" stop-opacity="0"/><stop offset="1" stop-color="black" stop-opacity="${shade}"/></linearGradient></defs><rect width="100%" height="100%" fill="white"/>${rows.join('')}<rect width="100%" height="100%" fill="url(#light)"/></svg>`;
+  };
+
+  it('a page of text is text, not a line drawing or clip art', async () => {
+    const r = await tagsOf(page('0'));
+    expect(r.imageType).toEqual({ clipArtType: 0, lineDrawingType: 0 });
+    expect(r.tag('text')).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('a photographed page lit unevenly is still text, and its paper is not sky', async () => {
+    // The far corner at 45 % of the near one's light, as under a desk lamp.
+    const r = await tagsOf(page('0.55'));
+    expect(r.tag('text')).toBeGreaterThanOrEqual(0.5);
+    expect(r.tag('sky')).toBeLessThan(0.5);
+    expect(r.tag('outdoor')).toBeLessThan(0.5);
+  });
+
+  it('a texture of short light and dark strokes (grass, gravel) is not text', async () => {
+    let seed = 11;
+    const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const strokes = Array.from({ length: 2500 }, () => {
+      const [x, y, a] = [rand() * 512, rand() * 512, rand() * Math.PI];
+      const len = 6 + rand() * 14;
+      const grey = Math.round(rand() < 0.5 ? 20 + rand() * 60 : 175 + rand() * 80);
+      return `<line x1="${x.toFixed(1)}" y1="${y.toFixed(1)}" x2="${(x + len * Math.cos(a)).toFixed(1)}" y2="${(y + len * Math.sin(a)).toFixed(1)}" stroke="rgb(${grey},${grey},${grey})" stroke-width="1.5"/>`;
+    });
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><rect width="100%" height="100%" fill="rgb(120,120,120)"/>${strokes.join('')}</svg>`;
+    expect((await tagsOf(svg)).tag('text')).toBeLessThan(0.5);
   });
 });
