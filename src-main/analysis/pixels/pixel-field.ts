@@ -102,7 +102,12 @@ export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, M
       const g0 = data[p + 1]!;
       const b0 = data[p + 2]!;
       const isFlat =
-        r0 === data[p + 3] && g0 === data[p + 4] && b0 === data[p + 5] && r0 === data[p + row] && g0 === data[p + row + 1] && b0 === data[p + row + 2];
+        r0 === data[p + 3] &&
+        g0 === data[p + 4] &&
+        b0 === data[p + 5] &&
+        r0 === data[p + row] &&
+        g0 === data[p + row + 1] &&
+        b0 === data[p + row + 2];
       if (isFlat) flat++;
       sampled++;
       if (inBandY || x < bx || x >= width - bx) {
