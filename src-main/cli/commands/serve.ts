@@ -43,7 +43,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   }
   const config = loadConfig({ dbPath: flags.db });
   const db = openApiDatabase(config.dbPath);
-  const operations = createLocalOperations({ config, blockPrivateNetworks: !flags.allowPrivateNetworks });
+  const operations = createLocalOperations({ config, blockPrivateNetworks: !flags.allowPrivateNetworks, logger: consoleLogger });
   const api = createApiServices({ db, operations });
   const tls = flags.http ? undefined : await loadOrCreateTls({ dataDir: config.dataDir, certPath: flags.cert, keyPath: flags.key });
   const app = await createHttpServer({

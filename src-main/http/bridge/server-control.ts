@@ -46,7 +46,7 @@ export function createServerControl(opts: {
       await stop();
       error = null;
       if (!prefs.enabled) return status();
-      const operations = createLocalOperations({ config: opts.config, blockPrivateNetworks: true });
+      const operations = createLocalOperations({ config: opts.config, blockPrivateNetworks: true, logger: opts.logger });
       closeOps = () => operations.close();
       try {
         const tls = opts.plainHttp ? undefined : await loadOrCreateTls({ dataDir: opts.config.dataDir });

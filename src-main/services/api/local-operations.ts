@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import { runModelBranch } from '../../analysis';
 import { engineRunner } from '../../analysis/faces';
 import type { AppConfig } from '../../config';
+import type { Logger } from '../../core';
 import { createImageLoader, intakeOptions } from '../../intake';
 import { analyzeBranchWorker } from '../analyze-worker';
 import { createAnalyzeService } from '../analyze.service';
@@ -22,6 +23,8 @@ export interface LocalOperationsOptions {
    * true when `config.modelThreads` ≥ 2; docs/analysis.md "Two threads").
    */
   branchWorker?: boolean;
+  /** Where the analyze worker reports a missing entry or a crash (default: silent). */
+  logger?: Logger;
 }
 
 /**
@@ -39,7 +42,7 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
   const runModel = engine.run.bind(engine);
   const branch =
     (opts.branchWorker ?? config.modelThreads >= 2)
-      ? analyzeBranchWorker(config, { fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal) })
+      ? analyzeBranchWorker(config, { logger: opts.logger, fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal) })
       : undefined;
   const analyzer = createAnalyzeService({
     runModel,

@@ -116,7 +116,7 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
     const img = { data: new Uint8Array(data), width: info.width, height: info.height };
     const { analyzePixels } = await import('../../../src-main/analysis');
     const { data: out } = await analyzePixels(img, new Set(['ImageType', 'Tags', 'Color'] as const), new Set(), {
-      runModel: async (id) =>
+      runModel: async (id): Promise<Record<string, { data: Float32Array; dims: number[] }>> =>
         id === 'centernet'
           ? {
               heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },
