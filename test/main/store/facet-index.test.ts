@@ -149,6 +149,14 @@ describe('facet index', () => {
     expectSameAsSql(db, batchId);
     expect(indexed(db).facets({ batchId, colors: ['Pink'] }).total).toBe(4);
 
+    // A page then the facets of one filter share the match query, unless the data changed between.
+    const q = indexed(db);
+    const broad: ResultFilter = { batchId, minFaces: 1 };
+    expect(q.page({ filter: broad }).total).toBe(reference(db, broad).total);
+    addResults(db, batchId, 3000, 5);
+    expect(q.facets(broad)).toEqual(reference(db, broad));
+    expect(q.page({ filter: broad }).total).toBe(reference(db, broad).total);
+
     // Deleted items and a result deleted on its own.
     db.prepare('DELETE FROM items WHERE batch_id = ? AND id % 7 = 0').run(batchId);
     db.prepare(`UPDATE items SET status = 'analyzing' WHERE id = ?`).run(done[1]);

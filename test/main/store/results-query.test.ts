@@ -56,6 +56,9 @@ describe('result queries', () => {
     const failedLast = q.page({ filter: { batchId }, sort: 'faces', order: 'asc', offset: N, limit: 10 });
     expect(failedLast.items.every((i) => i.status === 'failed')).toBe(true); // nulls last
     expect(q.page({ filter: { batchId: other } }).total).toBe(20);
+    // Across batches (no batch id): counted in SQL.
+    expect(q.page({ filter: { minFaces: 3 }, limit: 1 }).total).toBe(expected((c) => c.faceCount === 3).length + 5);
+    expect(q.facets({ minFaces: 3 }).total).toBe(expected((c) => c.faceCount === 3).length + 5);
     // A result-level filter sorted by a result column: ids sorted first, then the page's rows read.
     const faces = q.page({ filter: { batchId, minFaces: 1 }, sort: 'adult', offset: 3, limit: 6 });
     const byAdult = expected((c) => c.faceCount! >= 1).sort((a, b) => columnsFor(b).adultScore! - columnsFor(a).adultScore! || b - a);
