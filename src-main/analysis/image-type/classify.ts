@@ -17,7 +17,7 @@ export interface ImageTypeEvidence {
 
 /** Thresholds of the ImageType rules (docs/analysis.md). */
 export const IMAGE_TYPE_RULES = {
-  line: { minPaper: 0.55, maxMid: 0.12, minInk: 0.01, maxInk: 0.4, minThinInk: 0.45, maxChromaP90: 12 },
+  line: { minPaper: 0.55, maxMid: 0.12, minInk: 0.01, maxInk: 0.4, minThinInk: 0.45, maxChromaP90: 12, maxInkColour: 30 },
   /** clipArtType cut-offs on the clip-art score. */
   clip: { good: 0.7, normal: 0.45, ambiguous: 0.3 },
   /** From this many text lines the image is a page of text: no line drawing, clip-art score × 0.3. */
@@ -29,14 +29,21 @@ const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 /**
  * Line drawing: mostly white paper with a little dark ink in thin strokes and almost no
  * in-between tones or colour. A filled silhouette fails the thin-stroke test, a greyscale photo
- * the paper and mid-tone tests, a page of writing (≥ textPageLines lines) the text test.
+ * the paper and mid-tone tests, a page of writing (≥ textPageLines lines) the text test, and a
+ * small coloured cartoon on a white page the ink-colour test (its image-wide chroma is low).
  */
 export function isLineDrawing(e: ImageTypeEvidence): boolean {
   const r = IMAGE_TYPE_RULES.line;
   const { paper, mid, ink, thinInk } = e.ink;
   if ((e.textLines ?? 0) >= IMAGE_TYPE_RULES.textPageLines) return false;
   return (
-    paper >= r.minPaper && mid <= r.maxMid && ink >= r.minInk && ink <= r.maxInk && thinInk >= r.minThinInk && e.chromaP90 <= r.maxChromaP90
+    paper >= r.minPaper &&
+    mid <= r.maxMid &&
+    ink >= r.minInk &&
+    ink <= r.maxInk &&
+    thinInk >= r.minThinInk &&
+    e.chromaP90 <= r.maxChromaP90 &&
+    e.ink.inkColour <= r.maxInkColour
   );
 }
 

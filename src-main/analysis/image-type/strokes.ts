@@ -14,6 +14,12 @@ export interface InkStats {
    * filled shapes (silhouettes) and dark photo regions.
    */
   thinInk: number;
+  /**
+   * Colourfulness of what is drawn: the 90th percentile of max(R,G,B) − min(R,G,B) over the
+   * non-paper pixels. The image-wide chroma misses a small coloured figure on a large white page;
+   * this does not (0–10 for black or grey line art, ≥ 60 for coloured fills).
+   */
+  inkColour: number;
 }
 
 /** Measures paper/ink shares and stroke thinness; `mid` is the ≤ 320 px thumbnail when at hand. */
@@ -26,6 +32,7 @@ export function measureInk(img: RgbPixels, mid: RgbPixels = thumbnail(img, 320))
   let ink = 0;
   let thin = 0;
   const R = 2;
+  const spread = new Uint32Array(256); // histogram of max−min RGB over non-paper pixels
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const v = g[y * w + x]!;
@@ -33,6 +40,10 @@ export function measureInk(img: RgbPixels, mid: RgbPixels = thumbnail(img, 320))
         paper++;
         continue;
       }
+      const p = (y * w + x) * 3;
+      const [r, gr, b] = [t.data[p]!, t.data[p + 1]!, t.data[p + 2]!];
+      const k = Math.max(r, gr, b) - Math.min(r, gr, b);
+      spread[k] = spread[k]! + 1;
       if (v >= 140) continue;
       ink++;
       search: for (let dy = -R; dy <= R; dy++) {
@@ -49,5 +60,17 @@ export function measureInk(img: RgbPixels, mid: RgbPixels = thumbnail(img, 320))
     }
   }
   const n = w * h;
-  return { paper: paper / n, ink: ink / n, mid: (n - paper - ink) / n, thinInk: ink ? thin / ink : 0 };
+  return { paper: paper / n, ink: ink / n, mid: (n - paper - ink) / n, thinInk: ink ? thin / ink : 0, inkColour: percentile(spread, 0.9) };
+}
+
+/** The `q` quantile of a 256-bin histogram (0 when empty). */
+function percentile(hist: Uint32Array, q: number): number {
+  let total = 0;
+  for (const c of hist) total += c;
+  let acc = 0;
+  for (let i = 0; i < hist.length; i++) {
+    acc += hist[i]!;
+    if (acc > q * total) return i;
+  }
+  return 0;
 }

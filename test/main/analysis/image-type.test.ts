@@ -86,6 +86,21 @@ describe('ImageType from pixel statistics (no model)', () => {
     }
   });
 
+  it('does not call a small coloured cartoon on a white page a line drawing; its black outline is one', async () => {
+    // Most pixels are white paper, so the image-wide chroma stays low; what is drawn is coloured.
+    const sharp = (await import('sharp')).default;
+    const figure = (fill: string): string =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><rect width="100%" height="100%" fill="white"/>` +
+      `<g stroke="black" stroke-width="6" fill="${fill}"><ellipse cx="300" cy="330" rx="60" ry="80"/><circle cx="300" cy="205" r="40"/>` +
+      `<path d="M260 400 L220 520 M340 400 L380 520 M245 300 L130 240 M355 300 L470 240" fill="none"/></g></svg>`;
+    const rate = async (svg: string): Promise<ReturnType<typeof classifyImageType>> => {
+      const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      return typeOfPixels({ data: new Uint8Array(data), width: info.width, height: info.height });
+    };
+    expect((await rate(figure('none'))).lineDrawingType).toBe(1);
+    expect((await rate(figure('rgb(240,120,180)'))).lineDrawingType).toBe(0);
+  });
+
   it('rates a synthetic flat-colour graphic as good clip art and noise as a photo', () => {
     const w = 200;
     const h = 150;
