@@ -27,3 +27,24 @@ export function formatScore(score: number | null | undefined): string {
 export function formatDate(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : '—';
 }
+
+/**
+ * The name a person knows an image by: the last path segment of its URL, percent-decoded
+ * ("photo 1.jpg" for `https://host/a/photo%201.jpg?size=2`); the host when the path is empty,
+ * the text itself when it is not a URL.
+ */
+export function imageName(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const last = parsed.pathname.split('/').filter(Boolean).pop();
+  if (!last) return parsed.host || url;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
