@@ -179,7 +179,8 @@ export const buildSpecs: BuildSpec[] = [
       shape: [1, 512, 512, 3],
       layout: 'NHWC',
       range: [0, 255],
-      normalization: 'RGB 0..255 (no scaling), bilinear resize of the whole image to 512x512 (aspect not kept)',
+      normalization:
+        'RGB 0..255 (no scaling); the image scaled to fit 512x512 with its aspect kept (bilinear), at the top-left, zero padding elsewhere (TF Object Detection API keep-aspect-ratio resizer)',
     },
     outputs: [
       out('tower_0/keypoints', 'heatmap', 'NHWC [1,128,128,80] sigmoid class centre heatmap, stride 4; peaks = 3x3 max-pool maxima'),
