@@ -25,6 +25,12 @@ const LINE_DRAWING = 16;
 
 /** Indexes kept per connection (least recently used beyond this are dropped). */
 const MAX_BATCHES = 2;
+/**
+ * Typed-array bytes the kept indexes may hold together; beyond it older batches are dropped,
+ * the one in use never (≈ 22 MB per 100 000 results with 11 tags each, so two batches of up to
+ * ≈ 300 000 results stay; a 1 000 000-result batch is kept alone).
+ */
+const MAX_BYTES = 128 * 1024 * 1024;
 
 /** Name ↔ dense id. */
 class Dictionary {
@@ -224,7 +230,10 @@ export class FacetIndex {
   /** Full loads and incremental refreshes done (for tests and benches). */
   readonly stats = { loads: 0, refreshes: 0 };
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly limits: { maxBytes: number } = { maxBytes: MAX_BYTES },
+  ) {
     const changes = 'FROM result_changes c WHERE c.batch_id = ? AND c.seq > ?';
     const ids = (from: string): Statement => db.prepare(`SELECT item_id FROM ${from}`).pluck();
     // The distinct names of a batch by skip-scan of the (batch_id, name, …) index: one seek a name.
@@ -365,7 +374,9 @@ export class FacetIndex {
       else this.apply(ix, seq);
     }
     this.batches.set(batchId, ix);
-    while (this.batches.size > MAX_BATCHES) this.batches.delete(this.batches.keys().next().value!);
+    // Map order is use order (the current batch was re-inserted last): drop from the front.
+    while (this.batches.size > MAX_BATCHES || (this.batches.size > 1 && this.bytes() > this.limits.maxBytes))
+      this.batches.delete(this.batches.keys().next().value!);
     return ix;
   }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildFilter, ItemsRepo, migrate, openDatabase, ResultsQuery, ResultsRepo, type Db } from '../../../src-main/store';
-import { byCodePoint, facetIndex } from '../../../src-main/store/facet-index';
+import { byCodePoint, FacetIndex, facetIndex } from '../../../src-main/store/facet-index';
 import { tagThreshold } from '../../../src-main/store/result-filter';
 import type { Facets, FacetCount, ResultFilter } from '../../../src-main/shared/batch';
 import { columnsFor, seedBatch } from './seed';
@@ -112,6 +112,21 @@ describe('facet index', () => {
     for (const filter of filters(batchId)) expect(new ResultsQuery(db2).facets(filter)).toEqual(reference(db2, filter));
     expect(facetIndex(db2).stats.loads).toBe(0);
     db2.close();
+    db.close();
+  });
+
+  it('keeps two batches, fewer when they would exceed its memory budget', () => {
+    const db = fileDb('budget.db');
+    const [a, b] = [seedBatch(db, 50, 11), seedBatch(db, 50, 12)];
+    const ids = (batchId: number): number[] =>
+      db.prepare('SELECT item_id FROM results WHERE batch_id = ?').pluck().all(batchId) as number[];
+    const roomy = new FacetIndex(db);
+    for (const batchId of [a, b, a]) roomy.count(batchId, ids(batchId), 0.5, 20);
+    expect(roomy.stats.loads).toBe(2); // a is still held when it comes back
+    const tight = new FacetIndex(db, { maxBytes: 1 });
+    for (const batchId of [a, b, a]) tight.count(batchId, ids(batchId), 0.5, 20);
+    expect(tight.stats.loads).toBe(3); // b pushed a out
+    expect(tight.bytes()).toBeGreaterThan(1); // the batch in use is kept whatever its size
     db.close();
   });
 
