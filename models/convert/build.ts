@@ -41,13 +41,30 @@ export async function buildModel(spec: BuildSpec, outDir: string): Promise<Manif
   });
   const file = `${spec.id}.onnx`;
   writeFileSync(join(outDir, file), bytes);
+  return manifestEntry(spec, { file, bytes, version, sourcePath: spec.source.path, outputShapes });
+}
+
+/** What a manifest entry is made from besides the spec: the written file and what was measured. */
+export interface BuiltFile {
+  file: string;
+  bytes: Uint8Array;
+  version: string;
+  sourcePath: string;
+  outputShapes: number[][];
+}
+
+/** The manifest entry of a converted model (shared with the TFLite build). */
+export function manifestEntry(
+  spec: Pick<BuildSpec, 'id' | 'task' | 'license' | 'input' | 'outputs' | 'labels'> & { source: { package: string } },
+  built: BuiltFile,
+): ManifestEntry {
   return {
     id: spec.id,
     task: spec.task,
-    file,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    bytes: bytes.byteLength,
-    source: { package: spec.source.package, version, path: spec.source.path },
+    file: built.file,
+    sha256: createHash('sha256').update(built.bytes).digest('hex'),
+    bytes: built.bytes.byteLength,
+    source: { package: spec.source.package, version: built.version, path: built.sourcePath },
     license: spec.license,
     inputs: [
       {
@@ -59,12 +76,13 @@ export async function buildModel(spec: BuildSpec, outDir: string): Promise<Manif
         normalization: spec.input.normalization,
       },
     ],
-    outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: outputShapes[i]!, meaning: o.meaning })),
+    outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: built.outputShapes[i]!, meaning: o.meaning })),
     ...(spec.labels ? { labels: spec.labels } : {}),
   };
 }
 
-function arg(name: string): string | undefined {
+/** The value after a command-line flag. */
+export function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }

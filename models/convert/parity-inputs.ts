@@ -77,8 +77,8 @@ function normalize(spec: BuildSpec, rgb: Uint8Array): Float32Array {
   return out;
 }
 
-/** Seeded uniform values over the model's input range (mulberry32). */
-function randomInput(spec: BuildSpec, seed: number): Float32Array {
+/** Seeded uniform values over a model input's range (mulberry32); shared with the TFLite tooling. */
+export function randomInput(spec: { input: { shape: readonly number[]; range: readonly [number, number] } }, seed: number): Float32Array {
   const n = spec.input.shape.reduce((x, y) => x * y, 1);
   const [lo, hi] = spec.input.range;
   const out = new Float32Array(n);

@@ -50,7 +50,7 @@ export interface SourceRef {
 const require = createRequire(import.meta.url);
 
 /** The installed package's root (walks up from its entry point; some packages hide package.json from `exports`). */
-function packageDir(pkg: string): string {
+export function packageDir(pkg: string): string {
   try {
     return dirname(require.resolve(`${pkg}/package.json`));
   } catch {

@@ -7,13 +7,13 @@
  *                  spec order). Off by default: oidv4-ssd is a measured candidate, not shipped
  *                  (docs/models.md), and models/convert/build.ts keeps only its own ids.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ManifestEntry } from '../build';
+import { arg, manifestEntry, type ManifestEntry } from '../build';
+import { packageVersion } from '../tfjs-source';
 import { convertTflite, type TfliteConverted } from './convert';
-import { loadTflite, packageVersion, readPackedAsset } from './source';
+import { loadTflite, readPackedAsset } from './source';
 import { tfliteSpecs, type TfliteBuildSpec } from './specs';
 
 export const modelsDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,32 +51,7 @@ export function buildTfliteModel(spec: TfliteBuildSpec, outDir: string): Manifes
     mkdirSync(dirname(join(outDir, spec.labels)), { recursive: true });
     writeFileSync(join(outDir, spec.labels), `[${labels.map((l) => JSON.stringify(l)).join(', ')}]\n`);
   }
-  return {
-    id: spec.id,
-    task: spec.task,
-    file,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    bytes: bytes.byteLength,
-    source: { package: spec.source.package, version, path: sourcePath(spec) },
-    license: spec.license,
-    inputs: [
-      {
-        name: spec.input.name,
-        shape: spec.input.shape,
-        dtype: 'float32',
-        layout: spec.input.layout,
-        range: spec.input.range,
-        normalization: spec.input.normalization,
-      },
-    ],
-    outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: converted.outputShapes[i]!, meaning: o.meaning })),
-    ...(spec.labels ? { labels: spec.labels } : {}),
-  };
-}
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
+  return manifestEntry(spec, { file, bytes, version, sourcePath: sourcePath(spec), outputShapes: converted.outputShapes });
 }
 
 function main(): void {

@@ -1,4 +1,4 @@
-/** Fixture and random inputs for the TFLite models (parity check and fixture evaluation). */
+/** Fixture inputs for the TFLite models (parity check and fixture evaluation); random ones come from ../parity-inputs.ts. */
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { fixturesDir } from '../fixtures';
@@ -16,21 +16,5 @@ export async function fixtureInput(spec: TfliteBuildSpec, file: string): Promise
   const [lo, hi] = spec.input.range;
   const out = new Float32Array(data.length);
   for (let i = 0; i < data.length; i++) out[i] = (data[i]! / 255) * (hi - lo) + lo;
-  return out;
-}
-
-/** Seeded uniform values over the input range (mulberry32, as models/convert/parity-inputs.ts). */
-export function randomInput(spec: TfliteBuildSpec, seed: number): Float32Array {
-  const n = spec.input.shape.reduce((x, y) => x * y, 1);
-  const [lo, hi] = spec.input.range;
-  const out = new Float32Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = lo + (((t ^ (t >>> 14)) >>> 0) / 4294967296) * (hi - lo);
-  }
   return out;
 }

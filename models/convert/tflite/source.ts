@@ -4,8 +4,8 @@
  * file's [start, end) byte range, which we parse instead of hard-coding offsets.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { packageDir } from '../tfjs-source';
 
 export interface TfliteSource {
   package: '@mediapipe/objectron';
@@ -17,16 +17,6 @@ export interface TfliteSource {
   asset: string;
 }
 
-const require = createRequire(import.meta.url);
-
-export function packageRoot(pkg: string): string {
-  return dirname(require.resolve(`${pkg}/package.json`));
-}
-
-export function packageVersion(pkg: string): string {
-  return (JSON.parse(readFileSync(join(packageRoot(pkg), 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 /** The packed files listed by an emscripten file-packager loader. */
 export function packedFiles(loaderJs: string): { filename: string; start: number; end: number }[] {
   const re = /"filename":\s*"([^"]+)",\s*"start":\s*(\d+),\s*"end":\s*(\d+)/g;
@@ -35,7 +25,7 @@ export function packedFiles(loaderJs: string): { filename: string; start: number
 
 /** The bytes of one packed asset (matched by base name). */
 export function readPackedAsset(pkg: string, data: string, loader: string, asset: string): Uint8Array {
-  const root = packageRoot(pkg);
+  const root = packageDir(pkg);
   const files = packedFiles(readFileSync(join(root, loader), 'utf8'));
   const f = files.find((x) => x.filename.split('/').pop() === asset);
   if (!f) throw new Error(`${asset} not in ${pkg}/${loader} (has ${files.map((x) => x.filename).join(', ')})`);
