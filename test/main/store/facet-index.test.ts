@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildFilter, ItemsRepo, migrate, openDatabase, ResultsQuery, ResultsRepo, type Db } from '../../../src-main/store';
+import { buildFilter, migrate, openDatabase, ResultsQuery, ResultsRepo, type Db } from '../../../src-main/store';
 import { byCodePoint, FacetIndex, facetIndex } from '../../../src-main/store/facet-index';
 import { tagThreshold } from '../../../src-main/store/result-filter';
 import type { Facets, FacetCount, ResultFilter } from '../../../src-main/shared/batch';
-import { columnsFor, seedBatch } from './seed';
+import { addResults, columnsFor, seedBatch } from './seed';
 
 const dir = mkdtempSync(join(tmpdir(), 'picscan-facets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,36 +67,6 @@ const indexed = (db: Db): ResultsQuery => new ResultsQuery(db, { sqlFacetsUntil:
 
 function expectSameAsSql(db: Db, batchId: number): void {
   for (const filter of filters(batchId)) expect(indexed(db).facets(filter), JSON.stringify(filter)).toEqual(reference(db, filter));
-}
-
-function addResults(db: Db, batchId: number, from: number, n: number, failed = 0): number[] {
-  const items = new ItemsRepo(db);
-  const results = new ResultsRepo(db);
-  items.insertMany(
-    batchId,
-    Array.from({ length: n + failed }, (_, k) => ({
-      line: from + k,
-      url: `http://more.test/${batchId}/${from + k}`,
-      metadata: null,
-      error: k >= n ? { code: 'image-fetch-failed' as const, message: 'x' } : null,
-    })),
-  );
-  const ids: number[] = [];
-  for (const w of items.nextQueued(batchId, 0, n)) {
-    items.markFetching(w.id);
-    results.complete({
-      itemId: w.id,
-      batchId,
-      sha256: `more-${w.id}`,
-      opKey: 'k',
-      response: {},
-      columns: columnsFor(from + w.id),
-      thumbnail: null,
-      analyzeMs: 0,
-    });
-    ids.push(w.id);
-  }
-  return ids;
 }
 
 describe('facet index', () => {

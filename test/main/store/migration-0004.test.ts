@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ItemsRepo, migrate, ResultsRepo, type Db } from '../../../src-main/store';
+import { migrate, type Db } from '../../../src-main/store';
 import { createTestDb } from '../../helpers/db';
-import { columnsFor } from './seed';
+import { addResults } from './seed';
 
 const counts = (db: Db): unknown[] =>
   db.prepare('SELECT batch_id, kind, name, count FROM batch_facets WHERE count > 0 ORDER BY 1, 2, 3').all();
@@ -21,28 +21,6 @@ const live = (db: Db): unknown[] =>
       ) WHERE count > 0 ORDER BY 1, 2, 3`,
     )
     .all();
-
-function addResults(db: Db, batchId: number, from: number, n: number): void {
-  const items = new ItemsRepo(db);
-  const results = new ResultsRepo(db);
-  items.insertMany(
-    batchId,
-    Array.from({ length: n }, (_, k) => ({ line: from + k, url: `http://x/${batchId}/${from + k}`, metadata: null, error: null })),
-  );
-  for (const w of items.nextQueued(batchId, 0, 1000)) {
-    items.markFetching(w.id);
-    results.complete({
-      itemId: w.id,
-      batchId,
-      sha256: `s${w.id}`,
-      opKey: 'k',
-      response: {},
-      columns: columnsFor(w.id),
-      thumbnail: null,
-      analyzeMs: 0,
-    });
-  }
-}
 
 describe('migration 4: batch facet counts', () => {
   it('backfills counts from stored results, then triggers keep them equal to the result tables', () => {

@@ -1,38 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ItemsRepo, migrate, ResultsRepo, type Db } from '../../../src-main/store';
+import { migrate, ResultsRepo, type Db } from '../../../src-main/store';
 import { createTestDb } from '../../helpers/db';
-import { columnsFor } from './seed';
+import { addResults, columnsFor } from './seed';
 
 const changes = (db: Db, batchId: number): Array<{ seq: number; item_id: number }> =>
   db.prepare('SELECT seq, item_id FROM result_changes WHERE batch_id = ? ORDER BY seq').all(batchId) as Array<{
     seq: number;
     item_id: number;
   }>;
-
-function addResults(db: Db, batchId: number, from: number, n: number): number[] {
-  const items = new ItemsRepo(db);
-  const results = new ResultsRepo(db);
-  items.insertMany(
-    batchId,
-    Array.from({ length: n }, (_, k) => ({ line: from + k, url: `http://x/${batchId}/${from + k}`, metadata: null, error: null })),
-  );
-  const ids: number[] = [];
-  for (const w of items.nextQueued(batchId, 0, 1000)) {
-    items.markFetching(w.id);
-    results.complete({
-      itemId: w.id,
-      batchId,
-      sha256: `s${w.id}`,
-      opKey: 'k',
-      response: {},
-      columns: columnsFor(w.id),
-      thumbnail: null,
-      analyzeMs: 0,
-    });
-    ids.push(w.id);
-  }
-  return ids;
-}
 
 describe('migration 6: result change log', () => {
   it('stamps every stored result, then every result insert and delete, with a new sequence number', () => {

@@ -75,3 +75,37 @@ export function seedBatch(db: Db, n: number, failed = 0): number {
   })();
   return batchId;
 }
+
+/**
+ * Adds `n` items with results (plus `failed` failed items) to an existing batch, one write each as a
+ * running batch stores them; returns the ids given results.
+ */
+export function addResults(db: Db, batchId: number, from: number, n: number, failed = 0): number[] {
+  const items = new ItemsRepo(db);
+  const results = new ResultsRepo(db);
+  items.insertMany(
+    batchId,
+    Array.from({ length: n + failed }, (_, k) => ({
+      line: from + k,
+      url: `http://more.test/${batchId}/${from + k}`,
+      metadata: null,
+      error: k >= n ? { code: 'image-fetch-failed' as const, message: 'x' } : null,
+    })),
+  );
+  const ids: number[] = [];
+  for (const w of items.nextQueued(batchId, 0, n)) {
+    items.markFetching(w.id);
+    results.complete({
+      itemId: w.id,
+      batchId,
+      sha256: `more-${w.id}`,
+      opKey: 'k',
+      response: {},
+      columns: columnsFor(from + w.id),
+      thumbnail: null,
+      analyzeMs: 0,
+    });
+    ids.push(w.id);
+  }
+  return ids;
+}
