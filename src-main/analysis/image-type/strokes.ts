@@ -1,3 +1,4 @@
+import { histogramQuantile } from '../pixels/histogram';
 import { thumbnail, toGray } from '../pixels/thumbnail';
 import type { RgbPixels } from '../pixels/types';
 
@@ -60,17 +61,11 @@ export function measureInk(img: RgbPixels, mid: RgbPixels = thumbnail(img, 320))
     }
   }
   const n = w * h;
-  return { paper: paper / n, ink: ink / n, mid: (n - paper - ink) / n, thinInk: ink ? thin / ink : 0, inkColour: percentile(spread, 0.9) };
-}
-
-/** The `q` quantile of a 256-bin histogram (0 when empty). */
-function percentile(hist: Uint32Array, q: number): number {
-  let total = 0;
-  for (const c of hist) total += c;
-  let acc = 0;
-  for (let i = 0; i < hist.length; i++) {
-    acc += hist[i]!;
-    if (acc > q * total) return i;
-  }
-  return 0;
+  return {
+    paper: paper / n,
+    ink: ink / n,
+    mid: (n - paper - ink) / n,
+    thinInk: ink ? thin / ink : 0,
+    inkColour: histogramQuantile(spread, 0.9),
+  };
 }

@@ -1,3 +1,4 @@
+import { histogramQuantile } from '../pixels/histogram';
 import { toGray } from '../pixels/thumbnail';
 import type { RgbPixels } from '../pixels/types';
 
@@ -32,8 +33,7 @@ export function measureTextLines(mid: RgbPixels): TextLines {
     const v = Math.round(g[i]!);
     hist[v] = hist[v]! + 1;
   }
-  let median = 0;
-  for (let acc = 0; median < 255 && acc + hist[median]! < g.length / 2; median++) acc += hist[median]!;
+  const median = histogramQuantile(hist, 0.5);
   const rowInk = new Float32Array(h);
   const rowMin = new Int32Array(h).fill(w);
   const rowMax = new Int32Array(h).fill(-1);
