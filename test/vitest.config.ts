@@ -36,6 +36,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/support/global-setup.ts'],
           fileParallelism: false,
         },
       },

@@ -1,4 +1,4 @@
-/** Shared fixture images, a sibling of the repository (never an absolute machine path). */
+/** The fixture images in the repository (test/fixtures/images), as the converter's parity inputs. */
 import { fileURLToPath } from 'node:url';
 
-export const fixturesDir = fileURLToPath(new URL('../../../shared/fixtures/images/', import.meta.url));
+export const fixturesDir = fileURLToPath(new URL('../../test/fixtures/images/', import.meta.url));

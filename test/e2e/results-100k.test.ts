@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src-main/config';
-import { launchChromium, resultsDir, snap } from './support/browser';
+import { browserAvailable, launchChromium, resultsDir, snap } from './support/browser';
 import { fixtureProcessor } from './support/fixture-processor';
 import { seedResults } from './support/seed';
 import { startWebApp, type WebApp } from './support/web-app';
@@ -74,7 +74,7 @@ const selectBW = (v: string): string =>
   `const s = [...document.querySelectorAll('label')].find((l) => l.textContent.trim().startsWith('Black and white')).querySelector('select'); s.value = '${v}'; s.dispatchEvent(new Event('change', { bubbles: true }));`;
 const clear = `[...document.querySelectorAll('button')].find((b) => b.textContent === 'Clear filters').click();`;
 
-describe(`results view with ${COUNT.toLocaleString('en')} stored items`, () => {
+describe.skipIf(!browserAvailable)(`results view with ${COUNT.toLocaleString('en')} stored items`, () => {
   it(`shows the new results within ${TARGET_MS} ms of a filter change`, async () => {
     await page.goto(`${web.appUrl}#/results/${batchId}`);
     await expect.poll(() => page.getByTestId('results-total').innerText(), { timeout: 30_000 }).toMatch(/^100,000 results/);

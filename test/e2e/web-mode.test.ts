@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/paths';
 import { startFixtureServer, type FixtureServer } from '../helpers/http-server';
-import { launchChromium, snap } from './support/browser';
+import { browserAvailable, launchChromium, snap } from './support/browser';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,7 +75,7 @@ afterAll(async () => {
   await images?.close();
 });
 
-describe('web mode in Chromium', () => {
+describe.skipIf(!browserAvailable)('web mode in Chromium', () => {
   it('creates a batch of 20 URLs (2 bad) and follows it to done', async () => {
     await page.goto(web.appUrl);
     await page.getByRole('navigation').getByRole('button', { name: 'New batch' }).click();

@@ -7,7 +7,7 @@ import type { FaceEvidence } from '../../../src-main/analysis';
 import { repoRoot } from '../../helpers/paths';
 import { plainEvidence } from '../../helpers/evidence';
 
-const reference = JSON.parse(readFileSync(join(repoRoot, '..', 'shared', 'reference', 'azure-86-categories.json'), 'utf8')) as string[];
+const reference = JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'reference', 'azure-86-categories.json'), 'utf8')) as string[];
 
 const base = plainEvidence;
 
