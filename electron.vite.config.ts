@@ -35,6 +35,8 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, 'src-renderer'),
     base: './',
+    // The app icon's favicon (resources/build-icons.ts) is copied beside index.html.
+    publicDir: resolve(__dirname, 'resources/favicon'),
     plugins: [svelte()],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },

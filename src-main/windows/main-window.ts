@@ -1,8 +1,11 @@
 import { BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { appRoot } from '../config';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+/** The window and taskbar icon on Linux and Windows (macOS takes the bundle's icon.icns). */
+export const WINDOW_ICON = join(appRoot, 'resources', 'icon.png');
 
 /**
  * Creates the main window with the renderer locked down: context isolation, sandbox, no Node
@@ -16,6 +19,7 @@ export function createMainWindow(rendererUrl: string | undefined): BrowserWindow
     minHeight: 600,
     show: false,
     title: 'picscan',
+    icon: WINDOW_ICON,
     webPreferences: {
       preload: join(here, '../preload/index.cjs'),
       contextIsolation: true,

@@ -78,6 +78,9 @@ afterAll(async () => {
 describe.skipIf(!browserAvailable)('web mode in Chromium', () => {
   it('creates a batch of 20 URLs (2 bad) and follows it to done', async () => {
     await page.goto(web.appUrl);
+    // The app icon as the tab's favicon, served with the session like every UI file.
+    const favicon = await page.request.get(new URL('favicon.png', page.url()).href);
+    expect([favicon.status(), favicon.headers()['content-type']]).toEqual([200, 'image/png']);
     await page.getByRole('navigation').getByRole('button', { name: 'New batch' }).click();
     const urls = [...FIXTURE_FILES.map((f) => images.url(`/img/${f}`)), images.url('/img/missing.jpg'), 'not a url'];
     expect(urls).toHaveLength(20);

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The Electron binary is not installed: a stand-in `electron` module records what the window
@@ -30,6 +31,7 @@ vi.mock('electron', () => ({
 }));
 
 const { createMainWindow } = await import('../../../src-main/windows');
+const { WINDOW_ICON } = await import('../../../src-main/windows/main-window');
 
 function navigate(event: string, url: string): boolean {
   let prevented = false;
@@ -47,6 +49,13 @@ describe('main window', () => {
     createMainWindow(undefined);
     expect(rec.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
     expect(String(rec.options.webPreferences.preload)).toMatch(/preload[\\/]index\.cjs$/);
+  });
+
+  it('uses the app icon from resources/ (a real 512 px PNG)', async () => {
+    createMainWindow(undefined);
+    expect((rec.options as unknown as { icon: string }).icon).toBe(WINDOW_ICON);
+    const meta = await sharp(WINDOW_ICON).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 512, 512]);
   });
 
   it('refuses navigation away from the app, redirects and webviews', () => {
