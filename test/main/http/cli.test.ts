@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runPicscan } from '../../helpers/cli';
 import { startFixtureServer } from '../../helpers/http-server';
 import { fixture, repoRoot } from '../../helpers/paths';
+import { DISCONNECT_AT, DISCONNECT_CASES, disconnectingCall, type DisconnectCase, servedImage, timedCall } from './disconnect';
 import { getQuery, postJson } from './harness';
 
 const tempEnv = (): NodeJS.ProcessEnv => ({ PICSCAN_DATA_DIR: mkdtempSync(join(tmpdir(), 'picscan-api-cli-')) });
@@ -144,4 +145,56 @@ describe('picscan serve', () => {
     }>;
     expect(list[0]!.transactions).toBe(1);
   });
+
+  it('stays up when clients disconnect mid-analysis, and charges only the calls it answered', async () => {
+    const env = tempEnv();
+    const dbFile = join(env.PICSCAN_DATA_DIR!, 'picscan.db');
+    const k = JSON.parse((await runPicscan(['keys', 'create', '--name', 'd', '--tier', 'pro', '--json'], { env })).stdout) as {
+      key: string;
+      balanceMicrocents: number;
+    };
+    const images = await startFixtureServer();
+    const served = servedImage(images, '/family.jpg', fixture('family_six_faces.jpg'));
+    const image = images.url('/family.jpg');
+    const { child, url, stderr } = await startServe(['--http', '--allow-private-networks'], env);
+    const exited = exitOf(child);
+    let answered = 0;
+    let aborted = 0;
+    try {
+      // Load the models, then time each operation warm; these four calls are answered.
+      const timed = async (c: DisconnectCase): Promise<number> => {
+        await timedCall(url, c, image, k.key, served);
+        return (await timedCall(url, c, image, k.key, served)).analysisMs;
+      };
+      const detectMs = await timed(DISCONNECT_CASES[0]);
+      const analyzeMs = await timed(DISCONNECT_CASES[2]);
+      answered += 4;
+      for (const c of DISCONNECT_CASES) {
+        const ms = c.path === '/ai/faces/detect' ? detectMs : analyzeMs;
+        for (const fraction of DISCONNECT_AT) {
+          const ended = await disconnectingCall(url, c, image, k.key, served, fraction * ms);
+          // On a loaded machine a reply may beat a late disconnect: it was delivered, so it is charged.
+          if (ended === 'aborted') aborted++;
+          else answered++;
+        }
+      }
+      expect(aborted).toBeGreaterThanOrEqual(DISCONNECT_CASES.length * (DISCONNECT_AT.length - 1));
+      const next = await timedCall(url, DISCONNECT_CASES[0], image, k.key, served);
+      expect(next.status).toBe(200);
+      answered++;
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr()).not.toMatch(/cancelled|AppError|Unhandled/i);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await images.close();
+    }
+    const list = JSON.parse((await runPicscan(['keys', 'list', '--json', '--db', dbFile], { env })).stdout) as Array<{
+      transactions: number;
+      balanceMicrocents: number;
+    }>;
+    // Only the answered calls are charged, at the pro price (0.002 ¢ = 2 000 µ¢); no hold is left.
+    expect(list[0]).toMatchObject({ transactions: answered, balanceMicrocents: k.balanceMicrocents - answered * 2_000 });
+  }, 240_000);
 });
