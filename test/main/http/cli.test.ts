@@ -51,6 +51,30 @@ describe('picscan keys', () => {
   });
 });
 
+describe('picscan keys: money limits', () => {
+  it('refuses amounts over $10,000,000 with exit code 2 and a message naming the limit, leaving balances unchanged', async () => {
+    const env = tempEnv();
+    const limit = /over the limit: a key's balance may hold at most \$10,000,000/;
+    for (const credit of ['10000000.01', '999999999']) {
+      const r = await runPicscan(['keys', 'create', '--name', 'x', '--tier', 'pro', '--credit', credit], { env });
+      expect([r.code, r.stderr], credit).toEqual([2, expect.stringMatching(limit)]);
+    }
+    const full = await runPicscan(['keys', 'create', '--name', 'full', '--tier', 'pro', '--credit', '9999999.99', '--json'], { env });
+    expect(JSON.parse(full.stdout)).toMatchObject({ id: 1, balanceMicrocents: 999_999_999_000_000 });
+    const huge = await runPicscan(['keys', 'topup', '1', '99999999'], { env });
+    expect([huge.code, huge.stderr]).toEqual([2, expect.stringMatching(limit)]);
+    const over = await runPicscan(['keys', 'topup', '1', '0.02'], { env });
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/key 1 holds \$9999999\.99, and adding \$0\.02 would take it over the limit of \$10,000,000 per key/);
+    const zero = await runPicscan(['keys', 'topup', '1', '0'], { env });
+    expect([zero.code, zero.stderr]).toEqual([2, expect.stringMatching(/top-up must be a positive/)]);
+    const list = JSON.parse((await runPicscan(['keys', 'list', '--json'], { env })).stdout) as Array<{ balanceMicrocents: number }>;
+    expect(list.map((k) => k.balanceMicrocents)).toEqual([999_999_999_000_000]);
+    const exact = await runPicscan(['keys', 'topup', '1', '0.01'], { env });
+    expect([exact.code, exact.stdout]).toEqual([0, 'Key 1 balance: $10000000.00.\n']);
+  }, 120_000);
+});
+
 function startServe(
   args: string[],
   env: NodeJS.ProcessEnv,
