@@ -1,4 +1,4 @@
 /** Core helpers with no I/O of their own: the error types and small async utilities. */
 export { AppError, BugError, isCancellation, toWireError } from './errors';
-export { sleep, throwIfAborted } from './async';
+export { afterPendingIo, sleep, throwIfAborted } from './async';
 export { type Logger, consoleLogger, silentLogger } from './logger';

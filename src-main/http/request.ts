@@ -27,11 +27,20 @@ function first(v: unknown): string | undefined {
   return typeof s === 'string' ? s : undefined;
 }
 
-/** An AbortSignal that fires when the client goes away before the reply is written. */
+/**
+ * An AbortSignal that fires when the client goes away before the reply is written: its socket
+ * ends (read as soon as the FIN arrives; Node's server aborts the request then too) or closes.
+ */
 export function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.on('close', () => {
+  const socket = reply.raw.socket;
+  const onGone = (): void => {
     if (!reply.raw.writableFinished) controller.abort();
+  };
+  socket?.once('end', onGone);
+  reply.raw.once('close', () => {
+    socket?.off('end', onGone);
+    onGone();
   });
   return controller.signal;
 }

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttp, type Server as HttpServer } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AppError, silentLogger, toWireError, type Logger } from '../core';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { silentLogger, type Logger } from '../core';
 import type { ApiServices } from '../services/api';
-import type { WireError } from '../shared/errors';
 import { clientErrorHandler } from './client-errors';
-import { detectStatus, wireMapping } from './errors';
-import { analyzeFailure, detectFailure, genericFailure } from './replies';
+import { fromFastifyError, sendError } from './fastify-errors';
+import { loggablePath } from './route-family';
 import { facesRoutes } from './routes/faces';
 import { visionRoutes } from './routes/vision';
 
@@ -70,7 +69,14 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     exposeHeadRoutes: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(log),
+    // Requests Fastify cannot route (a URL with bad percent-encoding): its default reply quotes
+    // the whole URL, key included, and carries no trace id. The hooks do not run for these.
+    frameworkErrors: (err, request, reply) => {
+      const error = fromFastifyError(err, log);
+      logRequest(log, request, error.status ?? 400);
+      void sendError(reply, request, error);
+    },
     serverFactory: (handler) =>
       (opts.tls
         ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler)
@@ -82,20 +88,13 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-trace-id', String(request.id));
   });
-  app.addHook('onResponse', async (request, reply) => {
-    log.debug('api request', {
-      method: request.method,
-      path: request.url.split('?')[0],
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime),
-      trace_id: request.id,
-    });
-  });
+  app.addHook('onResponse', async (request, reply) => logRequest(log, request, reply.statusCode, reply.elapsedTime));
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, request, fromFastifyError(err, log)));
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request, {
+      // The path is not repeated: a client may have put anything in it, a key included.
       code: 'not-found',
-      message: `No route ${request.method} ${request.url.split('?')[0]}. The API has GET and POST /ai/vision/analyze and /ai/faces/detect.`,
+      message: `No route for ${request.method} on this path. The API has GET and POST /ai/vision/analyze and /ai/faces/detect.`,
     }),
   );
 
@@ -105,50 +104,13 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
   return app;
 }
 
-function fromFastifyError(err: FastifyError, log: Logger): WireError {
-  if (err instanceof AppError) return toWireError(err);
-  switch (err.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return {
-        code: 'payload-too-large',
-        message: 'The request body is too large: send only the JSON parameters; the image goes by URL in `image`.',
-      };
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return {
-        code: 'invalid-input',
-        message:
-          'Only JSON bodies (Content-Type: application/json) are accepted. File uploads, form posts and raw image bytes are not: pass a public image URL in `image`.',
-        details: { status: 415 },
-      };
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { code: 'malformed-json', message: 'The body is empty although Content-Type is application/json.' };
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { code: 'malformed-json', message: 'The Content-Length does not match the body.' };
-  }
-  if (err instanceof SyntaxError || err.statusCode === 400)
-    return { code: 'malformed-json', message: `The body is not valid JSON: ${err.message}` };
-  log.error('api internal error', { error: err.stack ?? err.message });
-  return toWireError(err);
-}
-
-function statusOf(err: WireError, onDetect: boolean): number {
-  if (typeof err.details?.status === 'number') return err.details.status;
-  return onDetect ? detectStatus(err.code) : wireMapping(err.code).status;
-}
-
-function sendError(reply: FastifyReply, request: FastifyRequest, err: WireError): FastifyReply {
-  const traceId = String(request.id);
-  const path = request.url.split('?')[0] ?? '';
-  const { details: _d, ...wire } = err;
-  if (path === '/ai/vision/analyze') {
-    const body = analyzeFailure(wire, traceId);
-    if (err.details?.status === 415) body.error = { code: 'UnsupportedMediaType', message: err.message };
-    return reply.code(statusOf(err, false)).send(body);
-  }
-  if (path === '/ai/faces/detect' || path === '/ai/faces/train') {
-    const body = detectFailure(wire, traceId);
-    if (err.details?.status === 415) body.Errors = [{ Message: err.message, ErrCode: 1001 }];
-    return reply.code(statusOf(err, true)).send(body);
-  }
-  return reply.code(statusOf(err, false)).send(genericFailure(wire, traceId));
+/** One request log line: method, a path safe to log (never the query), status, ms, trace id. */
+function logRequest(log: Logger, request: FastifyRequest, status: number, elapsedMs?: number): void {
+  log.debug('api request', {
+    method: request.method,
+    path: loggablePath(request.routeOptions?.url, request.url),
+    status,
+    ...(elapsedMs === undefined ? {} : { ms: Math.round(elapsedMs) }),
+    trace_id: request.id,
+  });
 }

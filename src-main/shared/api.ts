@@ -13,6 +13,15 @@ export const MICROCENTS_PER_CENT = 1_000_000;
 /** Micro-cents per dollar. */
 export const MICROCENTS_PER_DOLLAR = 100 * MICROCENTS_PER_CENT;
 
+/**
+ * Most a key's balance may hold, and so most one opening credit or top-up may add, in dollars.
+ * $10 000 000 is 10^15 µ¢, well under 2^53 (≈ $90 million in µ¢), so every balance and sum
+ * of money stays an exact integer in a JavaScript number.
+ */
+export const MAX_BALANCE_DOLLARS = 10_000_000;
+/** `MAX_BALANCE_DOLLARS` in micro-cents. */
+export const MAX_BALANCE_MICROCENTS = MAX_BALANCE_DOLLARS * MICROCENTS_PER_DOLLAR;
+
 /** One API key as listed by `picscan keys list` (never the key itself, only its first characters). */
 export interface ApiKeySummary {
   id: number;

@@ -2,6 +2,7 @@
  * Stage 1: BlazeFace (back-camera model, 256 px) over the windows of a search plan, decoded to
  * image px and merged across windows with NMS.
  */
+import { throwIfAborted } from '../../core';
 import { nms, resizeRgb, type RgbImage } from '../../inference';
 import { BLAZEFACE_BACK_LAYOUT, generateAnchors } from './anchors';
 import { decodeDetections, KEYPOINTS, ROW_SIZE, type RawDetection } from './decode-detections';
@@ -46,26 +47,33 @@ export async function detectCandidates(
   // always one whose run has finished (saves ~0.8 MB of garbage per window).
   const buffers = [0, 1, 2].map(() => new Float32Array(SIDE * SIDE * 3));
   let n = 0;
-  for (const level of levels) {
-    // Sample each level from a copy shrunk (libvips, area-correct) so its windows are ≈ 256 px:
-    // the JS warp then reads ~1 source pixel per output pixel instead of averaging up to 4×4.
-    const { src, sx, sy } = await levelSource(img, level.windowPx);
-    for (const win of level.windows) {
-      signal?.throwIfAborted();
-      const w: Window = { cx: win.cx * sx, cy: win.cy * sy, size: win.size * Math.sqrt(sx * sy), angleRad: win.angleRad };
-      const input = warpToTensor(src, w, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 }, buffers[n++ % 3]);
-      pending.push(
-        runner.run('blazeface-back', input, signal).then((out) => {
-          for (const d of decodeDetections(blazefaceRows(out), ANCHORS, minScore)) {
-            const c = toImage(d, w, sx, sy);
-            if (c.size <= level.maxFacePx) all.push(c);
-          }
-        }),
-      );
-      if (pending.length >= 2) await pending.shift();
+  try {
+    for (const level of levels) {
+      // Sample each level from a copy shrunk (libvips, area-correct) so its windows are ≈ 256 px:
+      // the JS warp then reads ~1 source pixel per output pixel instead of averaging up to 4×4.
+      const { src, sx, sy } = await levelSource(img, level.windowPx);
+      for (const win of level.windows) {
+        throwIfAborted(signal);
+        const w: Window = { cx: win.cx * sx, cy: win.cy * sy, size: win.size * Math.sqrt(sx * sy), angleRad: win.angleRad };
+        const input = warpToTensor(src, w, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 }, buffers[n++ % 3]);
+        pending.push(
+          runner.run('blazeface-back', input, signal).then((out) => {
+            for (const d of decodeDetections(blazefaceRows(out), ANCHORS, minScore)) {
+              const c = toImage(d, w, sx, sy);
+              if (c.size <= level.maxFacePx) all.push(c);
+            }
+          }),
+        );
+        if (pending.length >= 2) await pending.shift();
+      }
     }
+    await Promise.all(pending);
+  } catch (err) {
+    // A failed or cancelled run leaves its sibling in flight: wait for it, so its own rejection
+    // (a cancellation too) is observed here instead of escaping as an unhandled rejection.
+    await Promise.allSettled(pending);
+    throw err;
   }
-  await Promise.all(pending);
   return mergeCandidates(all);
 }
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { AppError } from '../../core';
 import { loadConfig } from '../../config';
 import { API_TIERS, type ApiKeySummary, type ApiTier } from '../../shared/api';
-import { FREE_TIER_MESSAGE, KeysService, formatDollars, openApiDatabase, parseDollars } from '../../services/api';
+import { FREE_TIER_MESSAGE, KeysService, MAX_BALANCE_TEXT, formatDollars, openApiDatabase, parseDollars } from '../../services/api';
 
 interface DbFlag {
   db?: string;
@@ -46,7 +46,7 @@ export function registerKeys(program: Command): void {
     .description('create a key; it is printed once and stored only as a hash')
     .requiredOption('--name <name>', 'who or what the key is for')
     .requiredOption('--tier <tier>', 'basic (0.003¢/call, 100/min) or pro (0.002¢/call, 200/min)')
-    .option('--credit <dollars>', 'opening credit in dollars (default: the tier minimum, $15 basic, $50 pro)')
+    .option('--credit <dollars>', `opening credit in dollars (default: the tier minimum, $15 basic, $50 pro; at most ${MAX_BALANCE_TEXT})`)
     .option('--json', 'print { id, key, tier, balance, balanceMicrocents } as JSON')
     .option('--db <file>', 'database file (default: the app-data database)')
     .action((o: DbFlag & { name: string; tier: string; credit?: string; json?: boolean }) => {
@@ -84,7 +84,7 @@ export function registerKeys(program: Command): void {
     });
   keys
     .command('topup <id> <dollars>')
-    .description('add credit to a key, e.g. picscan keys topup 3 25')
+    .description(`add credit to a key, e.g. picscan keys topup 3 25 (a balance holds at most ${MAX_BALANCE_TEXT})`)
     .option('--json', 'print JSON')
     .option('--db <file>', 'database file')
     .action((id: string, dollars: string, o: DbFlag & { json?: boolean }) => {

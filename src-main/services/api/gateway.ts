@@ -1,4 +1,4 @@
-import { AppError, isCancellation, toWireError } from '../../core';
+import { afterPendingIo, AppError, isCancellation, toWireError } from '../../core';
 import type { WireError } from '../../shared/errors';
 import type { AnalyzeData, DetectResponse } from '../../shared/spec';
 import type { Credits, Hold } from './credits';
@@ -105,17 +105,38 @@ export class ApiGateway {
         error: { code: 'rate-limited', message, details: { period: limit.period, limit: limit.limit } },
       });
     }
-    return this.execute(hold, () => exec(req, call.signal), processed);
+    return this.execute(hold, () => exec(req, call.signal), processed, call.signal);
   }
 
-  private async execute<T>(hold: Hold, exec: () => Promise<T>, processed: (value: T) => boolean): Promise<CallOutcome<T>> {
+  /**
+   * Runs an admitted call under its hold. A client that goes away (the signal aborts) gets its
+   * hold released at once, while the work unwinds, and is never charged, even when the result
+   * was ready before the cancellation was noticed: nobody received it.
+   */
+  private async execute<T>(
+    hold: Hold,
+    exec: () => Promise<T>,
+    processed: (value: T) => boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<CallOutcome<T>> {
+    const releaseOnAbort = (): void => this.credits.release(hold);
+    if (signal?.aborted) releaseOnAbort();
+    signal?.addEventListener('abort', releaseOnAbort, { once: true });
     let value: T;
     try {
       value = await exec();
+      // A disconnect during the last model runs may not have been read yet: let it arrive first.
+      if (signal) await afterPendingIo();
     } catch (err) {
       this.credits.release(hold);
       if (!(err instanceof AppError) && !isCancellation(err)) throw err;
       return { ok: false, error: toWireError(err) };
+    } finally {
+      signal?.removeEventListener('abort', releaseOnAbort);
+    }
+    if (signal?.aborted) {
+      this.credits.release(hold);
+      return { ok: false, error: { code: 'cancelled', message: 'The operation was cancelled.' } };
     }
     if (!processed(value)) {
       this.credits.release(hold);

@@ -17,7 +17,7 @@ export { ApiGateway, type ApiCall, type CallOutcome, type ChargedTransaction, ty
 export { type ImageOperations, PROCESSED_DETECT_CODES } from './operations';
 export { parseAnalyzeParams, parseDetectParams, type AnalyzeRequest, type DetectRequest, type RawParams } from './params';
 export { TIERS, MIN_BALANCE_MICROCENTS, FREE_TIER_MESSAGE, type TierPolicy } from './tiers';
-export { parseDollars, formatDollars, toDollars } from './money';
+export { parseDollars, formatDollars, toDollars, MAX_BALANCE_TEXT } from './money';
 export { loadOrCreateTls, type TlsMaterial } from './tls';
 
 /** Everything the API server needs, built over one database. */

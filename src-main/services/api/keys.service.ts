@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core';
-import type { ApiKeySummary, ApiTier, CreatedApiKey } from '../../shared/api';
+import { MAX_BALANCE_MICROCENTS, type ApiKeySummary, type ApiTier, type CreatedApiKey } from '../../shared/api';
 import { KeysRepo, type ApiKeyRecord, type Db } from '../../store';
-import { toDollars } from './money';
+import { formatDollars, MAX_BALANCE_TEXT, overLimit, toDollars } from './money';
 import { FREE_TIER_MESSAGE, TIERS } from './tiers';
 
 /** Keys look like `psk_` + 43 base64url characters (256 random bits). */
@@ -38,7 +38,7 @@ export class KeysService {
   private readonly repo: KeysRepo;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.repo = new KeysRepo(db);
@@ -51,6 +51,9 @@ export class KeysService {
     const name = opts.name.trim();
     if (name === '') throw new AppError('invalid-parameter', 'A key needs a non-empty --name.');
     const balance = opts.creditMicrocents ?? policy.minimumMicrocents;
+    if (balance > MAX_BALANCE_MICROCENTS) throw overLimit(`$${formatDollars(balance)}`);
+    if (!Number.isSafeInteger(balance) || balance < 0)
+      throw new AppError('invalid-parameter', 'The opening credit must be a whole number of micro-cents, 0 or more.');
     const key = KEY_PREFIX + randomBytes(32).toString('base64url');
     const id = this.repo.insert({
       name,
@@ -81,12 +84,28 @@ export class KeysService {
     return this.get(id);
   }
 
-  /** Adds credit (positive micro-cents) to a key. */
+  /**
+   * Adds credit (positive micro-cents) to a key. Refused, leaving the balance as it was, when the
+   * balance would go over the limit (`MAX_BALANCE_DOLLARS`); the check and the update are one
+   * SQLite transaction, so concurrent top-ups cannot pass it together.
+   */
   topUp(id: number, microcents: number): ApiKeySummary {
+    if (microcents > MAX_BALANCE_MICROCENTS) throw overLimit(`$${formatDollars(microcents)}`);
     if (!Number.isSafeInteger(microcents) || microcents <= 0)
-      throw new AppError('invalid-parameter', 'A top-up must be a positive amount.');
-    this.get(id);
-    this.repo.credit(id, microcents);
+      throw new AppError('invalid-parameter', 'A top-up must be a positive whole number of micro-cents.');
+    this.db
+      .transaction(() => {
+        const { balanceMicrocents } = this.get(id);
+        if (balanceMicrocents + microcents > MAX_BALANCE_MICROCENTS) {
+          throw new AppError(
+            'invalid-parameter',
+            `Top-up refused: key ${id} holds $${formatDollars(balanceMicrocents)}, and adding $${formatDollars(microcents)} would take it over the limit of ${MAX_BALANCE_TEXT} per key.`,
+            { details: { balanceMicrocents, maxBalanceMicrocents: MAX_BALANCE_MICROCENTS } },
+          );
+        }
+        this.repo.credit(id, microcents);
+      })
+      .immediate();
     return this.get(id);
   }
 

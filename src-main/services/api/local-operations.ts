@@ -8,6 +8,7 @@ import { analyzeBranchWorker } from '../analyze-worker';
 import { createAnalyzeService } from '../analyze.service';
 import { createDetectService } from '../detect.service';
 import { openGalleryMatcher } from '../gallery-open';
+import { addCancellable } from './cancellable-queue';
 import type { ImageOperations } from './operations';
 import { openLocalEngine } from '../local-engine';
 
@@ -55,11 +56,16 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
   const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? config.analysisConcurrency) });
   return {
     analyze: (req, signal) =>
-      queue.add(async () => (await analyzer.analyze(req.image, { features: req.features, details: req.details }, signal)).data, { signal }),
+      addCancellable(
+        queue,
+        async () => (await analyzer.analyze(req.image, { features: req.features, details: req.details }, signal)).data,
+        signal,
+      ),
     detect: (req, signal) =>
-      queue.add(
+      addCancellable(
+        queue,
         async () => (await detector.detect({ image: req.image, minHeadScale: req.minHeadScale, selector: req.selector }, signal)).response,
-        { signal },
+        signal,
       ),
     async close() {
       queue.clear();

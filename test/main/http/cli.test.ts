@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runPicscan } from '../../helpers/cli';
 import { startFixtureServer } from '../../helpers/http-server';
 import { fixture, repoRoot } from '../../helpers/paths';
+import { DISCONNECT_AT, DISCONNECT_CASES, disconnectingCall, type DisconnectCase, servedImage, timedCall } from './disconnect';
 import { getQuery, postJson } from './harness';
 
 const tempEnv = (): NodeJS.ProcessEnv => ({ PICSCAN_DATA_DIR: mkdtempSync(join(tmpdir(), 'picscan-api-cli-')) });
@@ -48,6 +49,30 @@ describe('picscan keys', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/No API key with id 9/);
   });
+});
+
+describe('picscan keys: money limits', () => {
+  it('refuses amounts over $10,000,000 with exit code 2 and a message naming the limit, leaving balances unchanged', async () => {
+    const env = tempEnv();
+    const limit = /over the limit: a key's balance may hold at most \$10,000,000/;
+    for (const credit of ['10000000.01', '999999999']) {
+      const r = await runPicscan(['keys', 'create', '--name', 'x', '--tier', 'pro', '--credit', credit], { env });
+      expect([r.code, r.stderr], credit).toEqual([2, expect.stringMatching(limit)]);
+    }
+    const full = await runPicscan(['keys', 'create', '--name', 'full', '--tier', 'pro', '--credit', '9999999.99', '--json'], { env });
+    expect(JSON.parse(full.stdout)).toMatchObject({ id: 1, balanceMicrocents: 999_999_999_000_000 });
+    const huge = await runPicscan(['keys', 'topup', '1', '99999999'], { env });
+    expect([huge.code, huge.stderr]).toEqual([2, expect.stringMatching(limit)]);
+    const over = await runPicscan(['keys', 'topup', '1', '0.02'], { env });
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/key 1 holds \$9999999\.99, and adding \$0\.02 would take it over the limit of \$10,000,000 per key/);
+    const zero = await runPicscan(['keys', 'topup', '1', '0'], { env });
+    expect([zero.code, zero.stderr]).toEqual([2, expect.stringMatching(/top-up must be a positive/)]);
+    const list = JSON.parse((await runPicscan(['keys', 'list', '--json'], { env })).stdout) as Array<{ balanceMicrocents: number }>;
+    expect(list.map((k) => k.balanceMicrocents)).toEqual([999_999_999_000_000]);
+    const exact = await runPicscan(['keys', 'topup', '1', '0.01'], { env });
+    expect([exact.code, exact.stdout]).toEqual([0, 'Key 1 balance: $10000000.00.\n']);
+  }, 120_000);
 });
 
 function startServe(
@@ -144,4 +169,56 @@ describe('picscan serve', () => {
     }>;
     expect(list[0]!.transactions).toBe(1);
   });
+
+  it('stays up when clients disconnect mid-analysis, and charges only the calls it answered', async () => {
+    const env = tempEnv();
+    const dbFile = join(env.PICSCAN_DATA_DIR!, 'picscan.db');
+    const k = JSON.parse((await runPicscan(['keys', 'create', '--name', 'd', '--tier', 'pro', '--json'], { env })).stdout) as {
+      key: string;
+      balanceMicrocents: number;
+    };
+    const images = await startFixtureServer();
+    const served = servedImage(images, '/family.jpg', fixture('family_six_faces.jpg'));
+    const image = images.url('/family.jpg');
+    const { child, url, stderr } = await startServe(['--http', '--allow-private-networks'], env);
+    const exited = exitOf(child);
+    let answered = 0;
+    let aborted = 0;
+    try {
+      // Load the models, then time each operation warm; these four calls are answered.
+      const timed = async (c: DisconnectCase): Promise<number> => {
+        await timedCall(url, c, image, k.key, served);
+        return (await timedCall(url, c, image, k.key, served)).analysisMs;
+      };
+      const detectMs = await timed(DISCONNECT_CASES[0]);
+      const analyzeMs = await timed(DISCONNECT_CASES[2]);
+      answered += 4;
+      for (const c of DISCONNECT_CASES) {
+        const ms = c.path === '/ai/faces/detect' ? detectMs : analyzeMs;
+        for (const fraction of DISCONNECT_AT) {
+          const ended = await disconnectingCall(url, c, image, k.key, served, fraction * ms);
+          // On a loaded machine a reply may beat a late disconnect: it was delivered, so it is charged.
+          if (ended === 'aborted') aborted++;
+          else answered++;
+        }
+      }
+      expect(aborted).toBeGreaterThanOrEqual(DISCONNECT_CASES.length * (DISCONNECT_AT.length - 1));
+      const next = await timedCall(url, DISCONNECT_CASES[0], image, k.key, served);
+      expect(next.status).toBe(200);
+      answered++;
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr()).not.toMatch(/cancelled|AppError|Unhandled/i);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await images.close();
+    }
+    const list = JSON.parse((await runPicscan(['keys', 'list', '--json', '--db', dbFile], { env })).stdout) as Array<{
+      transactions: number;
+      balanceMicrocents: number;
+    }>;
+    // Only the answered calls are charged, at the pro price (0.002 ¢ = 2 000 µ¢); no hold is left.
+    expect(list[0]).toMatchObject({ transactions: answered, balanceMicrocents: k.balanceMicrocents - answered * 2_000 });
+  }, 240_000);
 });

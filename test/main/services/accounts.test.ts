@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Credits, KeysService, RateLimiter, formatDollars, hashKey, parseDollars, windowsAt } from '../../../src-main/services/api';
+import { MAX_BALANCE_MICROCENTS } from '../../../src-main/shared/api';
 import { createTestDb } from '../../helpers/db';
 
 describe('money', () => {
@@ -11,6 +12,14 @@ describe('money', () => {
     expect(formatDollars(120_000)).toBe('0.0012');
     expect(formatDollars(1_500_000_000)).toBe('15.00');
     for (const bad of ['', '-1', '1e3', '0.000000001', 'abc']) expect(() => parseDollars(bad)).toThrow(/not a dollar amount/);
+  });
+
+  it('caps amounts at $10,000,000 (10^15 µ¢, exact below 2^53) and says so', () => {
+    expect(parseDollars('10000000')).toBe(MAX_BALANCE_MICROCENTS);
+    expect(Number.isSafeInteger(MAX_BALANCE_MICROCENTS)).toBe(true);
+    for (const over of ['10000000.00000001', '99999999', '999999999', '123456789012345678901234567890']) {
+      expect(() => parseDollars(over), over).toThrow(/over the limit: a key's balance may hold at most \$10,000,000/);
+    }
   });
 });
 
@@ -37,6 +46,20 @@ describe('keys', () => {
     const k = keys.create({ name: 'p', tier: 'pro', creditMicrocents: 1 });
     expect(keys.topUp(k.id, parseDollars('0.1')).balanceMicrocents).toBe(10_000_001);
     expect(() => keys.topUp(999, 5)).toThrow(/No API key with id 999/);
+  });
+
+  it('refuses opening credits and top-ups that would take a balance over the limit, leaving it unchanged', () => {
+    const keys = new KeysService(createTestDb());
+    expect(() => keys.create({ name: 'x', tier: 'pro', creditMicrocents: MAX_BALANCE_MICROCENTS + 1 })).toThrow(/at most \$10,000,000/);
+    expect(() => keys.create({ name: 'x', tier: 'pro', creditMicrocents: 2 ** 53 })).toThrow(/at most \$10,000,000/);
+    expect(() => keys.create({ name: 'x', tier: 'pro', creditMicrocents: 0.5 })).toThrow(/whole number of micro-cents/);
+    const k = keys.create({ name: 'rich', tier: 'pro', creditMicrocents: MAX_BALANCE_MICROCENTS - 100 });
+    expect(() => keys.topUp(k.id, 101)).toThrow(/would take it over the limit of \$10,000,000 per key/);
+    expect(() => keys.topUp(k.id, 2 ** 53)).toThrow(/at most \$10,000,000/);
+    expect(() => keys.topUp(k.id, 0)).toThrow(/top-up must be a positive/);
+    expect(() => keys.topUp(k.id, MAX_BALANCE_MICROCENTS + 1)).toThrow(/at most \$10,000,000/);
+    expect(keys.get(k.id).balanceMicrocents).toBe(MAX_BALANCE_MICROCENTS - 100);
+    expect(keys.topUp(k.id, 100).balanceMicrocents).toBe(MAX_BALANCE_MICROCENTS);
   });
 });
 
