@@ -6,7 +6,13 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import { workerBatchProcessor, openBatchService, type BatchService, type ListFormat, type OpenBatchService } from '../../services/batches';
+import {
+  workerBatchProcessor,
+  openBatchServiceWith,
+  type BatchService,
+  type ListFormat,
+  type OpenBatchService,
+} from '../../services/batches';
 import { DETAILS, MIN_HEAD_SCALE, SELECTORS, VISUAL_FEATURES, type Detail, type Selector, type VisualFeature } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import { ExitCode } from '../exit-codes';
@@ -19,12 +25,18 @@ export interface DbFlag {
   key?: string;
 }
 
-/** Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. */
+/**
+ * Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. The
+ * database is opened first: if it cannot be used, no model worker has been started that would
+ * keep the process alive after the error.
+ */
 export async function withBatches<T>(flags: DbFlag, fn: (open: OpenBatchService) => Promise<T>, withModels = false): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
-  // The models run in a worker thread so progress output and Ctrl-C stay responsive.
-  const processor = withModels ? await workerBatchProcessor(config) : undefined;
-  const open = openBatchService(config, { processor, remoteProcessor: remoteProcessorFor(flags) });
+  const open = await openBatchServiceWith(config, {
+    // The models run in a worker thread so progress output and Ctrl-C stay responsive.
+    startProcessor: withModels ? () => workerBatchProcessor(config) : undefined,
+    remoteProcessor: remoteProcessorFor(flags),
+  });
   try {
     return await fn(open);
   } finally {
