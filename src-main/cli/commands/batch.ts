@@ -127,6 +127,8 @@ export function progressLine(p: BatchProgress): string {
 /**
  * Runs a batch to its end with progress on stderr: a live bar on a TTY, a plain line every
  * `everyS` seconds otherwise. Ctrl-C pauses cleanly (a second one quits at once); exit 130.
+ * Exit 1 when items failed, when the batch was cancelled meanwhile (`picscan cancel` from
+ * another process), or when the database refused a write (the batch is then paused).
  */
 export async function followBatch(service: BatchService, id: number, everyS: number, json: boolean | undefined): Promise<void> {
   const tty = process.stderr.isTTY === true;
@@ -165,13 +167,22 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   let summary: BatchSummary;
   try {
     summary = await service.start(id);
+  } catch (err) {
+    // A database that refused a write paused the batch: its items stay queued for a resume.
+    if (err instanceof AppError && err.code === 'storage-failed' && err.details?.batchId === id)
+      throw new AppError('storage-failed', `${err.message} Then continue with: picscan resume ${id}`, { cause: err, details: err.details });
+    throw err;
   } finally {
     process.off('SIGINT', onSigint);
     off();
     bar?.stop();
   }
   report(summary, json);
-  if (interrupted || summary.status === 'paused') {
+  if (summary.status === 'cancelled') {
+    // Cancelled here (a second process's `picscan cancel`): the run did not finish its list.
+    process.stderr.write(`Batch ${id} was cancelled before it finished; ${summary.counts.skipped} items were skipped.\n`);
+    process.exitCode = ExitCode.failed;
+  } else if (interrupted || summary.status === 'paused') {
     process.stderr.write(`Batch ${id} paused; continue with: picscan resume ${id}\n`);
     process.exitCode = ExitCode.interrupted;
   } else {
