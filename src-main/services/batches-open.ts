@@ -64,22 +64,39 @@ export function openBatchService(config: AppConfig, opts: OpenBatchOptions = {})
 
 /**
  * Like `openBatchService`, but starts the processor (worker threads, models) only once the
- * database is open and migrated: a database that cannot be used fails first, with nothing
- * started that would keep the process alive. If the processor fails to start, the database is
- * closed again.
+ * database is open and migrated, and after `beforeStart` (e.g. "can this batch start?") has
+ * passed: a database that cannot be used, or a batch another process runs, fails first, with
+ * nothing started that would keep the process alive. On any failure everything opened is closed.
  */
 export async function openBatchServiceWith(
   config: AppConfig,
-  opts: Omit<OpenBatchOptions, 'processor'> & { startProcessor?: () => Promise<ImageProcessor> },
+  opts: Omit<OpenBatchOptions, 'processor'> & {
+    startProcessor?: () => Promise<ImageProcessor>;
+    beforeStart?: (service: BatchService) => void;
+  },
 ): Promise<OpenBatchService> {
   const db = openMigrated(config.dbPath);
-  let processor: ImageProcessor | undefined;
+  let started: ImageProcessor | undefined;
+  // Stands in for the processor until it has started (and closes it with the service).
+  const processor: ImageProcessor = {
+    process: (image, operation, signal) => (started ?? unavailableProcessor).process(image, operation, signal),
+    close: async () => {
+      await started?.close?.();
+    },
+  };
+  let open: OpenBatchService;
   try {
-    processor = await opts.startProcessor?.();
-    return serviceOn(db, config, { ...opts, processor });
+    open = serviceOn(db, config, { ...opts, processor });
   } catch (err) {
-    await processor?.close?.();
     db.close();
+    throw err;
+  }
+  try {
+    opts.beforeStart?.(open.service);
+    started = await opts.startProcessor?.();
+    return open;
+  } catch (err) {
+    await open.close();
     throw err;
   }
 }

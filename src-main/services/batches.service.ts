@@ -135,9 +135,12 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     }
   }
 
-  private begin(id: number): Promise<BatchSummary> {
-    const active = this.runs.get(id);
-    if (active) return active.done;
+  /**
+   * Throws what `start` would refuse with, without starting: an unknown batch, one not fully
+   * imported, a cancelled one, or one another process is running (`batch-locked`). Lets an
+   * adapter refuse before it loads the models.
+   */
+  checkStartable(id: number): BatchRecord {
     const batch = this.record(id);
     if (!batch.importComplete) {
       throw new AppError(
@@ -146,6 +149,14 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       );
     }
     if (batch.status === 'cancelled') throw new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`);
+    if (!this.runs.has(id)) this.refuseIfRunElsewhere(id);
+    return batch;
+  }
+
+  private begin(id: number): Promise<BatchSummary> {
+    const active = this.runs.get(id);
+    if (active) return active.done;
+    const batch = this.checkStartable(id);
     const processor = this.processorFor(batch.backend);
     // The lease first: resetting items "left mid-way" must never touch another process's run.
     const lease = RunLease.acquire(this.leases, id);

@@ -27,15 +27,21 @@ export interface DbFlag {
 
 /**
  * Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. The
- * database is opened first: if it cannot be used, no model worker has been started that would
- * keep the process alive after the error.
+ * database is opened first, then `beforeStart` checks (e.g. the batch is not running elsewhere),
+ * then the models: a refusal comes at once, and no model worker is left to keep the process alive.
  */
-export async function withBatches<T>(flags: DbFlag, fn: (open: OpenBatchService) => Promise<T>, withModels = false): Promise<T> {
+export async function withBatches<T>(
+  flags: DbFlag,
+  fn: (open: OpenBatchService) => Promise<T>,
+  withModels = false,
+  beforeStart?: (service: BatchService) => void,
+): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
   const open = await openBatchServiceWith(config, {
     // The models run in a worker thread so progress output and Ctrl-C stay responsive.
     startProcessor: withModels ? () => workerBatchProcessor(config) : undefined,
     remoteProcessor: remoteProcessorFor(flags),
+    beforeStart,
   });
   try {
     return await fn(open);
