@@ -23,11 +23,17 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Routes `n` distinct PNGs under `prefix` (each answer delayed `delayMs`) and writes their list. */
-async function imageList(name: string, n: number, prefix: string, delayMs = 0): Promise<string> {
+/**
+ * Routes `n` PNGs under `prefix` (each answer delayed `delayMs`) and writes their list. With
+ * `distinct` < n, URLs repeat the same `distinct` images, so most items reuse a stored result.
+ */
+async function imageList(name: string, n: number, prefix: string, delayMs = 0, distinct = n): Promise<string> {
   const urls: string[] = [];
   for (let i = 0; i < n; i++) {
-    const body = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i % 256, g: 40, b: prefix.length * 20 } } })
+    const shade = i % distinct;
+    const body = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: { r: shade % 256, g: 40, b: prefix.length * 20 } },
+    })
       .png()
       .toBuffer();
     server.route(`${prefix}/${i}.png`, { body, delayMs, headers: { 'content-type': 'image/png' } });
@@ -59,10 +65,12 @@ const summaryOf = (r: CliRun): { id: number; status: string } =>
   JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { id: number; status: string };
 
 describe('two processes on one database', () => {
-  it('two batches at once (same images, so results are shared) both end with every item done', SLOW, async () => {
+  it('two batches at once, sharing results, both end with every item done', SLOW, async () => {
     const dbPath = join(dir, 'two.db');
-    const N = 40;
-    const list = await imageList('shared', N, '/shared');
+    const N = 120;
+    // Few distinct images: most items copy a stored result (a read, then writes), while the
+    // other process writes too; a lock there must be waited for, never fail the item.
+    const list = await imageList('shared', N, '/shared', 0, 4);
     const [a, b] = await Promise.all([
       runPicscan(['batch', list, '--db', dbPath, '--name', 'a', ...COLOR_ONLY], { env, timeoutMs: 240_000 }),
       runPicscan(['batch', list, '--db', dbPath, '--name', 'b', ...COLOR_ONLY], { env, timeoutMs: 240_000 }),
@@ -79,8 +87,8 @@ describe('two processes on one database', () => {
 
   it('a second run of a running batch is refused, naming the process; the first finishes', SLOW, async () => {
     const dbPath = join(dir, 'lease.db');
-    const N = 30;
-    const list = await imageList('slow', N, '/slow', 400);
+    const N = 40; // × 600 ms per image / 2 downloads at a time: a run of about 12 s
+    const list = await imageList('slow', N, '/slow', 600);
     const first = startPicscan(['batch', list, '--db', dbPath, '--download-concurrency', '2', ...COLOR_ONLY], { env, timeoutMs: 240_000 });
     const batchId = Number(await until('the batch to be created', () => /Batch (\d+):/.exec(first.stderrSoFar())?.[1]));
     const watch = openDatabase(dbPath, { readonly: true });
