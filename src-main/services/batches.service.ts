@@ -398,7 +398,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const reason = databaseError(this.deps.db.name, cause);
     return new AppError(
       'storage-failed',
-      `Batch ${id} paused: ${reason.message} Its unfinished items stay queued; resume it once the database can be written.`,
+      `Batch ${id} paused: ${reason.message} Its unfinished items stay queued, none was marked failed.`,
       { cause, details: { ...reason.details, batchId: id } },
     );
   }

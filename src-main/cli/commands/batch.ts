@@ -176,7 +176,10 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   } catch (err) {
     // A database that refused a write paused the batch: its items stay queued for a resume.
     if (err instanceof AppError && err.code === 'storage-failed' && err.details?.batchId === id)
-      throw new AppError('storage-failed', `${err.message} Then continue with: picscan resume ${id}`, { cause: err, details: err.details });
+      throw new AppError('storage-failed', `${err.message} Free space (or fix the file), then continue with: picscan resume ${id}`, {
+        cause: err,
+        details: err.details,
+      });
     throw err;
   } finally {
     process.off('SIGINT', onSigint);
