@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { AppError, isCancellation, sleep, type Logger } from '../core';
 import type { BatchOperation } from '../shared/batch';
-import type { ItemsRepo, ResultsRepo, WorkItem } from '../store';
+import { isBusyError, isStorageError, type ItemsRepo, type ResultsRepo, type WorkItem } from '../store';
 import type { ItemTransition } from './progress';
 import { isTransient, retryDelayMs, type RetryPolicy } from './retry';
 import type { FetchedImage, ImageFetcher, ImageProcessor } from './types';
@@ -39,6 +39,15 @@ export type RunOutcome = 'finished' | 'stopped';
 const CLAIM_CHUNK = 256;
 
 /**
+ * A write that still finds the database locked after the connection's busy timeout (another
+ * process holding the write lock that long) is tried again this many times, waiting
+ * `BUSY_RETRY_DELAY_MS` × attempt in between. A lock is never an item's failure: when the tries
+ * run out, the run stops and the batch pauses, as for a write error.
+ */
+const BUSY_RETRIES = 3;
+const BUSY_RETRY_DELAY_MS = 250;
+
+/**
  * Runs the queued items of one batch through two p-queues: downloads (I/O bound, default 16)
  * and analyses (CPU bound, default = cores). The feeder waits while either stage is full, so at
  * most ~2×download + 3×analysis images are held in memory. Every status change is persisted
@@ -46,6 +55,7 @@ const CLAIM_CHUNK = 256;
  */
 export class BatchRunner {
   private readonly controller = new AbortController();
+  private storageFailure: unknown;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -64,13 +74,29 @@ export class BatchRunner {
     return this.controller.signal.aborted;
   }
 
+  /**
+   * The database error that stopped the run (disk full, I/O error, read-only file, a lock held
+   * too long), if any. Items in flight were put back in the queue (or are left mid-way, which
+   * the next start resets), never marked failed.
+   */
+  get storageError(): unknown {
+    return this.storageFailure;
+  }
+
   async run(): Promise<RunOutcome> {
     const { signal } = this.controller;
     const downloads = new PQueue({ concurrency: this.s.downloadConcurrency });
     const analyses = new PQueue({ concurrency: this.s.analysisConcurrency });
     let cursor = 0;
     feed: while (!signal.aborted) {
-      const chunk = this.deps.items.nextQueued(this.s.batchId, cursor, CLAIM_CHUNK);
+      let chunk: WorkItem[];
+      try {
+        chunk = this.deps.items.nextQueued(this.s.batchId, cursor, CLAIM_CHUNK);
+      } catch (err) {
+        if (!isStorageError(err) && !isBusyError(err)) throw err;
+        this.stopForStorage(err);
+        break;
+      }
       if (chunk.length === 0) break;
       for (const item of chunk) {
         // Backpressure: bounded waiting downloads, bounded fetched images awaiting analysis.
@@ -88,14 +114,15 @@ export class BatchRunner {
 
   private async handle(item: WorkItem, analyses: PQueue): Promise<void> {
     const { items } = this.deps;
-    if (this.stopping || !items.markFetching(item.id)) return;
+    if (this.stopping || !(await this.persist(() => items.markFetching(item.id)))) return;
     this.s.onTransition('claimed', { itemId: item.id });
     const startedMs = Date.now();
     const image = await this.withRetries(item, () => this.deps.fetcher.fetch(item.url, this.controller.signal));
     if (!image) return;
     const { sha256 } = image;
     if (await this.tryReuse(item, sha256)) return;
-    if (!items.markAnalyzing(item.id, sha256, Date.now() - startedMs)) return;
+    const fetchMs = Date.now() - startedMs;
+    if (!(await this.persist(() => items.markAnalyzing(item.id, sha256, fetchMs)))) return;
     const key = `${sha256}|${this.s.opKey}`;
     const task = analyses.add(() => this.analyse(item, image).catch((err: unknown) => this.crashed(item, err)));
     this.deps.inflight.set(key, task);
@@ -114,19 +141,25 @@ export class BatchRunner {
     if (pending) await pending.catch(() => {});
     const source = results.findReusable(sha256, this.s.opKey);
     if (source === undefined || source === item.id) return false;
-    if (!results.reuse(source, item.id, this.s.batchId, sha256)) return false;
+    if (!(await this.persist(() => results.reuse(source, item.id, this.s.batchId, sha256)))) return false;
     this.s.onTransition('done', { itemId: item.id, reused: true });
     return true;
   }
 
   private async analyse(item: WorkItem, image: FetchedImage): Promise<void> {
-    if (this.stopping) return this.requeue(item);
+    if (this.stopping) return await this.requeue(item);
     const startedMs = Date.now();
     const processed = await this.withRetries(item, () => this.deps.processor.process(image, this.s.operation, this.controller.signal));
     if (!processed) return;
-    const stored = this.deps.results.complete(
-      storedResult({ itemId: item.id, batchId: this.s.batchId, opKey: this.s.opKey, image, processed, analyzeMs: Date.now() - startedMs }),
-    );
+    const result = storedResult({
+      itemId: item.id,
+      batchId: this.s.batchId,
+      opKey: this.s.opKey,
+      image,
+      processed,
+      analyzeMs: Date.now() - startedMs,
+    });
+    const stored = await this.persist(() => this.deps.results.complete(result));
     if (stored) this.s.onTransition('done', { itemId: item.id });
   }
 
@@ -139,41 +172,79 @@ export class BatchRunner {
       try {
         return await step();
       } catch (err) {
-        if (this.stopping && isCancellation(err)) return void this.requeue(item);
+        if (this.stopping && isCancellation(err)) return void (await this.requeue(item));
         if (isTransient(err) && retry + 1 < this.s.retry.maxAttempts && !this.stopping) {
           this.deps.logger.debug('batch item retry', { itemId: item.id, retry: retry + 1, code: (err as AppError).code });
           try {
             await sleep(retryDelayMs(retry, this.s.retry), this.controller.signal);
           } catch {
-            return void this.requeue(item);
+            return void (await this.requeue(item));
           }
-          this.deps.items.countAttempt(item.id);
+          await this.persist(() => this.deps.items.countAttempt(item.id));
           continue;
         }
-        if (this.stopping && !(err instanceof AppError)) return void this.requeue(item);
-        return void this.fail(item, err);
+        if (this.stopping && !(err instanceof AppError)) return void (await this.requeue(item));
+        return void (await this.fail(item, err));
       }
     }
   }
 
-  private requeue(item: WorkItem): void {
-    this.deps.items.requeue(item.id);
+  private async requeue(item: WorkItem): Promise<void> {
+    await this.persist(() => this.deps.items.requeue(item.id));
     this.s.onTransition('requeued', { itemId: item.id });
   }
 
-  private fail(item: WorkItem, err: unknown): void {
+  private async fail(item: WorkItem, err: unknown): Promise<void> {
     const known = err instanceof AppError;
     if (!known) this.deps.logger.error('batch item failed unexpectedly', { itemId: item.id, error: String((err as Error)?.stack ?? err) });
     const code = known ? err.code : 'internal';
     const message = known ? err.message : 'An unexpected internal error occurred.';
-    this.deps.items.markFailed(item.id, code, message);
+    await this.persist(() => this.deps.items.markFailed(item.id, code, message));
     this.s.onTransition('failed', { itemId: item.id });
   }
 
-  // A bug in the pipeline itself: record it on the item rather than lose the rejection.
-  private crashed(item: WorkItem, err: unknown): void {
+  /**
+   * Runs one write of the pipeline. A lock held by another process past the busy timeout is
+   * waited out `BUSY_RETRIES` more times; a write the database refuses (full, I/O error,
+   * read-only) or a lock that never frees stops the whole run (`storageError`) and is rethrown,
+   * so the caller's item is settled by `crashed` without being marked failed.
+   */
+  private async persist<T>(write: () => T): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return write();
+      } catch (err) {
+        if (isBusyError(err) && attempt <= BUSY_RETRIES) {
+          this.deps.logger.debug('batch write waits for a lock', { attempt });
+          await sleep(BUSY_RETRY_DELAY_MS * attempt);
+          continue;
+        }
+        if (isBusyError(err) || isStorageError(err)) this.stopForStorage(err);
+        throw err;
+      }
+    }
+  }
+
+  private stopForStorage(err: unknown): void {
+    if (this.storageFailure === undefined) {
+      this.storageFailure = err;
+      this.deps.logger.error('batch stopped: the database cannot be written', { error: String(err) });
+    }
+    this.controller.abort();
+  }
+
+  // A rejection the item's own handling could not settle: the database refused a write (the
+  // item goes back to the queue; the run is stopping) or a bug in the pipeline (recorded on the
+  // item rather than lost).
+  private async crashed(item: WorkItem, err: unknown): Promise<void> {
     try {
-      this.fail(item, err);
+      if (this.storageFailure !== undefined || isStorageError(err) || isBusyError(err)) {
+        if (this.storageFailure === undefined) this.stopForStorage(err);
+        this.deps.items.requeue(item.id); // best effort: the next start resets items left mid-way anyway
+        this.s.onTransition('requeued', { itemId: item.id });
+        return;
+      }
+      await this.fail(item, err);
     } catch (inner) {
       this.deps.logger.error('batch item could not be settled', { itemId: item.id, error: String(inner) });
     }

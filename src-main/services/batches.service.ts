@@ -16,7 +16,7 @@ import {
   type ListFormat,
   type RetryPolicy,
 } from '../jobs';
-import { BatchesRepo, ItemsRepo, ResultsQuery, ResultsRepo, type BatchRecord, type Db } from '../store';
+import { BatchesRepo, databaseError, ItemsRepo, LeasesRepo, ResultsQuery, ResultsRepo, type BatchRecord, type Db } from '../store';
 import type {
   Backend,
   BatchImportReport,
@@ -34,6 +34,11 @@ import type {
 import { importList } from './batches-import';
 import { exportResults } from './export.service';
 import { toSummary, validateOptions } from './batches-options';
+import { batchLockedError, isLiveHolder, LEASE_HEARTBEAT_MS, RunLease } from './batches-lease';
+
+/** After a cancel of a batch another process runs, how long to wait for that run to stop, in ms. */
+const CANCEL_WAIT_MS = 10_000;
+const CANCEL_POLL_MS = 100;
 
 /** What a BatchService needs. `fetcher` defaults to image intake built from `config`. */
 export interface BatchServiceDeps {
@@ -48,6 +53,8 @@ export interface BatchServiceDeps {
   retry?: RetryPolicy;
   /** How often progress events go out while a batch runs, in ms. */
   progressIntervalMs?: number;
+  /** How often a running batch renews its lease and checks for a cancel elsewhere, in ms. */
+  leaseHeartbeatMs?: number;
 }
 
 /** Events of a BatchService. */
@@ -58,6 +65,7 @@ export interface BatchServiceEvents {
 interface ActiveRun {
   runner: BatchRunner;
   tracker: ProgressTracker;
+  lease: RunLease;
   stopAs: 'paused' | 'cancelled';
   done: Promise<BatchSummary>;
 }
@@ -72,6 +80,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   private readonly items: ItemsRepo;
   private readonly results: ResultsRepo;
   private readonly query: ResultsQuery;
+  private readonly leases: LeasesRepo;
   private readonly fetcher: ImageFetcher;
   private readonly logger: Logger;
   private readonly runs = new Map<number, ActiveRun>();
@@ -83,6 +92,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     this.items = new ItemsRepo(deps.db);
     this.results = new ResultsRepo(deps.db);
     this.query = new ResultsQuery(deps.db);
+    this.leases = new LeasesRepo(deps.db);
     this.logger = deps.logger ?? silentLogger;
     this.fetcher =
       deps.fetcher ?? createIntakeFetcher(intakeOptions('desktop', { blockPrivateNetworks: deps.config.blockPrivateNetworks }));
@@ -114,7 +124,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   /**
    * Starts (or resumes) a batch and resolves with its summary when the run stops: finished,
    * paused or cancelled. Items left mid-way by a crash go back to the queue first. Calling it
-   * for a batch already running returns the same promise.
+   * for a batch already running returns the same promise. A batch that another process is
+   * running is refused with `batch-locked` naming that process (pid, host, start time).
    */
   start(id: number): Promise<BatchSummary> {
     try {
@@ -124,9 +135,12 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     }
   }
 
-  private begin(id: number): Promise<BatchSummary> {
-    const active = this.runs.get(id);
-    if (active) return active.done;
+  /**
+   * Throws what `start` would refuse with, without starting: an unknown batch, one not fully
+   * imported, a cancelled one, or one another process is running (`batch-locked`). Lets an
+   * adapter refuse before it loads the models.
+   */
+  checkStartable(id: number): BatchRecord {
     const batch = this.record(id);
     if (!batch.importComplete) {
       throw new AppError(
@@ -135,9 +149,24 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       );
     }
     if (batch.status === 'cancelled') throw new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`);
+    if (!this.runs.has(id)) this.refuseIfRunElsewhere(id);
+    return batch;
+  }
+
+  private begin(id: number): Promise<BatchSummary> {
+    const active = this.runs.get(id);
+    if (active) return active.done;
+    const batch = this.checkStartable(id);
     const processor = this.processorFor(batch.backend);
-    this.items.resetInterrupted(id);
-    this.batches.setStatus(id, 'running');
+    // The lease first: resetting items "left mid-way" must never touch another process's run.
+    const lease = RunLease.acquire(this.leases, id);
+    try {
+      this.items.resetInterrupted(id);
+      this.batches.setStatus(id, 'running');
+    } catch (err) {
+      lease.release();
+      throw err;
+    }
     const tracker = new ProgressTracker(id, this.batches.counts(id), 'running');
     const runner = new BatchRunner(
       {
@@ -158,7 +187,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
         onTransition: (t) => tracker.apply(t),
       },
     );
-    const run: ActiveRun = { runner, tracker, stopAs: 'paused', done: Promise.resolve(null as unknown as BatchSummary) };
+    const run: ActiveRun = { runner, tracker, lease, stopAs: 'paused', done: Promise.resolve(null as unknown as BatchSummary) };
     run.done = this.drive(id, run);
     this.runs.set(id, run);
     return run.done;
@@ -178,6 +207,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       return active.done;
     }
     const batch = this.record(id);
+    this.refuseIfRunElsewhere(id);
     if (batch.status === 'queued' || batch.status === 'running') {
       this.items.resetInterrupted(id);
       this.batches.setStatus(id, 'paused');
@@ -185,7 +215,12 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return this.get(id);
   }
 
-  /** Stops the batch for good: items not finished become `skipped`. */
+  /**
+   * Stops the batch for good: items not finished become `skipped`. A batch another process is
+   * running is marked cancelled here; that process notices within a heartbeat
+   * (`LEASE_HEARTBEAT_MS`), stops, and ends it as cancelled; this call waits for that (up to
+   * `CANCEL_WAIT_MS`).
+   */
   async cancel(id: number): Promise<BatchSummary> {
     const active = this.runs.get(id);
     if (active) {
@@ -194,6 +229,16 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       return active.done;
     }
     const batch = this.record(id);
+    const holder = this.leases.holder(id);
+    if (holder && isLiveHolder(holder) && batch.status !== 'done' && batch.status !== 'cancelled') {
+      // Its items in flight are that process's: only the queued ones are skipped from here.
+      this.items.skipQueued(id);
+      this.batches.finish(id, 'cancelled');
+      for (let waited = 0; waited < CANCEL_WAIT_MS && this.leases.holder(id)?.token === holder.token; waited += CANCEL_POLL_MS) {
+        await new Promise((resolve) => setTimeout(resolve, CANCEL_POLL_MS));
+      }
+      return this.get(id);
+    }
     if (batch.status !== 'done' && batch.status !== 'cancelled') {
       this.items.resetInterrupted(id);
       this.items.skipQueued(id);
@@ -206,6 +251,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   async delete(id: number): Promise<void> {
     this.record(id);
     if (this.runs.has(id)) await this.cancel(id);
+    else this.refuseIfRunElsewhere(id);
     // Chunks with a turn of the event loop between them: a million-item batch must not freeze the UI.
     // (~200 items ≈ 30 ms of CPU; each item takes its result, tags, categories and thumbnail with it.)
     while (this.items.deleteSome(id, 200) > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -294,11 +340,16 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const emit = (): void => void this.emit('progress', run.tracker.snapshot());
     const timer = setInterval(emit, this.deps.progressIntervalMs ?? 250);
     timer.unref();
+    const heartbeat = setInterval(() => this.heartbeat(id, run), this.deps.leaseHeartbeatMs ?? LEASE_HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       emit();
       const outcome = await run.runner.run();
+      if (run.runner.storageError !== undefined) throw this.pausedByStorage(id, run.runner.storageError);
       this.items.resetInterrupted(id); // nothing is in flight any more
-      if (outcome === 'stopped' && run.stopAs === 'cancelled') {
+      // A cancel from another process sets the stored status; it wins over "finished".
+      const cancelled = (outcome === 'stopped' && run.stopAs === 'cancelled') || this.batches.status(id) === 'cancelled';
+      if (cancelled) {
         this.items.skipQueued(id);
         this.batches.finish(id, 'cancelled');
       } else if (outcome === 'stopped') {
@@ -310,18 +361,63 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       }
     } catch (err) {
       this.logger.error('batch run failed', { batchId: id, error: String((err as Error)?.stack ?? err) });
-      this.items.resetInterrupted(id);
-      this.batches.setStatus(id, 'paused');
+      this.settleAfterFailure(id);
       throw err;
     } finally {
       clearInterval(timer);
+      clearInterval(heartbeat);
       this.runs.delete(id);
-      const b = this.record(id);
-      run.tracker.setCounts(b.counts);
-      run.tracker.setStatus(b.status);
-      emit();
+      try {
+        run.lease.release();
+        const b = this.record(id);
+        run.tracker.setCounts(b.counts);
+        run.tracker.setStatus(b.status);
+        emit();
+      } catch (err) {
+        this.logger.error('batch run could not be closed cleanly', { batchId: id, error: String(err) });
+      }
     }
     return this.get(id);
+  }
+
+  /** Renews the run's lease and stops the run when another process cancelled the batch. */
+  private heartbeat(id: number, run: ActiveRun): void {
+    try {
+      const kept = run.lease.renew();
+      const cancelledElsewhere = this.batches.status(id) === 'cancelled';
+      if (cancelledElsewhere) run.stopAs = 'cancelled';
+      if (!kept || cancelledElsewhere) run.runner.stop();
+    } catch (err) {
+      // A locked or full database: the next beat tries again; writes of the run report it.
+      this.logger.warn('batch heartbeat failed', { batchId: id, error: String(err) });
+    }
+  }
+
+  /** The run stopped because the database refused a write: the batch pauses, nothing is failed. */
+  private pausedByStorage(id: number, cause: unknown): AppError {
+    const reason = databaseError(this.deps.db.name, cause);
+    return new AppError(
+      'storage-failed',
+      `Batch ${id} paused: ${reason.message} Its unfinished items stay queued, none was marked failed.`,
+      { cause, details: { ...reason.details, batchId: id } },
+    );
+  }
+
+  /** Best effort after a failed run: items mid-way back to the queue, the batch paused. */
+  private settleAfterFailure(id: number): void {
+    try {
+      this.items.resetInterrupted(id);
+      this.batches.setStatus(id, 'paused');
+    } catch (err) {
+      // The next start resets items left mid-way; the status is corrected then.
+      this.logger.error('batch could not be marked paused', { batchId: id, error: String(err) });
+    }
+  }
+
+  /** Throws `batch-locked` when another process holds a live lease on the batch. */
+  private refuseIfRunElsewhere(id: number): void {
+    const holder = this.leases.holder(id);
+    if (holder && isLiveHolder(holder)) throw batchLockedError(holder);
   }
 
   private processorFor(backend: Backend): ImageProcessor {

@@ -8,6 +8,9 @@ export type ErrorCode =
   | 'not-found'
   | 'cancelled'
   | 'internal'
+  // the database file (open, write, lock)
+  | 'storage-failed'
+  | 'batch-locked'
   // models and inference
   | 'model-missing'
   | 'model-failed'

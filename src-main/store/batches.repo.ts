@@ -41,6 +41,7 @@ export class BatchesRepo {
   private readonly finishStmt;
   private readonly deleteStmt;
   private readonly importedStmt;
+  private readonly statusOnlyStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare<[string, string, string, number | null, number | null, string]>(
@@ -56,6 +57,7 @@ export class BatchesRepo {
     this.finishStmt = db.prepare<[BatchStatus, string, number]>('UPDATE batches SET status = ?, finished_at = ? WHERE id = ?');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM batches WHERE id = ?');
     this.importedStmt = db.prepare<[number]>('UPDATE batches SET import_complete = 1 WHERE id = ?');
+    this.statusOnlyStmt = db.prepare<[number], { status: BatchStatus }>('SELECT status FROM batches WHERE id = ?');
   }
 
   insert(batch: NewBatch, createdAt = new Date()): number {
@@ -87,6 +89,11 @@ export class BatchesRepo {
       else if (status === 'queued' || status === 'done' || status === 'failed' || status === 'skipped') counts[status] += n;
     }
     return counts;
+  }
+
+  /** The stored status alone (cheap: no item counts), e.g. to notice a cancel from another process. */
+  status(id: number): BatchStatus | undefined {
+    return this.statusOnlyStmt.get(id)?.status;
   }
 
   setStatus(id: number, status: BatchStatus): void {

@@ -1,5 +1,7 @@
 /** The SQLite store: connection, migrations and one repository per aggregate. All SQL lives here. */
-export { openDatabase, type Db } from './db';
+export { openDatabase, BUSY_TIMEOUT_MS, type Db } from './db';
+export { databaseError, isBusyError, isStorageError } from './db-errors';
+export { LeasesRepo, type BatchLease } from './leases.repo';
 export { migrate, schemaVersion, type Migration } from './migrate';
 export { BatchesRepo, type BatchRecord, type NewBatch } from './batches.repo';
 export { ItemsRepo, type NewItem, type WorkItem } from './items.repo';

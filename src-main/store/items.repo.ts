@@ -52,7 +52,8 @@ export class ItemsRepo {
     this.resetStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND status IN ('fetching', 'analyzing')`);
     this.deleteChunkStmt = db.prepare<[number, number]>('DELETE FROM items WHERE id IN (SELECT id FROM items WHERE batch_id = ? LIMIT ?)');
     this.skipStmt = db.prepare<[number]>(`UPDATE items SET status = 'skipped' WHERE batch_id = ? AND status = 'queued'`);
-    this.insertMany = db.transaction((batchId: number, rows: readonly NewItem[]): number => {
+    // IMMEDIATE (see ResultsRepo): another process's write in between must not end it with SQLITE_BUSY_SNAPSHOT.
+    const insertTx = db.transaction((batchId: number, rows: readonly NewItem[]): number => {
       let added = 0;
       for (const r of rows) {
         const status = r.error ? 'failed' : 'queued';
@@ -61,6 +62,7 @@ export class ItemsRepo {
       }
       return added;
     });
+    this.insertMany = (batchId, rows) => insertTx.immediate(batchId, rows);
   }
 
   /** Queued items after `afterId`, in id order (the pipeline's cursor). */

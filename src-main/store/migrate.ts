@@ -1,5 +1,6 @@
 import { BugError } from '../core';
 import type { Db } from './db';
+import { databaseError, isBusyError, isStorageError } from './db-errors';
 import { migrations } from './migrations';
 
 /** One schema step. `up` runs inside a transaction together with the user_version bump. */
@@ -15,20 +16,22 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+const hasMigrationsTable = (db: Db): boolean =>
+  db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get() !== undefined;
+
 /**
  * Which versions are applied. Areas own version ranges (1–99, 100–199, …) and land migrations
  * in any order, so "everything ≤ user_version" is not enough: a later 0005 must still run on a
  * database already at 100. Applied versions are recorded one per row; a database from before
  * this table counts every listed version ≤ its user_version as applied (the old rule).
+ * Must run inside a write transaction (the caller's IMMEDIATE one), so the answer cannot change
+ * before the caller acts on it.
  */
 function appliedVersions(db: Db, list: readonly Migration[]): Set<number> {
-  const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get() !== undefined;
-  if (!exists) {
-    db.transaction(() => {
-      db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
-      const legacy = db.prepare<[number, string, string]>('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-      for (const m of list) if (m.version <= schemaVersion(db)) legacy.run(m.version, m.name, 'before-schema-migrations');
-    })();
+  if (!hasMigrationsTable(db)) {
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
+    const legacy = db.prepare<[number, string, string]>('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const m of list) if (m.version <= schemaVersion(db)) legacy.run(m.version, m.name, 'before-schema-migrations');
   }
   return new Set(
     db
@@ -42,22 +45,39 @@ function appliedVersions(db: Db, list: readonly Migration[]): Set<number> {
  * Applies every migration not yet applied, in version order, up to `target` (default: all),
  * each in its own transaction with its record and the user_version bump, so a crash leaves the
  * schema at a known step. Returns the resulting user_version (the highest applied).
+ *
+ * Several processes may open one new file at once (CLI, server, app). Each step is an IMMEDIATE
+ * transaction (it takes the write lock before reading), and what is applied is read again inside
+ * it: the second process waits for the first one's step, then sees it done and skips it, instead
+ * of failing with "table already exists". Failures are `storage-failed` errors naming the file.
  */
 export function migrate(db: Db, target = Number.POSITIVE_INFINITY, list: readonly Migration[] = migrations): number {
   const sorted = [...list].sort((a, b) => a.version - b.version);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.version === sorted[i - 1]!.version) throw new BugError(`Duplicate migration version ${sorted[i]!.version}`);
   }
-  const applied = appliedVersions(db, sorted);
-  const record = db.prepare<[number, string, string]>('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const m of sorted) {
-    if (m.version > target) break;
-    if (applied.has(m.version)) continue;
-    db.transaction(() => {
-      m.up(db);
-      record.run(m.version, m.name, new Date().toISOString());
-      if (m.version > schemaVersion(db)) db.pragma(`user_version = ${m.version}`);
-    })();
+  try {
+    // Read-only check outside a transaction: an up-to-date database (the usual case) takes no write lock.
+    if (hasMigrationsTable(db)) {
+      const applied = appliedVersions(db, sorted);
+      if (sorted.every((m) => m.version > target || applied.has(m.version))) return schemaVersion(db);
+    }
+    for (const m of sorted) {
+      if (m.version > target) break;
+      db.transaction(() => {
+        if (appliedVersions(db, sorted).has(m.version)) return; // another process applied it meanwhile
+        m.up(db);
+        db.prepare<[number, string, string]>('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+          m.version,
+          m.name,
+          new Date().toISOString(),
+        );
+        if (m.version > schemaVersion(db)) db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    }
+    return schemaVersion(db);
+  } catch (err) {
+    // A broken step is a bug and keeps its own message; a file that cannot be written is named.
+    throw isStorageError(err) || isBusyError(err) ? databaseError(db.name, err) : err;
   }
-  return schemaVersion(db);
 }

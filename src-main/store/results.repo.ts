@@ -59,7 +59,9 @@ export class ResultsRepo {
     );
     this.sourceForStmt = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM results WHERE item_id = ?');
 
-    this.complete = db.transaction((r: NewResult): boolean => {
+    // IMMEDIATE: the write lock is taken (waiting up to the busy timeout) before the first read,
+    // so a write from another process in between cannot end this one with SQLITE_BUSY_SNAPSHOT.
+    const completeTx = db.transaction((r: NewResult): boolean => {
       if (doneStmt.run(r.sha256, Date.now(), r.analyzeMs, null, r.itemId).changes === 0) return false;
       const c = r.columns;
       insertResult.run(
@@ -90,6 +92,7 @@ export class ResultsRepo {
       if (r.thumbnail) insertThumb.run(r.itemId, r.thumbnail.mime, r.thumbnail.bytes);
       return true;
     });
+    this.complete = (r) => completeTx.immediate(r);
 
     // Copies every row of the source result to the new item: queries stay per-item and simple.
     const copy = (table: string, cols: string): ReturnType<Db['prepare']> =>
@@ -105,13 +108,14 @@ export class ResultsRepo {
     const rootStmt = db.prepare<[number], { root: number }>('SELECT coalesce(reused_from, id) AS root FROM items WHERE id = ?');
     const reopenStmt = db.prepare<[number]>(`UPDATE items SET status = 'analyzing' WHERE id = ? AND status IN ('done', 'failed')`);
     const dropResultStmt = db.prepare<[number]>('DELETE FROM results WHERE item_id = ?');
-    this.replace = db.transaction((r: NewResult): boolean => {
+    const replaceTx = db.transaction((r: NewResult): boolean => {
       if (reopenStmt.run(r.itemId).changes === 0) return false;
       dropResultStmt.run(r.itemId);
       return this.complete(r);
     });
+    this.replace = (r) => replaceTx.immediate(r);
 
-    this.reuse = db.transaction((fromItemId: number, toItemId: number, batchId: number, sha256: string): boolean => {
+    const reuseTx = db.transaction((fromItemId: number, toItemId: number, batchId: number, sha256: string): boolean => {
       if (this.sourceForStmt.get(fromItemId)?.n !== 1) return false;
       // Point at the item that was actually analysed, whichever copy the lookup found.
       const root = rootStmt.get(fromItemId)?.root ?? fromItemId;
@@ -120,6 +124,7 @@ export class ResultsRepo {
       copyThumb.run(toItemId, fromItemId);
       return true;
     });
+    this.reuse = (from, to, batchId, sha256) => reuseTx.immediate(from, to, batchId, sha256);
   }
 
   /** An item whose stored result can stand in for these bytes under this operation. */

@@ -3,19 +3,24 @@ import { loadConfig } from '../../config';
 import { buildEnvelope, localEnvelopeContext } from '../../services/analyze-envelope';
 import { openAnalyzeService } from '../../services/analyze-open';
 import type { AnalyzeEnvelope } from '../../shared/spec';
+import { AppError } from '../../core';
 import { ExitCode } from '../exit-codes';
+import { analyzeFailureExitCode } from '../spec-exit-codes';
 
 interface AnalyzeFlags {
   features?: string;
   feature?: string;
   details?: string;
   timings?: boolean;
+  db?: string;
 }
 
 /**
  * `picscan analyze <url-or-file>`: the `ai/vision/analyze` operation on one image; prints the
- * spec §2.1 envelope JSON with local transaction/trace ids. Exit 0 when `status` is true, 1 when
- * the envelope reports a failure (bad feature, unreachable image, model error…).
+ * spec §2.1 envelope JSON with local transaction/trace ids. Exit 0 when `status` is true; when the
+ * envelope reports a failure, 2 for a bad command line (unknown feature or detail) and 1 for the
+ * rest (unreachable image, not an image, too large, model error), with the reason on stderr.
+ * Celebrities and landmarks come from the galleries of `--db` (default: the app database).
  */
 export function registerAnalyze(program: Command): void {
   program
@@ -26,21 +31,25 @@ export function registerAnalyze(program: Command): void {
     .option('--feature <list>', 'alternative spelling of --features')
     .option('--details <list>', 'comma-separated: Landmarks, Celebrities (default: both)')
     .option('--timings', 'print per-stage wall times (ms) to stderr')
+    .option('--db <file>', 'database file whose galleries name celebrities and landmarks (default: the app-data database)')
     .action(async (image: string, o: AnalyzeFlags) => {
       const ctx = localEnvelopeContext();
-      const open = openAnalyzeService(loadConfig());
+      const open = openAnalyzeService(loadConfig({ dbPath: o.db }));
       let envelope: AnalyzeEnvelope;
+      let failure: unknown;
       try {
         const out = await open.service.analyze(image, { features: o.features, feature: o.feature, details: o.details });
         envelope = buildEnvelope({ data: out.data }, ctx);
         if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
       } catch (error) {
+        failure = error;
         envelope = buildEnvelope({ error }, ctx);
       } finally {
         await open.close();
       }
       process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
-      process.exitCode = envelope.status ? ExitCode.ok : ExitCode.failed;
+      if (failure instanceof AppError) process.stderr.write(`picscan: ${failure.message}\n`);
+      process.exitCode = envelope.status ? ExitCode.ok : analyzeFailureExitCode(failure instanceof AppError ? failure.code : undefined);
     });
 }
 

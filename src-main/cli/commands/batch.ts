@@ -6,7 +6,13 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import { workerBatchProcessor, openBatchService, type BatchService, type ListFormat, type OpenBatchService } from '../../services/batches';
+import {
+  workerBatchProcessor,
+  openBatchServiceWith,
+  type BatchService,
+  type ListFormat,
+  type OpenBatchService,
+} from '../../services/batches';
 import { DETAILS, MIN_HEAD_SCALE, SELECTORS, VISUAL_FEATURES, type Detail, type Selector, type VisualFeature } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import { ExitCode } from '../exit-codes';
@@ -19,12 +25,24 @@ export interface DbFlag {
   key?: string;
 }
 
-/** Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. */
-export async function withBatches<T>(flags: DbFlag, fn: (open: OpenBatchService) => Promise<T>, withModels = false): Promise<T> {
+/**
+ * Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. The
+ * database is opened first, then `beforeStart` checks (e.g. the batch is not running elsewhere),
+ * then the models: a refusal comes at once, and no model worker is left to keep the process alive.
+ */
+export async function withBatches<T>(
+  flags: DbFlag,
+  fn: (open: OpenBatchService) => Promise<T>,
+  withModels = false,
+  beforeStart?: (service: BatchService) => void,
+): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
-  // The models run in a worker thread so progress output and Ctrl-C stay responsive.
-  const processor = withModels ? await workerBatchProcessor(config) : undefined;
-  const open = openBatchService(config, { processor, remoteProcessor: remoteProcessorFor(flags) });
+  const open = await openBatchServiceWith(config, {
+    // The models run in a worker thread so progress output and Ctrl-C stay responsive.
+    startProcessor: withModels ? () => workerBatchProcessor(config) : undefined,
+    remoteProcessor: remoteProcessorFor(flags),
+    beforeStart,
+  });
   try {
     return await fn(open);
   } finally {
@@ -115,6 +133,8 @@ export function progressLine(p: BatchProgress): string {
 /**
  * Runs a batch to its end with progress on stderr: a live bar on a TTY, a plain line every
  * `everyS` seconds otherwise. Ctrl-C pauses cleanly (a second one quits at once); exit 130.
+ * Exit 1 when items failed, when the batch was cancelled meanwhile (`picscan cancel` from
+ * another process), or when the database refused a write (the batch is then paused).
  */
 export async function followBatch(service: BatchService, id: number, everyS: number, json: boolean | undefined): Promise<void> {
   const tty = process.stderr.isTTY === true;
@@ -153,13 +173,25 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   let summary: BatchSummary;
   try {
     summary = await service.start(id);
+  } catch (err) {
+    // A database that refused a write paused the batch: its items stay queued for a resume.
+    if (err instanceof AppError && err.code === 'storage-failed' && err.details?.batchId === id)
+      throw new AppError('storage-failed', `${err.message} Free space (or fix the file), then continue with: picscan resume ${id}`, {
+        cause: err,
+        details: err.details,
+      });
+    throw err;
   } finally {
     process.off('SIGINT', onSigint);
     off();
     bar?.stop();
   }
   report(summary, json);
-  if (interrupted || summary.status === 'paused') {
+  if (summary.status === 'cancelled') {
+    // Cancelled here (a second process's `picscan cancel`): the run did not finish its list.
+    process.stderr.write(`Batch ${id} was cancelled before it finished; ${summary.counts.skipped} items were skipped.\n`);
+    process.exitCode = ExitCode.failed;
+  } else if (interrupted || summary.status === 'paused') {
     process.stderr.write(`Batch ${id} paused; continue with: picscan resume ${id}\n`);
     process.exitCode = ExitCode.interrupted;
   } else {

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { followBatch, parseBatchId, withBatches, type DbFlag } from './batch';
 
-/** `picscan resume <id>`: continues a paused or interrupted batch (items left mid-way are redone). */
+/**
+ * `picscan resume <id>`: continues a paused or interrupted batch (items left mid-way are redone).
+ * Refused (exit 1, naming the process) while another process runs the batch.
+ */
 export function registerResume(program: Command): void {
   program
     .command('resume')
@@ -13,6 +16,11 @@ export function registerResume(program: Command): void {
     .option('--key <key>', 'API key for a batch on the remote backend (prefer PICSCAN_REMOTE_KEY)')
     .action(async (idText: string, o: DbFlag & { progressEvery: string; json?: boolean }) => {
       const id = parseBatchId(idText);
-      await withBatches(o, ({ service }) => followBatch(service, id, Number(o.progressEvery) || 5, o.json), true);
+      await withBatches(
+        o,
+        ({ service }) => followBatch(service, id, Number(o.progressEvery) || 5, o.json),
+        true,
+        (service) => void service.checkStartable(id),
+      );
     });
 }

@@ -1,4 +1,7 @@
 // `picscan analyze` end to end: the real command in a child process on a real fixture.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnalyzeEnvelope } from '../../../src-main/shared/spec';
 import { runPicscan } from '../../helpers/cli';
@@ -18,14 +21,30 @@ describe('picscan analyze', () => {
     expect(Object.keys(env.data!).sort()).toEqual(['color', 'description', 'imageType', 'metadata', 'requestId']);
   });
 
-  it('prints a failure envelope with the Azure code and exits 1', async () => {
+  it('prints a failure envelope with the Azure code; exits 2 for a bad feature, 1 for a missing image', async () => {
     const bad = await runPicscan(['analyze', fixture('cat_chelsea.jpg'), '--features', 'Tags,Brands'], { timeoutMs: 120_000 });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     const env = JSON.parse(bad.stdout) as AnalyzeEnvelope;
     expect(env.status).toBe(false);
     expect(env.error!.code).toBe('NotSupportedVisualFeature');
     const missing = await runPicscan(['analyze', fixture('missing.png')], { timeoutMs: 120_000 });
     expect(missing.code).toBe(1);
     expect((JSON.parse(missing.stdout) as AnalyzeEnvelope).error!.code).toBe('InvalidImageUrl');
+  });
+
+  it('names a person enrolled in the --db database', { timeout: 300_000 }, async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'picscan-analyze-db-')), 'people.db');
+    const enrol = await runPicscan(['gallery', 'add-person', 'Barack Obama', fixture('obama_portrait.jpg'), '--db', db], {
+      timeoutMs: 120_000,
+    });
+    expect(enrol.code, enrol.stderr).toBe(0);
+    const run = await runPicscan(
+      ['analyze', fixture('obama_biden_two_people.jpg'), '--features', 'Categories', '--details', 'Celebrities', '--db', db],
+      { timeoutMs: 120_000 },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const envelope = JSON.parse(run.stdout) as AnalyzeEnvelope;
+    const people = envelope.data!.categories!.find((c) => c.name === 'people_');
+    expect(people?.detail?.celebrities?.map((c) => c.name)).toEqual(['Barack Obama']);
   });
 });
