@@ -20,11 +20,14 @@ export function loadCoral(spec: QuantizedBuildSpec): Uint8Array {
   return bytes;
 }
 
+/** The converted graph; `withTaps` adds the spec's parity taps as extra outputs (test-only variant). */
 export function convertQuantizedSpec(
   spec: QuantizedBuildSpec,
   mode: QuantizedMode = 'qlinear',
+  withTaps = false,
 ): { bytes: Uint8Array; converted: QuantizedConverted } {
-  const converted = convertQuantizedTflite(loadCoral(spec), { inputName: spec.input.name, outputs: spec.outputs, mode });
+  const outputs = withTaps ? [...spec.outputs, ...(spec.parityTaps ?? [])] : spec.outputs;
+  const converted = convertQuantizedTflite(loadCoral(spec), { inputName: spec.input.name, outputs, mode });
   if (converted.inputShape.join() !== spec.input.shape.join())
     throw new Error(`${spec.id}: model input ${converted.inputShape} != spec ${spec.input.shape}`);
   const source = `${spec.source.repo}@${spec.source.commit}/${spec.source.file}`;

@@ -31,25 +31,38 @@ import { BuiltinOp, Model } from './schema';
 
 export const parityDir = fileURLToPath(new URL('../../../test/fixtures/parity/', import.meta.url));
 
-/** The model the interpreter runs, and per output whether it must be reduced by argmax here. */
-export function referenceModel(spec: QuantizedBuildSpec): { bytes: Uint8Array; argmaxOf: (number[] | null)[] } {
-  const bytes = loadCoral(spec).slice();
-  const model = Model.read(bytes);
+/** A copy of the source whose graph output `k` is re-pointed at another tensor (same output count). */
+function repointed(bytes: Uint8Array, k: number, tensor: number): Uint8Array {
+  const copy = bytes.slice();
+  const sg = Model.read(copy).subgraphs()[0]!;
+  new DataView(copy.buffer, copy.byteOffset, copy.byteLength).setInt32(sg.outputsOffset() + 4 * k, tensor, true);
+  return copy;
+}
+
+/**
+ * The models the interpreter runs for `spec`: one per graph output (re-pointed at the ARG_MAX input
+ * when the output is an ARG_MAX, with the scores' shape to reduce here) and one per parity tap.
+ */
+export function referenceModels(spec: QuantizedBuildSpec): { name: string; bytes: Uint8Array; argmaxOf: number[] | null }[] {
+  const source = loadCoral(spec);
+  const model = Model.read(source);
   const sg = model.subgraphs()[0]!;
   const tensors = sg.tensors();
   const codes = model.operatorCodes().map((c) => BuiltinOp[c.builtinCode()]);
-  const outs = sg.outputs();
-  const argmaxOf: (number[] | null)[] = [];
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  outs.forEach((t, k) => {
-    const producer = sg.operators().find((op) => op.outputs()[0] === t);
-    if (producer && codes[producer.opcodeIndex()] === 'ARG_MAX') {
-      const scores = producer.inputs()[0]!;
-      view.setInt32(sg.outputsOffset() + 4 * k, scores, true);
-      argmaxOf.push(tensors[scores]!.shape());
-    } else argmaxOf.push(null);
-  });
-  return { bytes, argmaxOf };
+  if (sg.outputs().length !== 1) throw new Error(`${spec.id}: the reference handles single-output models`);
+  const out = sg.outputs()[0]!;
+  const producer = sg.operators().find((op) => op.outputs()[0] === out);
+  const runs: { name: string; bytes: Uint8Array; argmaxOf: number[] | null }[] = [];
+  if (producer && codes[producer.opcodeIndex()] === 'ARG_MAX') {
+    const scores = producer.inputs()[0]!;
+    runs.push({ name: spec.outputs[0]!.name, bytes: repointed(source, 0, scores), argmaxOf: tensors[scores]!.shape() });
+  } else runs.push({ name: spec.outputs[0]!.name, bytes: source, argmaxOf: null });
+  for (const tap of spec.parityTaps ?? []) {
+    const t = tensors.findIndex((x) => x.name() === tap.tensor);
+    if (t < 0) throw new Error(`${spec.id}: no tensor ${tap.tensor}`);
+    runs.push({ name: tap.name, bytes: repointed(source, 0, t), argmaxOf: null });
+  }
+  return runs;
 }
 
 /** Last-axis first-maximum of an NHWC score tensor. */
@@ -61,38 +74,44 @@ function argmaxLastAxis(scores: ArrayLike<number>, shape: number[]): Int32Array 
 }
 
 async function record(spec: QuantizedBuildSpec): Promise<void> {
-  const { bytes, argmaxOf } = referenceModel(spec);
-  const ref = await TfliteReference.open(bytes);
-  const session = await ort.InferenceSession.create(convertQuantizedSpec(spec).bytes, { intraOpNumThreads: 1 });
-  const file: QuantizedParityFile = { model: spec.id, generatedBy: `${TFLITE_WEB} (TFLite interpreter, WASM)`, cases: [] };
+  const cases = await quantizedCases(spec);
+  const session = await ort.InferenceSession.create(convertQuantizedSpec(spec, 'qlinear', true).bytes, { intraOpNumThreads: 1 });
+  const file: QuantizedParityFile = {
+    model: spec.id,
+    generatedBy: `${TFLITE_WEB} (TFLite interpreter, WASM)`,
+    cases: cases.map((c) => ({ name: c.name, inputSha256: bytesSha256(c.data), outputs: {} })),
+  };
   try {
-    for (const c of await quantizedCases(spec)) {
-      const raw = await ref.runTyped(c.data);
-      const got = await session.run({ [spec.input.name]: new ort.Tensor('uint8', c.data, spec.input.shape) });
-      const outputs: QuantizedParityFile['cases'][number]['outputs'] = {};
-      spec.outputs.forEach((o, k) => {
-        const shape = argmaxOf[k];
-        const want = shape ? argmaxLastAxis(asNumbers(raw[k]!), shape) : asNumbers(raw[k]!);
-        const dims = got[o.name]!.dims.map(Number);
-        outputs[o.name] = storeOutput(dims, want, shape ? 'rle' : 'values');
-        const mine = asNumbers(got[o.name]!.data as ArrayLike<number>);
-        const stored = storedValues(outputs[o.name]!);
-        const line = shape
-          ? `class agreement ${(100 * agreement(mine, stored)).toFixed(3)} % (rule >= ${100 * PARITY_RULES.minClassAgreement} %)`
-          : (({ maxSteps, differing, top1Equal }) =>
-              `max ${maxSteps} steps, ${differing}/${mine.length} values differ, top-1 ${top1Equal ? 'equal' : 'DIFFERENT'} (${argmax(stored)})`)(
-              compareValues(mine, stored),
-            );
-        process.stdout.write(`${spec.id}  ${c.name.padEnd(28)} ${o.name.padEnd(14)} ${line}\n`);
-      });
-      file.cases.push({ name: c.name, inputSha256: bytesSha256(c.data), outputs });
+    for (const run of referenceModels(spec)) {
+      const ref = await TfliteReference.open(run.bytes);
+      try {
+        for (const [k, c] of cases.entries()) {
+          const [raw] = await ref.runTyped(c.data);
+          const want = run.argmaxOf ? argmaxLastAxis(asNumbers(raw!), run.argmaxOf) : asNumbers(raw!);
+          const got = (await session.run({ [spec.input.name]: new ort.Tensor('uint8', c.data, spec.input.shape) }))[run.name]!;
+          const stored = storeOutput(got.dims.map(Number), want, run.argmaxOf ? 'rle' : 'values');
+          file.cases[k]!.outputs[run.name] = stored;
+          process.stdout.write(
+            `${spec.id}  ${c.name.padEnd(28)} ${run.name.padEnd(14)} ${summary(asNumbers(got.data as ArrayLike<number>), storedValues(stored), !!run.argmaxOf)}\n`,
+          );
+        }
+      } finally {
+        await ref.close();
+      }
     }
   } finally {
-    await ref.close();
     await session.release();
   }
   mkdirSync(parityDir, { recursive: true });
   writeFileSync(join(parityDir, `${spec.id}.json`), `${JSON.stringify(file)}\n`);
+}
+
+/** One line of figures: class-map agreement, or value steps and top-1. */
+function summary(mine: Int32Array, stored: Int32Array, classMap: boolean): string {
+  if (classMap)
+    return `class agreement ${(100 * agreement(mine, stored)).toFixed(3)} % (rule >= ${100 * PARITY_RULES.minClassAgreement} % on fixtures)`;
+  const { maxSteps, differing, top1Equal } = compareValues(mine, stored);
+  return `max ${maxSteps} steps, ${differing}/${mine.length} values differ, top-1 ${top1Equal ? 'equal' : 'DIFFERENT'} (${argmax(stored)})`;
 }
 
 async function main(): Promise<void> {

@@ -51,6 +51,12 @@ export interface QuantizedBuildSpec {
   labels: LabelSource;
   /** Fixtures of the parity check (test/fixtures/images), besides one seeded random input. */
   parityImages: string[];
+  /**
+   * Inner tensors also compared in the parity check (built into a test-only variant of the graph):
+   * DeepLab's 33x33 logits, whose values tell rounding differences from real errors where the
+   * argmax map of a random input flips on near-ties.
+   */
+  parityTaps?: TfliteOutputSpec[];
 }
 
 /** google-coral/test_data "Release Grouper" (2021-07-26). */
@@ -131,5 +137,12 @@ export const quantizedSpecs: QuantizedBuildSpec[] = [
     ],
     labels: { file: 'labels/pascal-voc.json', source: 'pascal_voc_segmentation_labels.txt', format: 'names', count: 21 },
     parityImages: ['cat_chelsea.jpg', 'family_six_faces.jpg', 'obama_biden_two_people.jpg'],
+    parityTaps: [
+      {
+        tensor: 'logits/semantic/BiasAdd;logits/semantic/Conv2D;logits/semantic/biases1',
+        name: 'logits',
+        doc: '[1,33,33,21] uint8 class scores before the upsampling',
+      },
+    ],
   },
 ];

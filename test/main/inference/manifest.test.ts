@@ -31,12 +31,14 @@ describe('model manifest', () => {
       'nsfw-mobilenet-v2-mid',
       'centernet',
       'mobilenet-v2-imagenet',
+      'deeplabv3-pascal',
     ]);
     expect(m.models.get('centernet')!.labels).toBe('labels/coco80.json');
     const classifier = m.models.get('mobilenet-v2-imagenet')!;
     expect(classifier.precision).toBe('uint8');
     expect(classifier.inputs[0]).toMatchObject({ dtype: 'uint8', preprocess: { size: [224, 224], resize: 'stretch', dtype: 'uint8' } });
     expect(classifier.quantization!.outputs['probabilities']).toEqual({ scale: 1 / 256, zeroPoint: 0 });
+    expect(m.models.get('deeplabv3-pascal')!.outputs[0]).toMatchObject({ name: 'classes', shape: [1, 513, 513], dtype: 'int64' });
     for (const spec of m.models.values()) {
       for (const i of spec.inputs) expect(i.shape[0]).toBe(1);
       if (spec.labels) expect(() => readFileSync(join(repoRoot, 'models', spec.labels!))).not.toThrow();
