@@ -7,7 +7,8 @@
 /** Parity rules (task brief): uint8 outputs within 2 quantization steps, same top-1; class maps equal on >= 99 % of pixels. */
 export const PARITY_RULES = { maxSteps: 2, minClassAgreement: 0.99 } as const;
 
-export type StoredIntOutput = { dims: number[]; values: number[] } | { dims: number[]; rle: number[] };
+/** Every value, a strided sample (`values[k]` = element `k·stride`), or run lengths. */
+export type StoredIntOutput = { dims: number[]; values: number[]; stride?: number } | { dims: number[]; rle: number[] };
 
 export interface QuantizedParityCase {
   name: string;
@@ -33,8 +34,14 @@ export function runLengths(data: ArrayLike<number>): number[] {
   return out;
 }
 
-export function storeOutput(dims: number[], data: ArrayLike<number>, encoding: 'values' | 'rle'): StoredIntOutput {
-  return encoding === 'rle' ? { dims, rle: runLengths(data) } : { dims, values: Array.from(data) };
+export function storeOutput(dims: number[], data: ArrayLike<number>, encoding: 'values' | 'rle', stride = 1): StoredIntOutput {
+  if (encoding === 'rle') return { dims, rle: runLengths(data) };
+  return stride === 1 ? { dims, values: Array.from(data) } : { dims, stride, values: Array.from(strided(data, stride)) };
+}
+
+/** Elements 0, stride, 2·stride, ... */
+export function strided(data: ArrayLike<number>, stride: number): Int32Array {
+  return Int32Array.from({ length: Math.ceil(data.length / stride) }, (_, k) => data[k * stride]!);
 }
 
 export function storedValues(o: StoredIntOutput): Int32Array {
@@ -47,6 +54,11 @@ export function storedValues(o: StoredIntOutput): Int32Array {
   }
   if (at !== out.length) throw new Error(`run lengths cover ${at} of ${out.length} values`);
   return out;
+}
+
+/** The elements of `data` that `o` stores (all, or its strided sample). */
+export function comparable(data: Int32Array, o: StoredIntOutput): Int32Array {
+  return 'values' in o && o.stride ? strided(data, o.stride) : data;
 }
 
 /** Integer view of an output tensor (uint8/int8/int32/int64). */

@@ -19,6 +19,7 @@ import {
   agreement,
   argmax,
   asNumbers,
+  comparable,
   compareValues,
   PARITY_RULES,
   storedValues,
@@ -43,7 +44,9 @@ function repointed(bytes: Uint8Array, k: number, tensor: number): Uint8Array {
  * The models the interpreter runs for `spec`: one per graph output (re-pointed at the ARG_MAX input
  * when the output is an ARG_MAX, with the scores' shape to reduce here) and one per parity tap.
  */
-export function referenceModels(spec: QuantizedBuildSpec): { name: string; bytes: Uint8Array; argmaxOf: number[] | null }[] {
+export function referenceModels(
+  spec: QuantizedBuildSpec,
+): { name: string; bytes: Uint8Array; argmaxOf: number[] | null; stride: number }[] {
   const source = loadCoral(spec);
   const model = Model.read(source);
   const sg = model.subgraphs()[0]!;
@@ -52,15 +55,15 @@ export function referenceModels(spec: QuantizedBuildSpec): { name: string; bytes
   if (sg.outputs().length !== 1) throw new Error(`${spec.id}: the reference handles single-output models`);
   const out = sg.outputs()[0]!;
   const producer = sg.operators().find((op) => op.outputs()[0] === out);
-  const runs: { name: string; bytes: Uint8Array; argmaxOf: number[] | null }[] = [];
+  const runs: { name: string; bytes: Uint8Array; argmaxOf: number[] | null; stride: number }[] = [];
   if (producer && codes[producer.opcodeIndex()] === 'ARG_MAX') {
     const scores = producer.inputs()[0]!;
-    runs.push({ name: spec.outputs[0]!.name, bytes: repointed(source, 0, scores), argmaxOf: tensors[scores]!.shape() });
-  } else runs.push({ name: spec.outputs[0]!.name, bytes: source, argmaxOf: null });
+    runs.push({ name: spec.outputs[0]!.name, bytes: repointed(source, 0, scores), argmaxOf: tensors[scores]!.shape(), stride: 1 });
+  } else runs.push({ name: spec.outputs[0]!.name, bytes: source, argmaxOf: null, stride: 1 });
   for (const tap of spec.parityTaps ?? []) {
     const t = tensors.findIndex((x) => x.name() === tap.tensor);
     if (t < 0) throw new Error(`${spec.id}: no tensor ${tap.tensor}`);
-    runs.push({ name: tap.name, bytes: repointed(source, 0, t), argmaxOf: null });
+    runs.push({ name: tap.name, bytes: repointed(source, 0, t), argmaxOf: null, stride: tap.stride ?? 1 });
   }
   return runs;
 }
@@ -89,10 +92,10 @@ async function record(spec: QuantizedBuildSpec): Promise<void> {
           const [raw] = await ref.runTyped(c.data);
           const want = run.argmaxOf ? argmaxLastAxis(asNumbers(raw!), run.argmaxOf) : asNumbers(raw!);
           const got = (await session.run({ [spec.input.name]: new ort.Tensor('uint8', c.data, spec.input.shape) }))[run.name]!;
-          const stored = storeOutput(got.dims.map(Number), want, run.argmaxOf ? 'rle' : 'values');
+          const stored = storeOutput(got.dims.map(Number), want, run.argmaxOf ? 'rle' : 'values', run.stride);
           file.cases[k]!.outputs[run.name] = stored;
           process.stdout.write(
-            `${spec.id}  ${c.name.padEnd(28)} ${run.name.padEnd(14)} ${summary(asNumbers(got.data as ArrayLike<number>), storedValues(stored), !!run.argmaxOf)}\n`,
+            `${spec.id}  ${c.name.padEnd(28)} ${run.name.padEnd(14)} ${summary(comparable(asNumbers(got.data as ArrayLike<number>), stored), storedValues(stored), !!run.argmaxOf)}\n`,
           );
         }
       } finally {

@@ -53,10 +53,10 @@ export interface QuantizedBuildSpec {
   parityImages: string[];
   /**
    * Inner tensors also compared in the parity check (built into a test-only variant of the graph):
-   * DeepLab's 33x33 logits, whose values tell rounding differences from real errors where the
-   * argmax map of a random input flips on near-ties.
+   * DeepLab's 33x33 logits and upsampled scores, whose values tell rounding differences from real
+   * errors where the argmax map of a random input flips on near-ties. `stride` stores a sample.
    */
-  parityTaps?: TfliteOutputSpec[];
+  parityTaps?: (TfliteOutputSpec & { stride?: number })[];
 }
 
 /** google-coral/test_data "Release Grouper" (2021-07-26). */
@@ -142,6 +142,12 @@ export const quantizedSpecs: QuantizedBuildSpec[] = [
         tensor: 'logits/semantic/BiasAdd;logits/semantic/Conv2D;logits/semantic/biases1',
         name: 'logits',
         doc: '[1,33,33,21] uint8 class scores before the upsampling',
+      },
+      {
+        tensor: 'ResizeBilinear_2',
+        name: 'upsampled',
+        doc: '[1,513,513,21] uint8 class scores after the upsampling (every 1009th value stored)',
+        stride: 1009,
       },
     ],
   },
