@@ -120,6 +120,19 @@ describe('quantized TFLite -> ONNX (mobilenet-v2-imagenet)', () => {
     await s.release();
   });
 
+  it('the dequantized float build (speed baseline) computes the same function: same top-1, probabilities within 0.05', async () => {
+    const float = await session(convertQuantizedSpec(classifier, 'float').bytes);
+    const int = await session(a.bytes);
+    for (const file of ['cat_chelsea.jpg', 'coffee_cup.jpg', 'rocket_launchpad.jpg']) {
+      const x = new ort.Tensor('uint8', await fixturePixels(classifier, file), classifier.input.shape);
+      const p = (await float.run({ input: x }))['probabilities']!.data as Float32Array;
+      const q = (await int.run({ input: x }))['probabilities']!.data as Uint8Array;
+      expect(argmax(p), file).toBe(argmax(q));
+      expect(Math.abs(p[argmax(p)]! - q[argmax(q)]! / 256), file).toBeLessThan(0.05);
+    }
+    await Promise.all([float.release(), int.release()]);
+  });
+
   it('ships 1 001 ImageNet synonym lists, background first', () => {
     expect(imagenet).toHaveLength(1001);
     expect(imagenet[0]).toEqual(['background']);
