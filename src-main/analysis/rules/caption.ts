@@ -2,6 +2,7 @@ import type { Caption } from '../../shared/spec';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
+import type { ClassSubject } from './classes';
 import type { Derived } from './derive';
 import { labelWord } from './tags';
 import { ANIMALS, FURNITURE, article, plural } from './vocab';
@@ -84,7 +85,8 @@ function restsOn(a: DetectedObject, b: DetectedObject): boolean {
   return x >= b.box.x && x <= b.box.x + b.box.w && y >= b.box.y && y <= b.box.y + b.box.h * 1.05;
 }
 
-function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
+/** The phrase for a detected thing: count, and what it rests on or a second thing. */
+function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const area = e.width * e.height;
   const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= 0.5);
   if (!confident.length) return undefined;
@@ -106,6 +108,40 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   return { text, conf: d.labels.get(main.label) ?? 0.5, kind: support ? 'placed' : 'thing' };
 }
 
+/** Confidence from which the classifier's word names the subject of the caption. */
+const CLASS_SUBJECT_CONFIDENCE = 0.5;
+
+/** Things (not places) the classifier names confidently, best first. */
+function classifiedThings(d: Derived): ClassSubject[] {
+  return d.classes.subjects.filter((s) => !s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE && s.coco !== 'person');
+}
+
+/**
+ * The phrase for a thing only the classifier names (a close-up the detector misses): "an apple
+ * and an orange" when it names a second thing, "a cat lying on a couch" when the detector sees
+ * furniture.
+ */
+function classifiedPhrase(e: Evidence, d: Derived): Phrase | undefined {
+  const [main, second] = classifiedThings(d);
+  if (!main) return undefined;
+  let text = article(main.word);
+  const support = e.objects.find((o) => FURNITURE.has(o.label) && o.label !== main.coco && (d.labels.get(o.label) ?? 0) >= 0.5);
+  if (support) text += `${main.animal ? ' lying on ' : ' on '}${article(labelWord(support.label))}`;
+  else if (second) text += ` and ${article(second.word)}`;
+  return { text, conf: main.conf, kind: support ? 'placed' : 'thing' };
+}
+
+/**
+ * The main thing: the detector's when it found one at least as sure as the classifier's best
+ * thing (its boxes give counts and supports), else the classifier's.
+ */
+function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
+  const detected = detectedPhrase(e, d);
+  const classified = classifiedPhrase(e, d);
+  if (!detected || !classified) return detected ?? classified;
+  return detected.conf >= classified.conf ? detected : classified;
+}
+
 function weight(o: DetectedObject, area: number): number {
   return o.score * Math.sqrt((o.box.w * o.box.h) / area);
 }
@@ -113,6 +149,8 @@ function weight(o: DetectedObject, area: number): number {
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {
   const cat = (n: string): number => categories.get(n) ?? 0;
   if (d.text >= 0.5) return { text: TEXT_PHRASE, conf: d.text, kind: 'scene' };
+  const place = d.classes.subjects.find((s) => s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE);
+  if (place) return { text: article(place.word), conf: place.conf, kind: 'scene' };
   if (cat('building_') >= 0.5)
     return {
       text: cat('building_arch') >= 0.5 ? 'an old stone building with arches' : 'a building',
@@ -122,7 +160,7 @@ function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, nu
   if (d.night >= 0.5) return { text: 'a dark scene at night', conf: d.night, kind: 'scene' };
   if (cat('outdoor_water') >= 0.5) return { text: 'a body of water', conf: cat('outdoor_water'), kind: 'scene' };
   if (cat('outdoor_grass') >= 0.5) return { text: 'a grassy field', conf: cat('outdoor_grass'), kind: 'scene' };
-  if (d.sky >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
+  if (d.sky * (1 - d.frameFill) >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
   return undefined;
 }
 
@@ -140,10 +178,11 @@ function setting(e: Evidence, d: Derived): { text: string; conf: number } | unde
 }
 
 /**
- * The Description caption: one English sentence from detected things only. Subject = people
- * (count, gender/age words, smiling) or the main object (with "lying on"/"on" when it rests on
- * furniture, or "and" a second object) or a scene phrase; wrapped as "a drawing of …", "a clip
- * art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
+ * The Description caption: one English sentence from detected and classified things only.
+ * Subject = people (count, gender/age words, smiling) or the main thing, detected or classified
+ * (with "lying on"/"on" when it rests on furniture, or "and" a second thing) or a scene phrase
+ * (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
+ * drawings), "a drawing of …", "a clip art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
  * "at night", "indoors") when confident. Confidence = subject confidence, lowered by 10 % for
  * each uncertain wrapper; a fallback "an image" sentence gets 0.2.
  */
@@ -172,7 +211,7 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
     }
     if (subject.text === TEXT_PHRASE) {
       // A page of writing is described as such, whatever its colours.
-    } else if (d.lineDrawing) text = `a drawing of ${text}`;
+    } else if (d.lineDrawing) text = e.color.isBWImg ? `${text} drawn in black and white` : `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;
   }
