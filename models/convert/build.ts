@@ -22,9 +22,20 @@ export interface ManifestEntry {
   bytes: number;
   source: { package: string; version: string; path: string };
   license: string;
-  inputs: { name: string; shape: number[]; dtype: 'float32'; layout: string; range: [number, number]; normalization: string }[];
-  outputs: { name: string; shape: number[]; meaning: string }[];
+  inputs: {
+    name: string;
+    shape: number[];
+    dtype: 'float32' | 'uint8' | 'int8';
+    layout: string;
+    range: [number, number];
+    normalization: string;
+    preprocess?: object;
+  }[];
+  outputs: { name: string; shape: number[]; dtype?: string; meaning: string }[];
   labels?: string;
+  /** Quantized models (models/convert/tflite/quantized.ts): integer precision and scales. */
+  precision?: 'uint8' | 'int8';
+  quantization?: object;
 }
 
 export async function buildModel(spec: BuildSpec, outDir: string): Promise<ManifestEntry> {
@@ -94,9 +105,10 @@ async function main(): Promise<void> {
   const specs = only ? buildSpecs.filter((s) => only.includes(s.id)) : buildSpecs;
   if (only && specs.length !== only.length) throw new Error(`unknown id in --only ${only.join(',')}`);
   const manifestPath = join(outDir, 'manifest.json');
-  const previous: ManifestEntry[] =
-    only && existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models : [];
-  const entries = new Map(previous.map((e) => [e.id, e]));
+  const previous: ManifestEntry[] = existsSync(manifestPath)
+    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models
+    : [];
+  const entries = new Map(previous.filter((e) => only || !buildSpecs.some((s) => s.id === e.id)).map((e) => [e.id, e]));
   for (const spec of specs) {
     const t0 = performance.now();
     const entry = await buildModel(spec, outDir);
@@ -105,9 +117,14 @@ async function main(): Promise<void> {
       `${spec.id}: ${(entry.bytes / 1e6).toFixed(2)} MB ${entry.sha256.slice(0, 12)} (${Math.round(performance.now() - t0)} ms)\n`,
     );
   }
-  // Manifest order follows specs.ts so rebuilds are byte-identical.
+  // Manifest order follows specs.ts so rebuilds are byte-identical; entries written by the TFLite
+  // build (models/convert/tflite) stay after these, in their order.
   const order = buildSpecs.map((s) => s.id);
-  const models = [...entries.values()].filter((e) => order.includes(e.id)).sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const models = [...entries.values()]
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e.id) - rank(b.e.id) || a.i - b.i)
+    .map((x) => x.e);
   writeFileSync(manifestPath, `${JSON.stringify({ version: 1, models }, null, 2)}\n`);
 }
 

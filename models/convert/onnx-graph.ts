@@ -16,6 +16,8 @@ export interface Initializer {
 
 interface NodeSpec {
   opType: string;
+  /** '' = the ONNX domain; 'com.microsoft' = ORT contrib ops (QLinearAdd, ...). */
+  domain: string;
   inputs: string[];
   outputs: string[];
   name: string;
@@ -44,9 +46,21 @@ export class OnnxGraph {
 
   /** Appends a node and returns its output names. Integer attrs are ints; use {float} for floats. */
   node(opType: string, inputs: string[], attrs: Record<string, AttrValue> = {}, outputCount = 1, outNames?: string[]): string[] {
+    return this.domainNode('', opType, inputs, attrs, outputCount, outNames);
+  }
+
+  /** A node of another operator domain (e.g. ORT's 'com.microsoft' contrib ops); imported at version 1. */
+  domainNode(
+    domain: string,
+    opType: string,
+    inputs: string[],
+    attrs: Record<string, AttrValue> = {},
+    outputCount = 1,
+    outNames?: string[],
+  ): string[] {
     const base = this.fresh(opType);
     const outputs = outNames ?? Array.from({ length: outputCount }, (_, i) => (outputCount === 1 ? base : `${base}:${i}`));
-    this.nodes.push({ opType, inputs, outputs, name: base, attrs });
+    this.nodes.push({ opType, domain, inputs, outputs, name: base, attrs });
     return outputs;
   }
 
@@ -91,7 +105,10 @@ export class OnnxGraph {
       producerName: 'picscan-tfjs2onnx',
       producerVersion: '1',
       docString: meta.docString,
-      opsetImport: [{ domain: '', version: 17 }],
+      opsetImport: [
+        { domain: '', version: 17 },
+        ...[...new Set(this.nodes.map((n) => n.domain).filter((d) => d !== ''))].sort().map((domain) => ({ domain, version: 1 })),
+      ],
       metadataProps: Object.keys(meta.props)
         .sort()
         .map((key) => ({ key, value: meta.props[key] })),
@@ -102,7 +119,7 @@ export class OnnxGraph {
           output: n.outputs,
           name: n.name,
           opType: n.opType,
-          domain: '',
+          domain: n.domain,
           attribute: Object.keys(n.attrs)
             .sort()
             .map((k) => encodeAttr(k, n.attrs[k]!)),

@@ -91,7 +91,7 @@ const root = protobuf.Root.fromJSON(descriptor);
 export const ModelProto = root.lookupType('onnx.ModelProto');
 
 /** ONNX TensorProto.DataType values we use. */
-export const OnnxType = { float: 1, uint8: 2, uint16: 4, int32: 6, int64: 7, bool: 9, float16: 10 } as const;
+export const OnnxType = { float: 1, uint8: 2, int8: 3, uint16: 4, int32: 6, int64: 7, bool: 9, float16: 10 } as const;
 export type OnnxTypeName = keyof typeof OnnxType;
 
 /** AttributeProto.AttributeType values. */

@@ -8,36 +8,106 @@ import { AppError } from '../core';
 
 const dims = z.array(z.number().int().positive()).min(1);
 
-const inputSchema = z.object({
+/** A number or one number per channel (RGB). */
+const perChannel = z.union([z.number(), z.tuple([z.number(), z.number(), z.number()])]);
+
+/**
+ * How an image becomes the input tensor, as data: size [width, height] in px, resize mode, channel
+ * order, layout, tensor dtype, and either `scale`/`offset` (value = pixel·scale + offset) or
+ * `mean`/`std` (value = (pixel/255 − mean)/std); `pad` is the letterbox fill in pixel units.
+ */
+const preprocessSchema = z
+  .object({
+    size: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+    resize: z.enum(['stretch', 'letterbox', 'center-crop']),
+    interpolation: z.enum(['bilinear', 'bilinear-align-corners', 'nearest']),
+    channels: z.enum(['RGB', 'BGR']),
+    layout: z.enum(['NHWC', 'NCHW']),
+    dtype: z.enum(['uint8', 'float32']),
+    scale: perChannel.optional(),
+    offset: perChannel.optional(),
+    mean: perChannel.optional(),
+    std: perChannel.optional(),
+    pad: z.number().min(0).max(255).optional(),
+  })
+  .refine((p) => !((p.scale !== undefined || p.offset !== undefined) && (p.mean !== undefined || p.std !== undefined)), {
+    message: 'preprocess takes scale/offset or mean/std, not both',
+  });
+
+const inputSchema = z
+  .object({
+    name: z.string().min(1),
+    shape: dims,
+    dtype: z.enum(['float32', 'uint8', 'int8']),
+    layout: z.enum(['NHWC', 'NCHW']),
+    range: z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo < hi, 'range must be [lo, hi] with lo < hi'),
+    normalization: z.string().min(1),
+    preprocess: preprocessSchema.optional(),
+  })
+  .superRefine((input, ctx) => {
+    const p = input.preprocess;
+    if (!p) return;
+    const [h, w] = p.layout === 'NHWC' ? [input.shape[1], input.shape[2]] : [input.shape[2], input.shape[3]];
+    if (p.layout !== input.layout)
+      ctx.addIssue({ code: 'custom', path: ['preprocess', 'layout'], message: 'preprocess layout differs from the input layout' });
+    if (p.dtype !== input.dtype)
+      ctx.addIssue({ code: 'custom', path: ['preprocess', 'dtype'], message: 'preprocess dtype differs from the input dtype' });
+    if (p.size[0] !== w || p.size[1] !== h)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['preprocess', 'size'],
+        message: `preprocess size ${p.size.join('x')} differs from the input shape`,
+      });
+  });
+
+const outputSchema = z.object({
   name: z.string().min(1),
   shape: dims,
-  dtype: z.literal('float32'),
-  layout: z.enum(['NHWC', 'NCHW']),
-  range: z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo < hi, 'range must be [lo, hi] with lo < hi'),
-  normalization: z.string().min(1),
+  /** Element type when not float32 (quantized scores, class indices). */
+  dtype: z.enum(['float32', 'uint8', 'int8', 'int32', 'int64']).optional(),
+  meaning: z.string().min(1),
 });
 
-const outputSchema = z.object({ name: z.string().min(1), shape: dims, meaning: z.string().min(1) });
+/** Affine quantization of one tensor: real = scale · (q − zeroPoint). */
+const tensorQuantization = z.object({ scale: z.number().positive(), zeroPoint: z.number().int() });
 
-const modelSchema = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'id must be kebab-case'),
-  task: z.string().min(1),
-  file: z.string().regex(/^[\w.-]+\.onnx$/, 'file must be a plain .onnx file name inside models/'),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits'),
-  bytes: z.number().int().positive(),
-  source: z.object({ package: z.string().min(1), version: z.string().min(1), path: z.string().min(1) }),
-  license: z.string().min(1),
-  inputs: z.array(inputSchema).min(1),
-  outputs: z.array(outputSchema).min(1),
-  labels: z
-    .string()
-    .regex(/^labels\/[\w.-]+\.json$/)
-    .optional(),
-});
+const modelSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'id must be kebab-case'),
+    task: z.string().min(1),
+    file: z.string().regex(/^[\w.-]+\.onnx$/, 'file must be a plain .onnx file name inside models/'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits'),
+    bytes: z.number().int().positive(),
+    source: z.object({ package: z.string().min(1), version: z.string().min(1), path: z.string().min(1) }),
+    license: z.string().min(1),
+    inputs: z.array(inputSchema).min(1),
+    outputs: z.array(outputSchema).min(1),
+    labels: z
+      .string()
+      .regex(/^labels\/[\w.-]+\.json$/)
+      .optional(),
+    /** Integer-quantized models: the element type the graph computes in. */
+    precision: z.enum(['uint8', 'int8']).optional(),
+    /** Per-tensor quantization of quantized inputs/outputs, by tensor name. */
+    quantization: z
+      .object({ inputs: z.record(z.string(), tensorQuantization), outputs: z.record(z.string(), tensorQuantization) })
+      .optional(),
+  })
+  .superRefine((m, ctx) => {
+    // An integer input is meaningless without its scale and zero point.
+    m.inputs.forEach((input, i) => {
+      if (input.dtype !== 'float32' && !m.quantization?.inputs[input.name])
+        ctx.addIssue({
+          code: 'custom',
+          path: ['inputs', i, 'dtype'],
+          message: `${input.dtype} input needs quantization.inputs.${input.name}`,
+        });
+    });
+  });
 
 /** One model as declared in the manifest: file, checksum, input contract and outputs. */
 export type ModelSpec = z.infer<typeof modelSchema>;
-/** One graph input: shape (batch first), layout, value range and normalization text. */
+/** One graph input: shape (batch first), layout, dtype, value range, normalization text and structured preprocessing. */
 export type ModelInputSpec = ModelSpec['inputs'][number];
 /** One graph output by name, with its shape and meaning. */
 export type ModelOutputSpec = ModelSpec['outputs'][number];

@@ -1,11 +1,12 @@
 /**
- * `npm run models:build:tflite`: converts the TFLite models in ./specs.ts to <out>/<id>.onnx (and
- * their label files). Deterministic: same package bytes -> byte-identical files.
+ * `npm run models:build:tflite`: converts the TFLite models to <out>/<id>.onnx (and their label
+ * files): the shipped quantized models of ./quantized-specs.ts (merged into <out>/manifest.json,
+ * after the TF.js models) and the float candidates of ./specs.ts. Deterministic: same source
+ * bytes -> byte-identical files.
  *   --only id,id   convert only these ids
  *   --out DIR      write somewhere else (default models/)
- *   --manifest     also merge the entries into <out>/manifest.json (after the TF.js models, in
- *                  spec order). Off by default: oidv4-ssd is a measured candidate, not shipped
- *                  (docs/models.md), and models/convert/build.ts keeps only its own ids.
+ *   --manifest     also merge the candidates' entries into the manifest. Off by default:
+ *                  oidv4-ssd is a measured candidate, not shipped (docs/models.md).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { arg, manifestEntry, type ManifestEntry } from '../build';
 import { packageVersion } from '../tfjs-source';
 import { convertTflite, type TfliteConverted } from './convert';
+import { buildQuantizedModel } from './quantized-build';
+import { quantizedSpecs } from './quantized-specs';
 import { loadTflite, readPackedAsset } from './source';
 import { tfliteSpecs, type TfliteBuildSpec } from './specs';
 
@@ -58,28 +61,41 @@ function main(): void {
   const outDir = resolve(arg('--out') ?? modelsDir);
   mkdirSync(outDir, { recursive: true });
   const only = arg('--only')?.split(',');
-  const specs = only ? tfliteSpecs.filter((s) => only.includes(s.id)) : tfliteSpecs;
-  if (only && specs.length !== only.length) throw new Error(`unknown id in --only ${only.join(',')}`);
+  const known = [...quantizedSpecs.map((s) => s.id), ...tfliteSpecs.map((s) => s.id)];
+  if (only?.some((id) => !known.includes(id))) throw new Error(`unknown id in --only ${only.join(',')}`);
+  const wanted = (id: string) => !only || only.includes(id);
   const manifestPath = join(outDir, 'manifest.json');
-  const withManifest = process.argv.includes('--manifest');
-  const models: ManifestEntry[] =
-    withManifest && existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models : [];
-  for (const spec of specs) {
-    const t0 = performance.now();
-    const entry = buildTfliteModel(spec, outDir);
-    const at = models.findIndex((e) => e.id === spec.id);
+  const withCandidates = process.argv.includes('--manifest');
+  const models: ManifestEntry[] = existsSync(manifestPath)
+    ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models
+    : [];
+  const merge = (entry: ManifestEntry, t0: number) => {
+    const at = models.findIndex((e) => e.id === entry.id);
     if (at >= 0) models[at] = entry;
     else models.push(entry);
-    process.stderr.write(
-      `${spec.id}: ${(entry.bytes / 1e6).toFixed(2)} MB ${entry.sha256.slice(0, 12)} (${Math.round(performance.now() - t0)} ms)\n`,
-    );
+    report(entry, t0);
+  };
+  for (const spec of quantizedSpecs.filter((s) => wanted(s.id))) {
+    const t0 = performance.now();
+    merge(buildQuantizedModel(spec, outDir), t0);
   }
-  if (!withManifest) return;
-  // TFLite entries after the others, in spec order (byte-identical manifest on rebuild).
-  const order = tfliteSpecs.map((s) => s.id);
+  for (const spec of tfliteSpecs.filter((s) => wanted(s.id))) {
+    const t0 = performance.now();
+    const entry = buildTfliteModel(spec, outDir);
+    if (withCandidates) merge(entry, t0);
+    else report(entry, t0);
+  }
+  // TFLite entries after the others, shipped then candidates, in spec order (byte-identical manifest on rebuild).
+  const order = known;
   const rank = (e: ManifestEntry) => (order.includes(e.id) ? 1 + order.indexOf(e.id) : 0);
   const sorted = models.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i);
   writeFileSync(manifestPath, `${JSON.stringify({ version: 1, models: sorted.map((x) => x.e) }, null, 2)}\n`);
+}
+
+function report(entry: ManifestEntry, t0: number): void {
+  process.stderr.write(
+    `${entry.id}: ${(entry.bytes / 1e6).toFixed(2)} MB ${entry.sha256.slice(0, 12)} (${Math.round(performance.now() - t0)} ms)\n`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

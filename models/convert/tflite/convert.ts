@@ -12,6 +12,7 @@
  * matches and the file stays half the float32 size. ORT folds the Casts at session creation.
  */
 import { OnnxGraph } from '../onnx-graph';
+import { NCHW_TO_NHWC, NHWC_TO_NCHW, samePads, transposeBytes } from './geometry';
 import {
   Activation,
   AddOptions,
@@ -61,46 +62,12 @@ interface Runtime {
   nchw: boolean;
 }
 
-const NHWC_TO_NCHW = [0, 3, 1, 2];
-const NCHW_TO_NHWC = [0, 2, 3, 1];
-
 function elemSize(dtype: Const['dtype']): number {
   return dtype === 'float16' ? 2 : 4;
 }
 
-/** Re-orders a constant's elements: out[perm-ordered index] = in[...]. Byte-wise, so dtype-agnostic. */
-function transposeBytes(c: Const, perm: number[]): Const {
-  const es = elemSize(c.dtype);
-  const shape = perm.map((p) => c.shape[p]!);
-  const inStrides = c.shape.map((_, i) => c.shape.slice(i + 1).reduce((a, b) => a * b, 1));
-  const n = shape.reduce((a, b) => a * b, 1);
-  const out = new Uint8Array(n * es);
-  const idx = new Array<number>(shape.length).fill(0);
-  for (let o = 0; o < n; o++) {
-    let src = 0;
-    for (let j = 0; j < shape.length; j++) src += idx[j]! * inStrides[perm[j]!]!;
-    out.set(c.bytes.subarray(src * es, src * es + es), o * es);
-    for (let j = shape.length - 1; j >= 0; j--) {
-      idx[j]! += 1;
-      if (idx[j]! < shape[j]!) break;
-      idx[j] = 0;
-    }
-  }
-  return { dtype: c.dtype, shape, bytes: out };
-}
-
-/** TF/TFLite SAME padding (odd pixel at the end) as ONNX pads [top, left, bottom, right]. */
-function samePads(inHW: number[], k: number[], s: number[], d: number[]): number[] {
-  const before: number[] = [];
-  const after: number[] = [];
-  for (let i = 0; i < 2; i++) {
-    const eff = (k[i]! - 1) * d[i]! + 1;
-    const out = Math.ceil(inHW[i]! / s[i]!);
-    const total = Math.max((out - 1) * s[i]! + eff - inHW[i]!, 0);
-    before.push(Math.floor(total / 2));
-    after.push(total - Math.floor(total / 2));
-  }
-  return [before[0]!, before[1]!, after[0]!, after[1]!];
+function transposeConst(c: Const, perm: number[]): Const {
+  return { dtype: c.dtype, ...transposeBytes(c.bytes, c.shape, perm, elemSize(c.dtype)) };
 }
 
 export function convertTflite(bytes: Uint8Array, opts: TfliteConvertOptions): TfliteConverted {
@@ -253,7 +220,7 @@ export function convertTflite(bytes: Uint8Array, opts: TfliteConvertOptions): Tf
     const [, kh, kw] = w.shape as [number, number, number, number];
     const cin = x.shape[3]!;
     // CONV_2D filter [O, kh, kw, I] -> OIHW; DEPTHWISE [1, kh, kw, C*M] -> [C*M, 1, kh, kw], group C.
-    const filter = depthwise ? transposeBytes(w, [3, 0, 1, 2]) : transposeBytes(w, [0, 3, 1, 2]);
+    const filter = depthwise ? transposeConst(w, [3, 0, 1, 2]) : transposeConst(w, [0, 3, 1, 2]);
     const strides = [o.strideH(), o.strideW()];
     const dilations = [o.dilationH(), o.dilationW()];
     const pads = o.padding() === Padding.VALID ? [0, 0, 0, 0] : samePads([x.shape[1]!, x.shape[2]!], [kh, kw], strides, dilations);

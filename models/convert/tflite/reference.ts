@@ -32,6 +32,17 @@ export function browserPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
+/** An interpreter output, typed as the model declares it. */
+export type ReferenceOutput = Float32Array | Uint8Array | Int8Array | Int32Array | BigInt64Array;
+
+const TYPED: Record<string, (b: ArrayBuffer) => ReferenceOutput> = {
+  Float32Array: (b) => new Float32Array(b),
+  Uint8Array: (b) => new Uint8Array(b),
+  Int8Array: (b) => new Int8Array(b),
+  Int32Array: (b) => new Int32Array(b),
+  BigInt64Array: (b) => new BigInt64Array(b),
+};
+
 export class TfliteReference {
   private constructor(
     private readonly browser: Browser,
@@ -86,26 +97,37 @@ export class TfliteReference {
 
   /** One inference: float32 input (NHWC, as the model declares) -> float32 outputs in model order. */
   async run(input: Float32Array): Promise<Float32Array[]> {
+    return (await this.runTyped(input)) as Float32Array[];
+  }
+
+  /**
+   * One inference with the model's own input type (Float32Array, or Uint8Array/Int8Array for a
+   * quantized model); outputs come back as the interpreter's typed arrays (Float32Array,
+   * Uint8Array, Int8Array, Int32Array or BigInt64Array for an int64 ARG_MAX).
+   */
+  async runTyped(input: Float32Array | Uint8Array | Int8Array): Promise<ReferenceOutput[]> {
     const b64 = Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('base64');
     const outs = await this.page.evaluate((data) => {
       const w = globalThis as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
       const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-      const x = new Float32Array(bytes.buffer);
-      const inp = w.runner.getInputs()[0].data() as Float32Array;
-      if (inp.length !== x.length) throw new Error(`input has ${inp.length} values, got ${x.length}`);
-      inp.set(x);
+      const inp = w.runner.getInputs()[0].data() as Float32Array | Uint8Array;
+      if (inp.byteLength !== bytes.byteLength) throw new Error(`input has ${inp.byteLength} bytes, got ${bytes.byteLength}`);
+      new Uint8Array(inp.buffer, inp.byteOffset, inp.byteLength).set(bytes);
       if (!w.runner.infer()) throw new Error('infer() failed');
       return (w.runner.getOutputs() as { data(): Float32Array }[]).map((o) => {
         const d = o.data();
         const u8 = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
         let s = '';
         for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode(...u8.subarray(i, i + 0x8000));
-        return btoa(s);
+        return { type: d.constructor.name, data: btoa(s) };
       });
     }, b64);
-    return outs.map((s) => {
-      const b = Buffer.from(s, 'base64');
-      return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    return outs.map(({ type, data }) => {
+      const b = Buffer.from(data, 'base64');
+      const buf = b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+      const make = TYPED[type];
+      if (!make) throw new Error(`unexpected output array type ${type}`);
+      return make(buf);
     });
   }
 

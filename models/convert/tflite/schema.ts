@@ -34,6 +34,7 @@ export const BuiltinOp: Record<number, string> = {
   19: 'RELU',
   21: 'RELU6',
   22: 'RESHAPE',
+  23: 'RESIZE_BILINEAR',
   25: 'SOFTMAX',
   28: 'TANH',
   32: 'CUSTOM',
@@ -41,6 +42,8 @@ export const BuiltinOp: Record<number, string> = {
   41: 'SUB',
   43: 'SQUEEZE',
   45: 'STRIDED_SLICE',
+  56: 'ARG_MAX',
+  114: 'QUANTIZE',
 };
 
 /** schema.fbs `enum ActivationFunctionType`. */
@@ -54,9 +57,12 @@ export const OptionsType = {
   Conv2DOptions: 1,
   DepthwiseConv2DOptions: 2,
   Pool2DOptions: 5,
+  SoftmaxOptions: 9,
   ConcatenationOptions: 10,
   AddOptions: 11,
+  ResizeBilinearOptions: 15,
   ReshapeOptions: 17,
+  ArgMaxOptions: 40,
 } as const;
 
 /** Base for a table at `pos`: field access by schema id. */
@@ -87,6 +93,10 @@ class Table {
     const o = this.field(id);
     return o ? this.bb.readUint32(o) : dflt;
   }
+  protected f32(id: number, dflt = 0): number {
+    const o = this.field(id);
+    return o ? this.bb.readFloat32(o) : dflt;
+  }
   protected str(id: number): string {
     const o = this.field(id);
     return o ? (this.bb.__string(o) as string) : '';
@@ -103,6 +113,14 @@ class Table {
   protected bytes(id: number): Uint8Array {
     const { start, length } = this.vec(id);
     return this.bb.bytes().subarray(start, start + length);
+  }
+  protected f32s(id: number): number[] {
+    const { start, length } = this.vec(id);
+    return Array.from({ length }, (_, i) => this.bb.readFloat32(start + 4 * i));
+  }
+  protected i64s(id: number): number[] {
+    const { start, length } = this.vec(id);
+    return Array.from({ length }, (_, i) => Number(this.bb.readInt64(start + 8 * i)));
   }
   /** Tables of a vector of tables. */
   protected tables<T>(id: number, make: (bb: ByteBuffer, pos: number) => T): T[] {
@@ -137,17 +155,39 @@ export class Tensor extends Table {
   name(): string {
     return this.str(3);
   }
-  /** true when `quantization` (id 4) carries scales: this converter handles float models only. */
+  /** true when `quantization` (id 4) carries scales (an integer-quantized tensor). */
   isQuantized(): boolean {
-    const q = this.table(4, (bb, pos) => new QuantizationParameters(bb, pos));
-    return q !== null && q.scaleCount() > 0;
+    return this.quantization() !== null;
   }
+  /** Affine quantization `real = scale * (q - zeroPoint)`, or null for a float tensor. */
+  quantization(): Quantization | null {
+    const q = this.table(4, (bb, pos) => new QuantizationParameters(bb, pos));
+    if (!q || q.scales().length === 0) return null;
+    const scales = q.scales();
+    const zp = q.zeroPoints();
+    return { scales, zeroPoints: zp.length ? zp : scales.map(() => 0), axis: q.quantizedDimension() };
+  }
+}
+
+/** Per-tensor (one scale) or per-axis (one scale per index of `axis`) affine quantization. */
+export interface Quantization {
+  scales: number[];
+  zeroPoints: number[];
+  axis: number;
 }
 
 class QuantizationParameters extends Table {
   /** `scale:[float]` is id 2 (after min, max). */
-  scaleCount(): number {
-    return this.vec(2).length;
+  scales(): number[] {
+    return this.f32s(2);
+  }
+  /** `zero_point:[long]` (id 3). */
+  zeroPoints(): number[] {
+    return this.i64s(3);
+  }
+  /** `quantized_dimension:int` (id 6, after details_type/details). */
+  quantizedDimension(): number {
+    return this.i32(6);
   }
 }
 
@@ -195,6 +235,10 @@ export class SubGraph extends Table {
   }
   outputs(): number[] {
     return this.i32s(2);
+  }
+  /** Absolute byte offset of the `outputs` int32 vector (for re-pointing outputs in a copy). */
+  outputsOffset(): number {
+    return this.vec(2).start;
   }
   operators(): Operator[] {
     return this.tables(3, (bb, pos) => new Operator(bb, pos));
@@ -291,5 +335,49 @@ export class AddOptions extends Table {
 export class ReshapeOptions extends Table {
   newShape(): number[] {
     return this.i32s(0);
+  }
+}
+
+export class Pool2DOptions extends Table {
+  padding(): number {
+    return this.i8(0);
+  }
+  strideW(): number {
+    return this.i32(1);
+  }
+  strideH(): number {
+    return this.i32(2);
+  }
+  filterWidth(): number {
+    return this.i32(3);
+  }
+  filterHeight(): number {
+    return this.i32(4);
+  }
+  activation(): number {
+    return this.i8(5);
+  }
+}
+
+export class SoftmaxOptions extends Table {
+  beta(): number {
+    return this.f32(0, 0);
+  }
+}
+
+export class ResizeBilinearOptions extends Table {
+  /** ids 0, 1 are the deprecated new_height/new_width. */
+  alignCorners(): boolean {
+    return this.u8(2) !== 0;
+  }
+  halfPixelCenters(): boolean {
+    return this.u8(3) !== 0;
+  }
+}
+
+export class ArgMaxOptions extends Table {
+  /** TensorType of the index output. */
+  outputType(): number {
+    return this.i8(0, TensorType.INT64);
   }
 }

@@ -30,8 +30,13 @@ describe('model manifest', () => {
       'emotion',
       'nsfw-mobilenet-v2-mid',
       'centernet',
+      'mobilenet-v2-imagenet',
     ]);
     expect(m.models.get('centernet')!.labels).toBe('labels/coco80.json');
+    const classifier = m.models.get('mobilenet-v2-imagenet')!;
+    expect(classifier.precision).toBe('uint8');
+    expect(classifier.inputs[0]).toMatchObject({ dtype: 'uint8', preprocess: { size: [224, 224], resize: 'stretch', dtype: 'uint8' } });
+    expect(classifier.quantization!.outputs['probabilities']).toEqual({ scale: 1 / 256, zeroPoint: 0 });
     for (const spec of m.models.values()) {
       for (const i of spec.inputs) expect(i.shape[0]).toBe(1);
       if (spec.labels) expect(() => readFileSync(join(repoRoot, 'models', spec.labels!))).not.toThrow();
@@ -57,6 +62,30 @@ describe('model manifest', () => {
     const entry = json.models[0] as { inputs: { shape: number[] }[] };
     entry.inputs[0]!.shape = [1, -256, 256, 3];
     expect(failure(() => parseManifest(json)).message).toContain('"blazeface-back"');
+  });
+
+  it('validates the structured preprocess against the input it describes', () => {
+    const json = raw();
+    const entry = json.models.find((m) => m['id'] === 'mobilenet-v2-imagenet') as { inputs: { preprocess: Record<string, unknown> }[] };
+    const pre = entry.inputs[0]!.preprocess;
+    pre['size'] = [300, 300];
+    const err = failure(() => parseManifest(json));
+    expect(err.message).toContain('"mobilenet-v2-imagenet"');
+    expect(err.details).toMatchObject({ field: 'inputs.0.preprocess.size' });
+    pre['size'] = [224, 224];
+    pre['resize'] = 'crop';
+    expect(failure(() => parseManifest(json)).details).toMatchObject({ field: 'inputs.0.preprocess.resize' });
+    pre['resize'] = 'stretch';
+    pre['mean'] = [0.5, 0.5, 0.5];
+    expect(failure(() => parseManifest(json)).message).toContain('scale/offset or mean/std');
+  });
+
+  it('an integer input needs its quantization', () => {
+    const json = raw();
+    const entry = json.models.find((m) => m['id'] === 'mobilenet-v2-imagenet')!;
+    delete entry['quantization'];
+    const err = failure(() => parseManifest(json));
+    expect(err.details).toMatchObject({ model: 'mobilenet-v2-imagenet', field: 'inputs.0.dtype' });
   });
 
   it('rejects duplicate ids and a wrong version', () => {

@@ -1,0 +1,135 @@
+/**
+ * The quantized TFLite models shipped from models/sources/coral (Google's hosted MobileNetV2 and
+ * DeepLabV3 models as published in google-coral/test_data, Apache-2.0; provenance and sha256 in
+ * models/sources/coral/README.md). Converted by quantized.ts in `qlinear` mode.
+ */
+import type { InputDoc } from '../specs';
+import type { TfliteOutputSpec } from './convert';
+
+/** Structured pre-processing of an image input (the manifest's `preprocess` object). */
+export interface Preprocess {
+  /** Model input [width, height] in pixels. */
+  size: [number, number];
+  resize: 'stretch' | 'letterbox' | 'center-crop';
+  interpolation: 'bilinear' | 'bilinear-align-corners' | 'nearest';
+  channels: 'RGB' | 'BGR';
+  layout: 'NHWC' | 'NCHW';
+  dtype: 'uint8' | 'float32';
+  /** value = pixel * scale + offset (identity for uint8 inputs). */
+  scale: number;
+  offset: number;
+}
+
+/** A file of the google-coral/test_data repository, copied into models/sources/coral. */
+export interface CoralSource {
+  repo: 'google-coral/test_data';
+  commit: string;
+  file: string;
+  /** Of the file as copied; the build refuses other bytes. */
+  sha256: string;
+}
+
+/** How a label text file becomes models/labels/<file>.json. */
+export interface LabelSource {
+  /** models/-relative output file. */
+  file: string;
+  /** Text file in models/sources/coral. */
+  source: string;
+  /** 'synonyms': each line a comma-separated synonym list -> string[][]; 'names': one name per line up to the first blank line -> string[]. */
+  format: 'synonyms' | 'names';
+  /** Number of classes the model predicts (checked against the file). */
+  count: number;
+}
+
+export interface QuantizedBuildSpec {
+  id: string;
+  task: string;
+  source: CoralSource;
+  license: string;
+  input: InputDoc & { preprocess: Preprocess };
+  outputs: (TfliteOutputSpec & { meaning: string })[];
+  labels: LabelSource;
+  /** Fixtures of the parity check (test/fixtures/images), besides one seeded random input. */
+  parityImages: string[];
+}
+
+/** google-coral/test_data "Release Grouper" (2021-07-26). */
+export const CORAL_COMMIT = '104342d2d3480b3e66203073dac24f4e2dbb4c41';
+const CORAL_LICENSE = 'Apache-2.0 (Google hosted TFLite model, quantized uint8; google-coral/test_data)';
+
+const out = (tensor: string, name: string, meaning: string): TfliteOutputSpec & { meaning: string } => ({
+  tensor,
+  name,
+  doc: meaning,
+  meaning,
+});
+
+const rgbUint8 = (size: number): Preprocess => ({
+  size: [size, size],
+  resize: 'stretch',
+  interpolation: 'bilinear',
+  channels: 'RGB',
+  layout: 'NHWC',
+  dtype: 'uint8',
+  scale: 1,
+  offset: 0,
+});
+
+export const quantizedSpecs: QuantizedBuildSpec[] = [
+  {
+    id: 'mobilenet-v2-imagenet',
+    task: 'image-classify',
+    source: {
+      repo: 'google-coral/test_data',
+      commit: CORAL_COMMIT,
+      file: 'mobilenet_v2_1.0_224_quant.tflite',
+      sha256: '7aad0c74c5e3c06e5eb3c827e13304fdd68a83da6087d92ee169c24ff9fd4776',
+    },
+    license: CORAL_LICENSE,
+    input: {
+      name: 'input',
+      shape: [1, 224, 224, 3],
+      layout: 'NHWC',
+      range: [0, 255],
+      normalization: 'RGB bytes 0..255 fed as uint8, whole image stretched to 224x224 (bilinear); the graph reads them as (x-128)/128',
+      preprocess: rgbUint8(224),
+    },
+    outputs: [
+      out(
+        'MobilenetV2/Predictions/Softmax',
+        'probabilities',
+        '[1,1001] uint8 softmax, probability = q/256 (scale 1/256, zero point 0); index 0 is background, 1..1000 the ImageNet-1k classes (labels/imagenet-1k.json)',
+      ),
+    ],
+    labels: { file: 'labels/imagenet-1k.json', source: 'imagenet_labels.txt', format: 'synonyms', count: 1001 },
+    parityImages: ['cat_chelsea.jpg', 'coffee_cup.jpg', 'rocket_launchpad.jpg', 'colosseum.jpg', 'family_six_faces.jpg'],
+  },
+  {
+    id: 'deeplabv3-pascal',
+    task: 'segment',
+    source: {
+      repo: 'google-coral/test_data',
+      commit: CORAL_COMMIT,
+      file: 'deeplabv3_mnv2_pascal_quant.tflite',
+      sha256: '350af47fd346ea6d74b58833a351f583ba860e9806ec5bd292ff8d8f1f249398',
+    },
+    license: CORAL_LICENSE,
+    input: {
+      name: 'input',
+      shape: [1, 513, 513, 3],
+      layout: 'NHWC',
+      range: [0, 255],
+      normalization: 'RGB bytes 0..255 fed as uint8, whole image stretched to 513x513 (bilinear); the graph reads them as (x-128)/128',
+      preprocess: rgbUint8(513),
+    },
+    outputs: [
+      out(
+        'ArgMax',
+        'classes',
+        '[1,513,513] int64 PASCAL VOC class per input pixel (0 background, 15 person, labels/pascal-voc.json); map back by scaling x and y separately',
+      ),
+    ],
+    labels: { file: 'labels/pascal-voc.json', source: 'pascal_voc_segmentation_labels.txt', format: 'names', count: 21 },
+    parityImages: ['cat_chelsea.jpg', 'family_six_faces.jpg', 'obama_biden_two_people.jpg'],
+  },
+];
