@@ -82,7 +82,8 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   // Buildings, places and scenes.
   { synset: 'building.n.01', tag: 'building', category: 'building_' },
   { synset: 'place_of_worship.n.01', category: 'building_church' },
-  { synset: 'house.n.01', display: 'house', category: 'outdoor_house' },
+  // Not a display word: palaces and monasteries are houses in WordNet, not in English.
+  { synset: 'house.n.01', tag: 'house', category: 'outdoor_house' },
   { synset: 'tower.n.01', tag: 'tower', category: 'building_' },
   { synset: 'arch.n.04', category: 'building_arch' },
   { synset: 'bridge.n.01', display: 'bridge', tag: 'bridge', category: 'outdoor_waterside' },

@@ -2,7 +2,7 @@ import type { Caption } from '../../shared/spec';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
-import type { ClassSubject } from './classes';
+import { CAPTION_KINDS, type ClassSubject } from './classes';
 import type { Derived } from './derive';
 import { labelWord } from './tags';
 import { ANIMALS, FURNITURE, article, plural } from './vocab';
@@ -108,12 +108,21 @@ function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   return { text, conf: d.labels.get(main.label) ?? 0.5, kind: support ? 'placed' : 'thing' };
 }
 
-/** Confidence from which the classifier's word names the subject of the caption. */
-const CLASS_SUBJECT_CONFIDENCE = 0.5;
+/**
+ * Confidence from which the classifier's word names the subject of the caption (a little above
+ * "present": a wrong name reads worse than a vague caption).
+ */
+const CLASS_SUBJECT_CONFIDENCE = 0.55;
 
-/** Things (not places) the classifier names confidently, best first. */
+/**
+ * Things (not places) the classifier names confidently, best first; none on a page of text (a
+ * handwritten page reads as a ruler). A second thing must be of a known kind (an orange is a
+ * fruit; "projectile" beside "rocket" is the same thing twice).
+ */
 function classifiedThings(d: Derived): ClassSubject[] {
-  return d.classes.subjects.filter((s) => !s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE && s.coco !== 'person');
+  if (d.text >= 0.5) return [];
+  const things = d.classes.subjects.filter((s) => !s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE && s.coco !== 'person');
+  return things.filter((s, i) => i === 0 || s.tags.some((t) => CAPTION_KINDS.has(t)));
 }
 
 /**
@@ -132,13 +141,22 @@ function classifiedPhrase(e: Evidence, d: Derived): Phrase | undefined {
 }
 
 /**
- * The main thing: the detector's when it found one at least as sure as the classifier's best
- * thing (its boxes give counts and supports), else the classifier's.
+ * The main thing: the detector's when it found a thing (not only furniture) at least as sure as
+ * the classifier's best thing (its boxes give counts and supports), else the classifier's.
  */
 function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const detected = detectedPhrase(e, d);
   const classified = classifiedPhrase(e, d);
   if (!detected || !classified) return detected ?? classified;
+  // Furniture is the detector's subject only when it found nothing else: the classified thing
+  // (a cat on a sofa the detector missed) is then the subject, placed on it.
+  const detectedThing = e.objects.some((o) => o.label !== 'person' && !FURNITURE.has(o.label) && (d.labels.get(o.label) ?? 0) >= 0.5);
+  if (!detectedThing) return classified;
+  // A drink in a detected cup or glass: "a cup of espresso".
+  const [drink] = classifiedThings(d);
+  const vessel = (['cup', 'wine glass'] as const).find((l) => (d.labels.get(l) ?? 0) >= 0.5);
+  if (drink && vessel && drink.tags.includes('drink') && drink.word !== labelWord(vessel))
+    return { text: `${article(labelWord(vessel))} of ${drink.word}`, conf: Math.max(drink.conf, d.labels.get(vessel)!), kind: 'thing' };
   return detected.conf >= classified.conf ? detected : classified;
 }
 

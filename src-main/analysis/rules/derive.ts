@@ -1,7 +1,7 @@
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
-import { classEvidence, type ClassEvidence } from './classes';
+import { classEvidence, CLOSE_UP_KINDS, type ClassEvidence } from './classes';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
 /**
@@ -74,8 +74,8 @@ export interface Derived {
   /** The classifier's words, categories and subjects (empty when it did not run). */
   classes: ClassEvidence;
   /**
-   * 0..1: a thing fills the frame (a detected box over 30→60 % of the image, or a thing the
-   * classifier names with confidence 0.5→0.9). Colour-only scene words (grass, sky, night) are
+   * 0..1: a thing fills the frame (a detected box over 30→60 % of the image, or a thing of a
+   * close-up kind the classifier names with confidence 0.5→0.9 in a photo without people). Colour-only scene words (grass, sky, night) are
    * scaled by 1 − frameFill: a close-up of a green apple is not a grassy field.
    */
   frameFill: number;
@@ -176,8 +176,11 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
     if (o.label === 'person' || (labels.get(o.label) ?? 0) < 0.5) continue;
     fill = Math.max(fill, ramp((o.box.w * o.box.h) / area, 0.3, 0.6));
   }
-  const thing = classes.subjects.find((s) => !s.scene);
-  if (thing) fill = Math.max(fill, ramp(thing.conf, 0.5, 0.9));
+  // The classifier gives no extent: its answer fills the frame only for things usually shot close
+  // up, and not beside people (the tripod next to a cameraman).
+  const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= 0.5);
+  const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
+  if (thing && !people) fill = Math.max(fill, ramp(thing.conf, 0.5, 0.9));
   return fill;
 }
 

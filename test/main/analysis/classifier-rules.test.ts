@@ -30,12 +30,12 @@ const grassy = (): Evidence => {
 describe('classifier evidence in the rules', () => {
   it('sums sibling classes into the everyday word and adds the general tags', () => {
     const e = withClasses(plainEvidence(), [
-      ['tabby', 0.3],
-      ['tiger cat', 0.25],
+      ['tabby', 0.45],
+      ['tiger cat', 0.3],
       ['Egyptian cat', 0.1],
     ]);
     const tags = tagMap(e);
-    // 0.65 summed is "sure"; no single class is.
+    // 0.85 summed is "sure"; no single class is.
     expect(tags.get('cat')).toBeGreaterThan(0.9);
     expect(tags.get('animal')).toBeGreaterThan(0.85);
     expect(tags.get('mammal')).toBeGreaterThan(0.85);
@@ -48,8 +48,8 @@ describe('classifier evidence in the rules', () => {
     expect(
       caption(
         withClasses(plainEvidence(), [
-          ['Granny Smith', 0.45],
-          ['orange', 0.35],
+          ['Granny Smith', 0.5],
+          ['orange', 0.45],
         ]),
       ),
     ).toBe('an apple and an orange');
@@ -61,7 +61,7 @@ describe('classifier evidence in the rules', () => {
   it('is a second opinion for the detector on close-ups of COCO things', () => {
     const weakCat = { ...plainEvidence(), objects: [obj('cat', 0.3, 0, 0, 600, 400)] };
     expect(derive(weakCat).labels.get('cat')).toBeLessThan(0.5);
-    const d = derive(withClasses(weakCat, [['Persian cat', 0.6]]));
+    const d = derive(withClasses(weakCat, [['Persian cat', 0.9]]));
     expect(d.labels.get('cat')).toBeGreaterThan(0.85);
     expect(d.counts.get('cat')).toBe(1);
   });
@@ -84,7 +84,7 @@ describe('classifier evidence in the rules', () => {
     const lineArt = { clipArtType: 3 as const, lineDrawingType: 1 as const, clipArtScore: 0.9 };
     const bw = { ...plainEvidence().color, isBWImg: true };
     const drawing = { ...plainEvidence(), imageType: lineArt, color: bw };
-    expect(caption(withClasses(drawing, [['lighthouse', 0.3]]))).toBe('a black and white line drawing');
-    expect(caption(withClasses(drawing, [['lighthouse', 0.9]]))).toBe('a lighthouse drawn in black and white');
+    expect(caption(withClasses(drawing, [['lighthouse', 0.8]]))).toBe('a black and white line drawing');
+    expect(caption(withClasses(drawing, [['lighthouse', 0.95]]))).toBe('a lighthouse drawn in black and white');
   });
 });
