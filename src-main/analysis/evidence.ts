@@ -1,5 +1,6 @@
 import type { Color, ImageType } from '../shared/spec';
 import type { NsfwProbabilities } from './adult';
+import type { ClassScore } from './classifier';
 import type { ChromaStats } from './color';
 import type { InkStats } from './image-type';
 import type { DetectedObject } from './objects/types';
@@ -23,4 +24,11 @@ export interface Evidence {
   /** COCO detections after NMS, score-sorted. */
   objects: DetectedObject[];
   faces: FaceEvidence[];
+  /**
+   * 4-bit colour bins covering 90 % of the pixels (texture statistics): photos, also cut out on
+   * white, have dozens; drawings a handful. Gates the photo-trained classifier on clip art.
+   */
+  colorBins90?: number;
+  /** The ImageNet classifier's top-k classes (softmax probabilities), when it ran. */
+  classes?: ClassScore[];
 }

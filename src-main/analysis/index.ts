@@ -25,3 +25,4 @@ export { analyzeColor, isBlackAndWhite, chromaStats, nameRgb } from './color';
 export { classifyImageType } from './image-type';
 export { adultFromProbabilities, nsfwPreprocess, ADULT_THRESHOLDS } from './adult';
 export { detectObjects, centernetDecode, COCO80, type DetectedObject, type CocoLabel } from './objects';
+export { IMAGENET_HIERARCHY, IMAGENET_MODEL_ID, classifierTopK, classifyImage, type ClassScore, type ImagenetClass } from './classifier';

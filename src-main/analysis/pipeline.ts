@@ -1,6 +1,7 @@
 import { BugError } from '../core';
 import type { AnalyzeData, Celebrity, Detail, LandmarkDetail, VisualFeature } from '../shared/spec';
 import { adultFromProbabilities, NSFW_MODEL_ID, nsfwPreprocess, nsfwProbabilities, type NsfwProbabilities } from './adult';
+import { classifyImage, type ClassScore } from './classifier';
 import { isBlackAndWhite } from './color';
 import type { Evidence } from './evidence';
 import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './gallery';
@@ -30,6 +31,8 @@ export interface AnalyzeDeps {
 /** Which stages the face-free branch runs. */
 export interface BranchRequest {
   objects: boolean;
+  /** The ImageNet classifier (describing features); default false. */
+  classes?: boolean;
   nsfw: boolean;
   pixels: boolean;
 }
@@ -39,6 +42,8 @@ export interface BranchResult {
   /** Present when requested. */
   pixels?: PixelEvidence;
   objects: DetectedObject[];
+  /** The classifier's top-k, when requested. */
+  classes?: ClassScore[];
   nsfw?: NsfwProbabilities;
   timingsMs: Record<string, number>;
 }
@@ -69,7 +74,7 @@ function stageTimer(): { timingsMs: Record<string, number>; timed: <T>(stage: st
 
 /**
  * Runs the requested features on a decoded image: the faces, and the face-free branch (objects,
- * NSFW, pixel statistics; `deps.modelBranch`, e.g. a worker thread, else this thread), then the
+ * ImageNet classes, NSFW, pixel statistics; `deps.modelBranch`, e.g. a worker thread, else this thread), then the
  * pure rules. Only the models a feature needs are run.
  */
 export async function analyzePixels(
@@ -86,7 +91,7 @@ export async function analyzePixels(
   const needNsfw = features.has('Adult') || features.has('ImageType');
   const facesP = needFaces ? timed('faces', () => deps.detectFaces!(img, signal)) : Promise.resolve<FaceEvidence[]>([]);
   const pixelsHere = !!deps.modelBranch && !deps.pixelsInBranch;
-  const want: BranchRequest = { objects: describing, nsfw: needNsfw, pixels: !pixelsHere };
+  const want: BranchRequest = { objects: describing, classes: describing, nsfw: needNsfw, pixels: !pixelsHere };
   const branchP = deps.modelBranch
     ? timed('branch', () => deps.modelBranch!(img, want, signal))
     : runModelBranch(img, want, deps.runModel, signal);
@@ -99,7 +104,7 @@ export async function analyzePixels(
 
   const pixelsHereP = pixelsHere ? timed('pixels', () => measurePixels(img)) : undefined;
   const [faces, branch, landmarks, measured] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP]);
-  const { objects, nsfw } = branch;
+  const { objects, nsfw, classes } = branch;
   const pixels = measured ?? branch.pixels;
   if (!pixels) throw new BugError('analysis: the model branch returned no pixel statistics');
   const { color, chroma, scene, ink, texture } = pixels;
@@ -113,7 +118,20 @@ export async function analyzePixels(
     drawingProb: nsfw?.Drawing,
     textLines: scene.textLines,
   });
-  const evidence: Evidence = { width: img.width, height: img.height, color, chroma, scene, ink, imageType, nsfw, objects, faces };
+  const evidence: Evidence = {
+    width: img.width,
+    height: img.height,
+    color,
+    chroma,
+    scene,
+    ink,
+    imageType,
+    nsfw,
+    objects,
+    faces,
+    classes,
+    colorBins90: texture.colorBins90,
+  };
   const data = describe(evidence, features, nsfw);
   timingsMs['rules'] = performance.now() - t1;
 
@@ -128,8 +146,8 @@ export async function analyzePixels(
 }
 
 /**
- * The branch of the analysis that needs no faces: the object detector and the NSFW classifier
- * (started first), then the pixel statistics if requested. Runs in-process or in the analyze
+ * The branch of the analysis that needs no faces: the object detector, the ImageNet classifier and
+ * the NSFW classifier (started first), then the pixel statistics if requested. Runs in-process or in the analyze
  * worker.
  */
 export async function runModelBranch(
@@ -141,13 +159,14 @@ export async function runModelBranch(
   const { timingsMs, timed } = stageTimer();
   const noObjects: DetectedObject[] = [];
   const objectsP = want.objects ? timed('objects', () => detectObjects(img, runModel, signal)) : Promise.resolve(noObjects);
+  const classesP = want.classes ? timed('classes', () => classifyImage(img, runModel, signal)) : Promise.resolve(undefined);
   const nsfwP = want.nsfw
     ? timed('nsfw', async () => nsfwProbabilities(await runModel(NSFW_MODEL_ID, nsfwPreprocess(img), signal)))
     : Promise.resolve(undefined);
-  for (const p of [objectsP, nsfwP]) p.catch(() => undefined);
+  for (const p of [objectsP, classesP, nsfwP]) p.catch(() => undefined);
   const pixels = want.pixels ? await timed('pixels', () => measurePixels(img)) : undefined;
-  const [objects, nsfw] = await Promise.all([objectsP, nsfwP]);
-  return { pixels, objects, nsfw, timingsMs };
+  const [objects, classes, nsfw] = await Promise.all([objectsP, classesP, nsfwP]);
+  return { pixels, objects, classes, nsfw, timingsMs };
 }
 
 function describe(e: Evidence, features: ReadonlySet<VisualFeature>, nsfw: NsfwProbabilities | undefined): AnalysisResult['data'] {

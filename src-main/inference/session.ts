@@ -18,8 +18,22 @@ export type TensorMap = Record<string, FloatTensor>;
 /** What the session checks feeds against (from the manifest). */
 export interface SessionIo {
   modelId: string;
-  inputs: readonly { name: string; shape: readonly number[] }[];
+  /** `dtype` (default float32): integer inputs of quantised models get the float feeds rounded and clamped. */
+  inputs: readonly { name: string; shape: readonly number[]; dtype?: 'float32' | 'uint8' | 'int8' }[];
 }
+
+/** A feed in the input's element type: float32 as is, uint8/int8 rounded and clamped to the type's range. */
+function ortFeed(v: FloatTensor, dtype: 'float32' | 'uint8' | 'int8' = 'float32'): ort.Tensor {
+  if (dtype === 'float32') return new ort.Tensor('float32', v.data, v.dims);
+  const [lo, hi] = dtype === 'uint8' ? [0, 255] : [-128, 127];
+  const out = dtype === 'uint8' ? new Uint8Array(v.data.length) : new Int8Array(v.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.min(hi, Math.max(lo, Math.round(v.data[i]!)));
+  return new ort.Tensor(dtype, out, v.dims);
+}
+
+/** Outputs as float32 whatever their element type (quantised scores stay in their integer units). */
+const asFloat = (data: ort.Tensor['data']): Float32Array =>
+  data instanceof Float32Array ? data : Float32Array.from(data as ArrayLike<number | bigint>, Number);
 
 /** Session tuning. */
 export interface SessionOptions {
@@ -90,6 +104,7 @@ export async function openSession(model: Uint8Array, io: SessionIo, opts: Sessio
       details: { model: io.modelId },
     });
   }
+  const dtypes = new Map(io.inputs.map((i) => [i.name, i.dtype]));
   return {
     modelId: io.modelId,
     outputNames: s.outputNames,
@@ -97,7 +112,7 @@ export async function openSession(model: Uint8Array, io: SessionIo, opts: Sessio
       throwIfAborted(signal);
       validateFeeds(io, feeds);
       const ortFeeds: Record<string, ort.Tensor> = {};
-      for (const [k, v] of Object.entries(feeds)) ortFeeds[k] = new ort.Tensor('float32', v.data, v.dims);
+      for (const [k, v] of Object.entries(feeds)) ortFeeds[k] = ortFeed(v, dtypes.get(k));
       let out: ort.InferenceSession.ReturnType;
       try {
         out = await s.run(ortFeeds);
@@ -110,7 +125,7 @@ export async function openSession(model: Uint8Array, io: SessionIo, opts: Sessio
       // ORT cannot interrupt a running graph; a cancellation that arrived meanwhile wins here.
       throwIfAborted(signal);
       const result: TensorMap = {};
-      for (const [k, v] of Object.entries(out)) result[k] = { data: v.data as Float32Array, dims: v.dims };
+      for (const [k, v] of Object.entries(out)) result[k] = { data: asFloat(v.data), dims: v.dims };
       return result;
     },
     async dispose() {

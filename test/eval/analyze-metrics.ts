@@ -73,6 +73,21 @@ export function captionNamesSubject(caption: string, t: Truth): boolean {
   return words.some((w) => new RegExp(`\\b${w}s?\\b`, 'i').test(caption));
 }
 
+/** True when the caption names any of the fixture's annotated objects (whole words, synonyms). */
+export function captionNamesObject(caption: string, t: Truth): boolean {
+  return (t.truth.objects ?? []).some((o) =>
+    (SYNONYMS.find((g) => g.includes(o)) ?? [o]).some((w) => new RegExp(`\\b${w}s?\\b`, 'i').test(caption)),
+  );
+}
+
+/** Captions that name nothing: the fallbacks of rules/caption.ts. */
+export const GENERIC_CAPTIONS: ReadonlySet<string> = new Set([
+  'an image',
+  'a black and white photo',
+  'a clip art image',
+  'a black and white line drawing',
+]);
+
 /** Object-tag counts of one image: predicted object tags ≥ 0.5, right ones, truth objects found. */
 export interface TagCounts {
   predicted: string[];

@@ -2,6 +2,7 @@ import type { Caption } from '../../shared/spec';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
+import { CAPTION_KINDS, type ClassSubject } from './classes';
 import type { Derived } from './derive';
 import { labelWord } from './tags';
 import { ANIMALS, FURNITURE, article, plural } from './vocab';
@@ -84,7 +85,8 @@ function restsOn(a: DetectedObject, b: DetectedObject): boolean {
   return x >= b.box.x && x <= b.box.x + b.box.w && y >= b.box.y && y <= b.box.y + b.box.h * 1.05;
 }
 
-function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
+/** The phrase for a detected thing: count, and what it rests on or a second thing. */
+function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const area = e.width * e.height;
   const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= 0.5);
   if (!confident.length) return undefined;
@@ -106,6 +108,58 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   return { text, conf: d.labels.get(main.label) ?? 0.5, kind: support ? 'placed' : 'thing' };
 }
 
+/**
+ * Confidence from which the classifier's word names the subject of the caption (a little above
+ * "present": a wrong name reads worse than a vague caption).
+ */
+const CLASS_SUBJECT_CONFIDENCE = 0.55;
+
+/**
+ * Things (not places) the classifier names confidently, best first; none on a page of text (a
+ * handwritten page reads as a ruler). A second thing must be of a known kind (an orange is a
+ * fruit; "projectile" beside "rocket" is the same thing twice).
+ */
+function classifiedThings(d: Derived): ClassSubject[] {
+  if (d.text >= 0.5) return [];
+  const things = d.classes.subjects.filter((s) => !s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE && s.coco !== 'person');
+  return things.filter((s, i) => i === 0 || s.tags.some((t) => CAPTION_KINDS.has(t)));
+}
+
+/**
+ * The phrase for a thing only the classifier names (a close-up the detector misses): "an apple
+ * and an orange" when it names a second thing, "a cat lying on a couch" when the detector sees
+ * furniture.
+ */
+function classifiedPhrase(e: Evidence, d: Derived): Phrase | undefined {
+  const [main, second] = classifiedThings(d);
+  if (!main) return undefined;
+  let text = article(main.word);
+  const support = e.objects.find((o) => FURNITURE.has(o.label) && o.label !== main.coco && (d.labels.get(o.label) ?? 0) >= 0.5);
+  if (support) text += `${main.animal ? ' lying on ' : ' on '}${article(labelWord(support.label))}`;
+  else if (second) text += ` and ${article(second.word)}`;
+  return { text, conf: main.conf, kind: support ? 'placed' : 'thing' };
+}
+
+/**
+ * The main thing: the detector's when it found a thing (not only furniture) at least as sure as
+ * the classifier's best thing (its boxes give counts and supports), else the classifier's.
+ */
+function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
+  const detected = detectedPhrase(e, d);
+  const classified = classifiedPhrase(e, d);
+  if (!detected || !classified) return detected ?? classified;
+  // Furniture is the detector's subject only when it found nothing else: the classified thing
+  // (a cat on a sofa the detector missed) is then the subject, placed on it.
+  const detectedThing = e.objects.some((o) => o.label !== 'person' && !FURNITURE.has(o.label) && (d.labels.get(o.label) ?? 0) >= 0.5);
+  if (!detectedThing) return classified;
+  // A drink in a detected cup or glass: "a cup of espresso".
+  const [drink] = classifiedThings(d);
+  const vessel = (['cup', 'wine glass'] as const).find((l) => (d.labels.get(l) ?? 0) >= 0.5);
+  if (drink && vessel && drink.tags.includes('drink') && drink.word !== labelWord(vessel))
+    return { text: `${article(labelWord(vessel))} of ${drink.word}`, conf: Math.max(drink.conf, d.labels.get(vessel)!), kind: 'thing' };
+  return detected.conf >= classified.conf ? detected : classified;
+}
+
 function weight(o: DetectedObject, area: number): number {
   return o.score * Math.sqrt((o.box.w * o.box.h) / area);
 }
@@ -113,6 +167,8 @@ function weight(o: DetectedObject, area: number): number {
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {
   const cat = (n: string): number => categories.get(n) ?? 0;
   if (d.text >= 0.5) return { text: TEXT_PHRASE, conf: d.text, kind: 'scene' };
+  const place = d.classes.subjects.find((s) => s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE);
+  if (place) return { text: article(place.word), conf: place.conf, kind: 'scene' };
   if (cat('building_') >= 0.5)
     return {
       text: cat('building_arch') >= 0.5 ? 'an old stone building with arches' : 'a building',
@@ -122,7 +178,7 @@ function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, nu
   if (d.night >= 0.5) return { text: 'a dark scene at night', conf: d.night, kind: 'scene' };
   if (cat('outdoor_water') >= 0.5) return { text: 'a body of water', conf: cat('outdoor_water'), kind: 'scene' };
   if (cat('outdoor_grass') >= 0.5) return { text: 'a grassy field', conf: cat('outdoor_grass'), kind: 'scene' };
-  if (d.sky >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
+  if (d.sky * (1 - d.frameFill) >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
   return undefined;
 }
 
@@ -140,10 +196,11 @@ function setting(e: Evidence, d: Derived): { text: string; conf: number } | unde
 }
 
 /**
- * The Description caption: one English sentence from detected things only. Subject = people
- * (count, gender/age words, smiling) or the main object (with "lying on"/"on" when it rests on
- * furniture, or "and" a second object) or a scene phrase; wrapped as "a drawing of …", "a clip
- * art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
+ * The Description caption: one English sentence from detected and classified things only.
+ * Subject = people (count, gender/age words, smiling) or the main thing, detected or classified
+ * (with "lying on"/"on" when it rests on furniture, or "and" a second thing) or a scene phrase
+ * (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
+ * drawings), "a drawing of …", "a clip art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
  * "at night", "indoors") when confident. Confidence = subject confidence, lowered by 10 % for
  * each uncertain wrapper; a fallback "an image" sentence gets 0.2.
  */
@@ -172,7 +229,7 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
     }
     if (subject.text === TEXT_PHRASE) {
       // A page of writing is described as such, whatever its colours.
-    } else if (d.lineDrawing) text = `a drawing of ${text}`;
+    } else if (d.lineDrawing) text = e.color.isBWImg ? `${text} drawn in black and white` : `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;
   }

@@ -28,16 +28,37 @@ export const MIN_CATEGORY_SCORE = 0.4;
 /** Groups whose generic parent (`group_`) exists in the taxonomy. */
 const PARENTS = new Set(['abstract', 'animal', 'building', 'dark', 'drink', 'food', 'indoor', 'outdoor', 'people', 'plant', 'text']);
 
+/**
+ * Categories the rules derive from colour cues alone (green → grass, dark → dark_): scaled by
+ * 1 − frameFill, since a thing filling the frame (a green apple, a black cat) is not a scene.
+ */
+const COLOUR_SCENES: ReadonlySet<string> = new Set([
+  'outdoor_grass',
+  'outdoor_field',
+  'plant_',
+  'plant_tree',
+  'plant_leaves',
+  'plant_branch',
+  'sky_cloud',
+  'sky_sun',
+  'dark_',
+  'abstract_texture',
+]);
+
 /** Azure reports scores in 1/256 steps; we keep that granularity. */
 const quantize = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 256) / 256;
 
-/** Scores every rule; a parent scores at least as high as its best child. */
+/**
+ * Scores every rule and the classifier's categories (max wins); a parent scores at least as high
+ * as its best child.
+ */
 export function scoreCategories(e: Evidence, d: Derived = derive(e)): Map<CategoryName, number> {
   const scores = new Map<CategoryName, number>();
-  for (const rule of CATEGORY_RULES) {
-    const s = rule.score(e, d);
-    if (s > (scores.get(rule.name) ?? 0)) scores.set(rule.name, s);
-  }
+  const put = (name: CategoryName, s: number): void => {
+    if (s > (scores.get(name) ?? 0)) scores.set(name, s);
+  };
+  for (const rule of CATEGORY_RULES) put(rule.name, rule.score(e, d) * (COLOUR_SCENES.has(rule.name) ? 1 - d.frameFill : 1));
+  for (const [name, s] of d.classes.categories) put(name, s);
   for (const [name, s] of [...scores]) {
     const group = name.slice(0, name.indexOf('_'));
     const parent = `${group}_` as CategoryName;

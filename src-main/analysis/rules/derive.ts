@@ -1,6 +1,7 @@
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
+import { classEvidence, CLOSE_UP_KINDS, type ClassEvidence } from './classes';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
 /**
@@ -70,6 +71,14 @@ export interface Derived {
   night: number;
   /** 0..1 text-like content. */
   text: number;
+  /** The classifier's words, categories and subjects (empty when it did not run). */
+  classes: ClassEvidence;
+  /**
+   * 0..1: a thing fills the frame (a detected box over 30→60 % of the image, or a thing of a
+   * close-up kind the classifier names with confidence 0.5→0.9 in a photo without people). Colour-only scene words (grass, sky, night) are
+   * scaled by 1 − frameFill: a close-up of a green apple is not a grassy field.
+   */
+  frameFill: number;
 }
 
 /** Derives the shared rule inputs. */
@@ -81,6 +90,9 @@ export function derive(e: Evidence): Derived {
     labels.set(o.label, Math.max(labels.get(o.label) ?? 0, c));
     if (c >= 0.5) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
   }
+  const classes = classEvidence(e);
+  secondOpinion(labels, counts, classes);
+  const frameFill = frameFilling(e, labels, classes);
   const area = e.width * e.height;
   const faces = e.faces;
   const persons = faces.length + extraPeople(e);
@@ -101,7 +113,8 @@ export function derive(e: Evidence): Derived {
   }
   // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
   // alone stays below 0.5 ("night" needs a night sky or lights).
-  const night = s.brightness < 0.3 ? ramp(s.dark, 0.25, 0.45) * (s.sky > 0.1 || s.brightSpots > 0.01 ? 1 : 0.45) * photo : 0;
+  const night =
+    (1 - frameFill) * (s.brightness < 0.3 ? ramp(s.dark, 0.25, 0.45) * (s.sky > 0.1 || s.brightSpots > 0.01 ? 1 : 0.45) * photo : 0);
   const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
   // Text: many text-like blocks, or several lines of writing on a plain page.
   // Text blocks count on a page-like image (≥ 65 % of pixels at the local paper tone): grass,
@@ -112,7 +125,9 @@ export function derive(e: Evidence): Derived {
   // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text.
   const greyWeight = (e.color.isBWImg ? 1 : largestFaceShare > 0.02 ? 0.3 : 0.8) * (1 - text);
   const sky = s.sky - s.skyGrey + s.skyGrey * greyWeight;
-  const natural = Math.max(ramp(sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
+  // Colour cues of a natural setting; a thing filling the frame (a green apple) is not one.
+  const natural =
+    (1 - frameFill) * Math.max(ramp(sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
   const outdoor = photo * Math.max(natural, outdoorObj);
   const indoor = photo * Math.max(0, indoorObj - 0.5 * natural);
   return {
@@ -135,7 +150,38 @@ export function derive(e: Evidence): Derived {
     indoor,
     night,
     text,
+    classes,
+    frameFill,
   };
+}
+
+/**
+ * The classifier as a second opinion for the detector: a COCO thing the classifier names (a
+ * close-up cat CenterNet misses) gets the classifier's confidence when that is higher, and counts
+ * once when it reaches 0.5 and the detector found no instance.
+ */
+function secondOpinion(labels: Map<CocoLabel, number>, counts: Map<CocoLabel, number>, classes: ClassEvidence): void {
+  for (const s of classes.subjects) {
+    if (!s.coco || s.conf <= (labels.get(s.coco) ?? 0)) continue;
+    labels.set(s.coco, s.conf);
+    if (s.conf >= 0.5 && !counts.has(s.coco)) counts.set(s.coco, 1);
+  }
+}
+
+/** How much a single thing fills the frame (see Derived.frameFill). */
+function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: ClassEvidence): number {
+  const area = e.width * e.height;
+  let fill = 0;
+  for (const o of e.objects) {
+    if (o.label === 'person' || (labels.get(o.label) ?? 0) < 0.5) continue;
+    fill = Math.max(fill, ramp((o.box.w * o.box.h) / area, 0.3, 0.6));
+  }
+  // The classifier gives no extent: its answer fills the frame only for things usually shot close
+  // up, and not beside people (the tripod next to a cameraman).
+  const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= 0.5);
+  const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
+  if (thing && !people) fill = Math.max(fill, ramp(thing.conf, 0.5, 0.9));
+  return fill;
 }
 
 /**

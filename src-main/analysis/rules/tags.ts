@@ -21,10 +21,13 @@ export function labelWord(label: CocoLabel): string {
  * The Tags feature. Confidences are calibrated so ≥ 0.5 usually means present:
  * - objects: calibrated detector confidence (derive.ts `objectConfidence`), hypernyms (animal,
  *   vehicle, food) at 0.95 × the best member;
+ * - classifier: specific names, display words and WordNet general tags (classes.ts), merged with
+ *   the detector's words by maximum;
  * - people: person from faces or person boxes; man/woman per adult face (face × gender
  *   confidence), child for age < 13, group for ≥ 3 people, smiling and glasses from attributes;
  * - scene: ramps over the pixel cues (sky 0.1→0.3 of the image, vegetation 0.1→0.3, water
- *   0.15→0.35, snow 0.2→0.4 on outdoor photos only), outdoor/indoor/night/text from derive.ts;
+ *   0.15→0.35, snow 0.2→0.4 on outdoor photos only; sky, grass and tree × (1 − frameFill)),
+ *   outdoor/indoor/night/text from derive.ts;
  * - style: drawing, clipart, black and white from the ImageType and Color evidence.
  */
 export function buildTags(e: Evidence, d: Derived): Tag[] {
@@ -38,6 +41,7 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
     if (VEHICLES.has(label)) put('vehicle', 0.95 * c);
     if (FOOD.has(label)) put('food', 0.95 * c);
   }
+  for (const [word, c] of d.classes.words) put(word, c);
   if (d.persons > 0 || d.personConf > 0) put('person', d.personConf);
   for (const f of e.faces) {
     const c = f.confidence;
@@ -49,12 +53,14 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
   }
   if (d.persons >= 3) put('group', 0.6 + 0.05 * Math.min(d.persons, 7));
   const photo = 1 - d.drawing;
+  // Colour-only scene words give way to a thing that fills the frame.
+  const open = photo * (1 - d.frameFill);
   const s = e.scene;
   put('outdoor', d.outdoor);
   put('indoor', d.indoor);
-  put('sky', photo * ramp(d.sky, 0.1, 0.3));
-  put('grass', photo * ramp(s.vegetation, 0.1, 0.3));
-  put('tree', photo * ramp(s.vegetation, 0.15, 0.35) * ramp(d.sky, 0.03, 0.15));
+  put('sky', open * ramp(d.sky, 0.1, 0.3));
+  put('grass', open * ramp(s.vegetation, 0.1, 0.3));
+  put('tree', open * ramp(s.vegetation, 0.15, 0.35) * ramp(d.sky, 0.03, 0.15));
   put('water', photo * ramp(s.water, 0.15, 0.35));
   put('snow', photo * ramp(s.snow, 0.2, 0.4) * (d.outdoor >= 0.5 ? 1 : 0));
   put('night', d.night);

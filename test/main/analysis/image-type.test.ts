@@ -137,7 +137,9 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
               heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },
               box_offsets: { data: new Float32Array(128 * 128 * 4), dims: [1, 128, 128, 4] },
             }
-          : { probabilities: { data: new Float32Array([0, 0, 1, 0, 0]), dims: [1, 5] } },
+          : id === 'mobilenet-v2-imagenet'
+            ? { probabilities: { data: Float32Array.from({ length: 1001 }, (_, i) => (i === 0 ? 256 : 0)), dims: [1, 1001] } }
+            : { probabilities: { data: new Float32Array([0, 0, 1, 0, 0]), dims: [1, 5] } },
     });
     return { imageType: out.imageType, tag: (name) => out.tags!.find((t) => t.name === name)?.confidence ?? 0 };
   };

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { analyzePixels, attachDetails, type ModelRunner, type Tensor } from '../../../src-main/analysis';
+import { analyzePixels, attachDetails, IMAGENET_MODEL_ID, type ModelRunner, type Tensor } from '../../../src-main/analysis';
 import { AppError } from '../../../src-main/core';
 import { DETAILS, VISUAL_FEATURES } from '../../../src-main/shared/spec';
 
-/** A runner returning neutral outputs of the right shapes (no objects, a Neutral image). */
+/** A runner returning neutral outputs of the right shapes (no objects, background, a Neutral image). */
 const quietRunner: ModelRunner = async (id): Promise<Record<string, Tensor>> => {
   if (id === 'centernet')
     return {
       heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },
       box_offsets: { data: new Float32Array(128 * 128 * 4), dims: [1, 128, 128, 4] },
     };
+  if (id === IMAGENET_MODEL_ID) {
+    const p = new Float32Array(1001);
+    p[0] = 256; // all on "background", in the uint8 output's units
+    return { probabilities: { data: p, dims: [1, 1001] } };
+  }
   return { probabilities: { data: new Float32Array([0.01, 0, 0.99, 0, 0]), dims: [1, 5] } };
 };
 
@@ -60,6 +65,14 @@ describe('analysis pipeline', () => {
       { runModel: runner },
     );
     expect(called).toEqual(['nsfw-mobilenet-v2-mid']);
+    called.length = 0;
+    await analyzePixels(
+      image(64, 64, () => [10, 200, 10]),
+      new Set(['Tags'] as const),
+      new Set(),
+      { runModel: runner },
+    );
+    expect(called.sort()).toEqual(['centernet', IMAGENET_MODEL_ID]);
   });
 
   it('passes model failures through as AppErrors', async () => {

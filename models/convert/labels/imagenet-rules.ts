@@ -1,0 +1,173 @@
+// The reviewed rules that turn WordNet's hypernym chains into picscan's words and categories. A
+// rule names a WordNet 3.1 noun synset (NLTK-style `lemma.n.NN`) and applies to every ImageNet
+// class below it; the generator fails when a named synset does not exist or no class uses it.
+import type { CategoryName } from '../../../src-main/analysis/rules/categories';
+
+/** What one synset contributes to the classes below it. */
+export interface SynsetRule {
+  synset: string;
+  /** The everyday word for classes below it ("dog" for a golden retriever); the nearest one wins. */
+  display?: string;
+  /** A general tag for every class below it ("fruit", "animal"); all tags on the chain are kept. */
+  tag?: string;
+  /** Taxonomy category; the nearest one on the chain wins. */
+  category?: CategoryName;
+  /** Stop the walk here: higher synsets add nothing (a drink is not also tagged food). */
+  stop?: boolean;
+}
+
+// prettier-ignore
+export const SYNSET_RULES: readonly SynsetRule[] = [
+  // Animals. COCO words ("bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear",
+  // "zebra") are used as display words so classifier and detector tags merge.
+  { synset: 'animal.n.01', tag: 'animal', category: 'animal_' },
+  { synset: 'mammal.n.01', tag: 'mammal' },
+  { synset: 'bird.n.01', display: 'bird', tag: 'bird', category: 'animal_bird' },
+  { synset: 'fish.n.01', display: 'fish', tag: 'fish' },
+  { synset: 'reptile.n.01', tag: 'reptile' },
+  { synset: 'snake.n.01', display: 'snake' },
+  { synset: 'lizard.n.01', display: 'lizard' },
+  { synset: 'turtle.n.02', display: 'turtle' },
+  { synset: 'crocodilian_reptile.n.01', display: 'crocodile' },
+  { synset: 'amphibian.n.03', tag: 'amphibian' },
+  { synset: 'frog.n.01', display: 'frog' },
+  { synset: 'insect.n.01', display: 'insect', tag: 'insect' },
+  { synset: 'butterfly.n.01', display: 'butterfly' },
+  { synset: 'beetle.n.01', display: 'beetle' },
+  { synset: 'spider.n.01', display: 'spider' },
+  { synset: 'crab.n.01', display: 'crab' },
+  { synset: 'dog.n.01', display: 'dog', tag: 'dog', category: 'animal_dog' },
+  { synset: 'wolf.n.01', display: 'wolf' },
+  { synset: 'fox.n.01', display: 'fox' },
+  { synset: 'cat.n.01', display: 'cat', tag: 'cat', category: 'animal_cat' },
+  { synset: 'big_cat.n.01', tag: 'big cat' },
+  { synset: 'bear.n.01', display: 'bear', tag: 'bear' },
+  { synset: 'giant_panda.n.01', display: 'panda', tag: 'bear', category: 'animal_panda' },
+  { synset: 'horse.n.01', display: 'horse', tag: 'horse', category: 'animal_horse' },
+  { synset: 'zebra.n.01', display: 'zebra' },
+  { synset: 'elephant.n.01', display: 'elephant' },
+  { synset: 'cattle.n.01', display: 'cow' },
+  { synset: 'sheep.n.01', display: 'sheep' },
+  { synset: 'primate.n.02', tag: 'primate' },
+  { synset: 'monkey.n.01', display: 'monkey', tag: 'monkey' },
+  { synset: 'ape.n.01', display: 'ape' },
+  { synset: 'rodent.n.01', tag: 'rodent' },
+  { synset: 'squirrel.n.01', display: 'squirrel' },
+  // Food and drink.
+  { synset: 'food.n.01', tag: 'food', category: 'food_' },
+  { synset: 'food.n.02', tag: 'food', category: 'food_' },
+  { synset: 'edible_fruit.n.01', tag: 'fruit' },
+  { synset: 'apple.n.01', display: 'apple' },
+  { synset: 'citrus.n.01', tag: 'citrus' },
+  { synset: 'orange.n.01', display: 'orange' },
+  { synset: 'vegetable.n.01', tag: 'vegetable' },
+  { synset: 'bread.n.01', display: 'bread', tag: 'bread', category: 'food_bread' },
+  { synset: 'sandwich.n.01', tag: 'sandwich', category: 'food_fastfood' },
+  { synset: 'dessert.n.01', tag: 'dessert' },
+  { synset: 'beverage.n.01', tag: 'drink', category: 'drink_', stop: true },
+  // Vehicles.
+  { synset: 'vehicle.n.01', tag: 'vehicle' },
+  { synset: 'public_transport.n.01', tag: 'vehicle' },
+  { synset: 'car.n.01', display: 'car', tag: 'car', category: 'trans_car' },
+  { synset: 'truck.n.01', display: 'truck', tag: 'truck', category: 'trans_car' },
+  { synset: 'bus.n.01', display: 'bus', tag: 'bus', category: 'trans_bus' },
+  { synset: 'bicycle.n.01', display: 'bicycle', tag: 'bicycle', category: 'trans_bicycle' },
+  { synset: 'motorcycle.n.01', display: 'motorcycle', tag: 'motorcycle', category: 'trans_bicycle' },
+  { synset: 'locomotive.n.01', display: 'train', tag: 'train', category: 'outdoor_railway' },
+  { synset: 'boat.n.01', display: 'boat' },
+  { synset: 'ship.n.01', display: 'ship' },
+  { synset: 'vessel.n.02', tag: 'boat' },
+  { synset: 'aircraft.n.01', tag: 'aircraft', category: 'sky_object' },
+  { synset: 'airplane.n.01', display: 'airplane' },
+  // Buildings, places and scenes.
+  { synset: 'building.n.01', tag: 'building', category: 'building_' },
+  { synset: 'place_of_worship.n.01', category: 'building_church' },
+  // Not a display word: palaces and monasteries are houses in WordNet, not in English.
+  { synset: 'house.n.01', tag: 'house', category: 'outdoor_house' },
+  { synset: 'tower.n.01', tag: 'tower', category: 'building_' },
+  { synset: 'arch.n.04', category: 'building_arch' },
+  { synset: 'bridge.n.01', display: 'bridge', tag: 'bridge', category: 'outdoor_waterside' },
+  { synset: 'shop.n.01', tag: 'shop', category: 'indoor_marketstore' },
+  { synset: 'mercantile_establishment.n.01', tag: 'shop', category: 'indoor_marketstore' },
+  { synset: 'theater.n.01', category: 'indoor_venue' },
+  { synset: 'geological_formation.n.01', tag: 'outdoor', category: 'outdoor_', stop: true },
+  { synset: 'mountain.n.01', display: 'mountain', tag: 'mountain', category: 'outdoor_mountain' },
+  { synset: 'shore.n.01', tag: 'water', category: 'outdoor_waterside' },
+  { synset: 'seashore.n.01', tag: 'beach', category: 'outdoor_oceanbeach' },
+  { synset: 'natural_depression.n.01', category: 'outdoor_field' },
+  { synset: 'reef.n.01', tag: 'underwater', category: 'outdoor_water' },
+  // Plants.
+  { synset: 'plant.n.02', tag: 'plant', category: 'plant_' },
+  { synset: 'flower.n.01', display: 'flower', tag: 'flower', category: 'plant_flower' },
+  { synset: 'fungus.n.01', tag: 'fungus' },
+  // Furniture, screens and household things.
+  { synset: 'furniture.n.01', tag: 'furniture', category: 'indoor_room' },
+  { synset: 'chair.n.01', display: 'chair' },
+  { synset: 'sofa.n.01', display: 'couch' },
+  { synset: 'bed.n.01', display: 'bed' },
+  { synset: 'table.n.03', display: 'table' },
+  { synset: 'computer.n.01', tag: 'computer', category: 'object_screen' },
+  { synset: 'laptop.n.01', display: 'laptop' },
+  { synset: 'telephone.n.01', display: 'phone', category: 'object_screen' },
+  { synset: 'display.n.06', display: 'screen', category: 'object_screen' },
+  { synset: 'clock.n.01', display: 'clock', tag: 'clock' },
+  { synset: 'bottle.n.01', display: 'bottle', tag: 'bottle', category: 'drink_' },
+  { synset: 'drinking_vessel.n.01', tag: 'cup', category: 'drink_' },
+  { synset: 'musical_instrument.n.01', tag: 'musical instrument' },
+  { synset: 'clothing.n.01', tag: 'clothing' },
+  { synset: 'footwear.n.01', tag: 'footwear' },
+  { synset: 'headdress.n.01', tag: 'hat' },
+  { synset: 'ball.n.01', display: 'ball', tag: 'ball' },
+];
+
+/** Per-class corrections, keyed by the label line's first lemma; each says why. */
+export interface ClassOverride {
+  /** The specific name to report instead of the first lemma. */
+  name?: string;
+  display?: string;
+  tags?: string[];
+  category?: CategoryName;
+}
+
+export const CLASS_OVERRIDES: Readonly<Record<string, ClassOverride>> = {
+  // WordNet lists "beacon" first; people call it a lighthouse.
+  beacon: { name: 'lighthouse', tags: ['building', 'tower'], category: 'building_' },
+  // ImageNet's "cup" is a punch drink in WordNet, but its photos show cups.
+  cup: { display: 'cup', tags: ['cup', 'drink'], category: 'drink_' },
+  // "television system" in WordNet; the photos show television sets.
+  television: { display: 'television', tags: ['screen'], category: 'object_screen' },
+  monitor: { tags: ['screen', 'computer'], category: 'object_screen' },
+  'web site': { name: 'website', tags: ['text', 'screen'], category: 'text_' },
+  menu: { tags: ['text'], category: 'text_menu' },
+  'comic book': { tags: ['text'], category: 'text_mag' },
+  'book jacket': { tags: ['text'], category: 'text_mag' },
+  'street sign': { tags: ['sign', 'text'], category: 'text_sign' },
+  'traffic light': { tags: ['outdoor'], category: 'outdoor_street' },
+  'parking meter': { category: 'outdoor_street' },
+  teddy: { name: 'teddy bear', tags: ['toy'] },
+  'giant panda': { name: 'giant panda', display: 'panda' },
+  mouse: { name: 'computer mouse', tags: ['computer'] },
+  hotdog: { name: 'hot dog', category: 'food_fastfood' },
+  pizza: { tags: ['food', 'fast food'], category: 'food_pizza' },
+  plate: { name: 'plate of food' },
+  'motor scooter': { display: 'scooter', tags: ['vehicle', 'motorcycle'], category: 'trans_bicycle' },
+  streetcar: { display: 'tram', tags: ['vehicle', 'train'], category: 'outdoor_railway' },
+  'passenger car': { name: 'railway carriage', display: 'train', tags: ['vehicle', 'train'], category: 'outdoor_railway' },
+  library: { tags: ['indoor', 'book'], category: 'indoor_room' },
+  restaurant: { category: 'indoor_' },
+  'grocery store': { tags: ['shop', 'food'] },
+  lakeside: { tags: ['water', 'lake'] },
+  cliff: { category: 'outdoor_stonerock' },
+  valley: { category: 'outdoor_field' },
+  promontory: { category: 'outdoor_waterside' },
+  missile: { name: 'missile', display: 'rocket' },
+  'space shuttle': { tags: ['spacecraft', 'vehicle'], category: 'sky_object' },
+};
+
+/**
+ * Label lines whose synset the lemma match gets wrong: WordNet 3.1 renamed the trousers to
+ * "jeans" and kept "jean" only on the fabric.
+ */
+export const SYNSET_OVERRIDES: Readonly<Record<string, string>> = {
+  'jean, blue jean, denim': 'jeans.n.01',
+};

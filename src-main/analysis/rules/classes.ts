@@ -1,0 +1,190 @@
+import { IMAGENET_HIERARCHY, subjectWord, type ClassScore, type ImagenetClass } from '../classifier';
+import type { Evidence } from '../evidence';
+import { COCO80, type CocoLabel } from '../objects/coco';
+import type { CategoryName } from './categories';
+import { WORDING } from './vocab';
+
+/**
+ * Calibration of the classifier's probabilities, summed over the top-k classes that share a word
+ * (tabby + tiger cat + Egyptian cat all say "cat"): piecewise-linear like the detector's, so that
+ * 0.5 means "present". Measured on the fixtures and `npm run eval:unseen` (docs/analysis.md).
+ */
+export const CLASS_CALIBRATION = { floor: 0.1, present: 0.3, sure: 0.8 } as const;
+
+/**
+ * The classifier learnt from photos. On drawings its confident answers are mostly wrong (stars
+ * read as toilet seats, jigsaw pieces as hooks, a horse silhouette as a hairless dog), while on
+ * photos cut out on white, which the pixel rules also rate clip art, they are mostly right. The
+ * two differ in palette: `npm run eval:unseen` drawings with a top class ≥ 0.5 cover 90 % of their
+ * pixels with ≤ 8 4-bit colour bins (a few up to 50), cut-out photos with 9–170. So on line
+ * drawings, and on clip art by the palette ramp below, the probability loses `discount` before
+ * calibration: a drawing's class needs p ≥ 0.85 to be tagged and ≥ 0.91 to be named in the
+ * caption.
+ */
+export const CLASS_DRAWING_GATE = { discount: 0.55, photoBins: [8, 24] } as const;
+
+/** General tags (fruit, animal) count a little less than the name of the thing itself. */
+const GENERAL_TAG_FACTOR = 0.95;
+/** The specific name ("golden retriever") is reported from its own probability only, a little lower. */
+const SPECIFIC_NAME_FACTOR = 0.9;
+
+/**
+ * Kinds of things usually photographed close up: a confident classifier answer of such a kind
+ * fills the frame (frameFill); vehicles, buildings and rockets usually stand in a scene.
+ */
+export const CLOSE_UP_KINDS: ReadonlySet<string> = new Set([
+  'animal',
+  'fruit',
+  'vegetable',
+  'food',
+  'flower',
+  'fungus',
+  'drink',
+  'cup',
+  'bottle',
+  'musical instrument',
+  'computer',
+  'clock',
+  'ball',
+  'hat',
+  'clothing',
+  'footwear',
+]);
+
+/** General tags that read well as a caption's subject ("a building", "a dog", "a flower"). */
+export const CAPTION_KINDS: ReadonlySet<string> = new Set([
+  'animal',
+  'bird',
+  'fish',
+  'insect',
+  'dog',
+  'cat',
+  'monkey',
+  'bear',
+  'horse',
+  'fruit',
+  'vegetable',
+  'flower',
+  'building',
+  'tower',
+  'boat',
+  'car',
+  'truck',
+  'bus',
+  'train',
+  'aircraft',
+  'musical instrument',
+  'computer',
+  'clock',
+  'bottle',
+  'cup',
+  'ball',
+  'hat',
+  'drink',
+]);
+
+/** Categories that describe a place rather than a thing in it: such classes do not fill the frame. */
+const SCENE_CATEGORY = /^(outdoor_|indoor_(?!room)|building_|sky_)/;
+
+/** A word the classifier supports, with its calibrated confidence. */
+export interface ClassWord {
+  word: string;
+  conf: number;
+}
+
+/** A named thing the classifier sees (its display word), for captions. */
+export interface ClassSubject {
+  word: string;
+  conf: number;
+  /** The COCO label of the same thing, when the detector has one. */
+  coco?: CocoLabel;
+  animal: boolean;
+  /** General tags of its class (WordNet hypernyms), nearest first. */
+  tags: readonly string[];
+  /** A place (lakeside, library, church) rather than a thing. */
+  scene: boolean;
+}
+
+/** What the rules take from the classifier. */
+export interface ClassEvidence {
+  /** Calibrated confidence per word: specific names, display words and general tags. */
+  words: Map<string, number>;
+  /** Calibrated confidence per taxonomy category. */
+  categories: Map<CategoryName, number>;
+  /** Display words, best first (≥ the floor). */
+  subjects: ClassSubject[];
+}
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/** Calibrated 0..1 confidence of a summed class probability. */
+export function classConfidence(p: number): number {
+  const { floor, present, sure } = CLASS_CALIBRATION;
+  if (p <= floor) return (p / floor) * 0.3;
+  if (p <= present) return 0.3 + ((p - floor) / (present - floor)) * 0.2;
+  if (p <= sure) return 0.5 + ((p - present) / (sure - present)) * 0.4;
+  return Math.min(0.99, 0.9 + (p - sure) * 0.25);
+}
+
+/** COCO label by the word our tags use for it (labelWord) and by its own name. */
+const COCO_BY_WORD = new Map<string, CocoLabel>([
+  ...COCO80.map((l) => [l, l] as const),
+  ...COCO80.map((l) => [WORDING[l] ?? l, l] as const),
+]);
+
+/** The COCO label a classifier word names, if any ("dog" → dog, "television" → tv). */
+export function cocoOfWord(word: string): CocoLabel | undefined {
+  return COCO_BY_WORD.get(word);
+}
+
+const isScene = (c: ImagenetClass): boolean => !!c.category && SCENE_CATEGORY.test(c.category) && !c.tags.includes('furniture');
+
+/** 1 for photos, 0 for line drawings and small-palette clip art, a ramp over the palette between. */
+export function photoLikeness(e: Evidence): number {
+  if (e.imageType.lineDrawingType === 1) return 0;
+  if (e.imageType.clipArtType < 2) return 1;
+  const [lo, hi] = CLASS_DRAWING_GATE.photoBins;
+  return clamp01(((e.colorBins90 ?? lo) - lo) / (hi - lo));
+}
+
+/**
+ * Aggregates the classifier's top-k over the WordNet hierarchy: each word's probability is the
+ * sum over the classes carrying it, calibrated; on drawings gated by CLASS_DRAWING_GATE first.
+ */
+export function classEvidence(e: Evidence): ClassEvidence {
+  const words = new Map<string, number>();
+  const categories = new Map<CategoryName, number>();
+  const subjects: ClassSubject[] = [];
+  const scores: ClassScore[] = e.classes ?? [];
+  if (!scores.length) return { words, categories, subjects };
+  const photoLike = photoLikeness(e);
+  const sums = { display: new Map<string, number>(), tag: new Map<string, number>(), category: new Map<CategoryName, number>() };
+  const add = <K>(m: Map<K, number>, k: K, p: number): void => void m.set(k, (m.get(k) ?? 0) + p);
+  const meta = new Map<string, ImagenetClass>();
+  for (const { index, p } of scores) {
+    const c = IMAGENET_HIERARCHY.classes[index];
+    if (!c) continue;
+    const q = photoLike * p + (1 - photoLike) * Math.max(0, p - CLASS_DRAWING_GATE.discount);
+    const display = subjectWord(c);
+    add(sums.display, display, q);
+    if (!meta.has(display)) meta.set(display, c);
+    for (const t of c.tags) add(sums.tag, t, q);
+    if (c.category) add(sums.category, c.category, q);
+    if (c.display) words.set(c.name, Math.max(words.get(c.name) ?? 0, SPECIFIC_NAME_FACTOR * classConfidence(q)));
+  }
+  for (const [t, q] of sums.tag) words.set(t, Math.max(words.get(t) ?? 0, GENERAL_TAG_FACTOR * classConfidence(q)));
+  for (const [w, q] of sums.display) words.set(w, Math.max(words.get(w) ?? 0, classConfidence(q)));
+  for (const [k, q] of sums.category) categories.set(k, clamp01(classConfidence(q)));
+  for (const [display, q] of [...sums.display].sort((a, b) => b[1] - a[1])) {
+    if (q <= CLASS_CALIBRATION.floor) break;
+    const c = meta.get(display)!;
+    // When the classes disagree on the main thing but agree on its kind (monastery, castle,
+    // palace: all buildings), the caption names the kind.
+    const kind = subjects.length ? undefined : c.tags.find((t) => CAPTION_KINDS.has(t) && (sums.tag.get(t) ?? 0) > 2 * q);
+    const word = kind ?? display;
+    if (subjects.some((x) => x.word === word)) continue;
+    const conf = classConfidence(kind ? sums.tag.get(kind)! : q);
+    subjects.push({ word, conf, coco: cocoOfWord(word), animal: c.tags.includes('animal'), tags: c.tags, scene: isScene(c) });
+  }
+  return { words, categories, subjects };
+}

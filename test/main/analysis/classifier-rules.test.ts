@@ -1,0 +1,90 @@
+// The rules' use of the ImageNet classifier's evidence (top-k classes), on synthetic evidence:
+// words through the WordNet hierarchy, captions naming classified things, categories, scene words
+// giving way to a frame-filling thing, and the drawing handicap. Real-image checks are in
+// classifier.test.ts.
+import { describe, expect, it } from 'vitest';
+import { buildCaption, buildTags, categorize, derive, IMAGENET_HIERARCHY, type CocoLabel, type Evidence } from '../../../src-main/analysis';
+import { scoreCategories } from '../../../src-main/analysis/rules/categories';
+import { plainEvidence } from '../../helpers/evidence';
+
+const idx = (name: string): number => {
+  const i = IMAGENET_HIERARCHY.classes.findIndex((c) => c.name === name);
+  if (i < 0) throw new Error(`no class ${name}`);
+  return i;
+};
+const withClasses = (e: Evidence, classes: Array<[string, number]>): Evidence => ({
+  ...e,
+  classes: classes.map(([n, p]) => ({ index: idx(n), p })),
+});
+const caption = (e: Evidence): string => {
+  const d = derive(e);
+  return buildCaption(e, d, scoreCategories(e, d)).text;
+};
+const tagMap = (e: Evidence): Map<string, number> => new Map(buildTags(e, derive(e)).map((t) => [t.name, t.confidence]));
+const obj = (label: CocoLabel, score: number, x: number, y: number, w: number, h: number) => ({ label, score, box: { x, y, w, h } });
+const grassy = (): Evidence => {
+  const e = plainEvidence();
+  return { ...e, scene: { ...e.scene, vegetation: 0.6, sky: 0.3 } };
+};
+
+describe('classifier evidence in the rules', () => {
+  it('sums sibling classes into the everyday word and adds the general tags', () => {
+    const e = withClasses(plainEvidence(), [
+      ['tabby', 0.45],
+      ['tiger cat', 0.3],
+      ['Egyptian cat', 0.1],
+    ]);
+    const tags = tagMap(e);
+    // 0.85 summed is "sure"; no single class is.
+    expect(tags.get('cat')).toBeGreaterThan(0.9);
+    expect(tags.get('animal')).toBeGreaterThan(0.85);
+    expect(tags.get('mammal')).toBeGreaterThan(0.85);
+    expect(tags.get('tabby')).toBeGreaterThan(0.5);
+    expect(categorize(e, derive(e)).map((c) => c.name)).toEqual(expect.arrayContaining(['animal_cat', 'animal_']));
+    expect(caption(e)).toBe('a cat');
+  });
+
+  it('names what only the classifier sees, with a second thing or the furniture under it', () => {
+    expect(
+      caption(
+        withClasses(plainEvidence(), [
+          ['Granny Smith', 0.5],
+          ['orange', 0.45],
+        ]),
+      ),
+    ).toBe('an apple and an orange');
+    const sofa = { ...plainEvidence(), objects: [obj('couch', 0.7, 0, 100, 600, 300)] };
+    expect(caption(withClasses(sofa, [['tabby', 0.7]]))).toBe('a cat lying on a couch');
+    expect(caption(withClasses(plainEvidence(), [['lakeside', 0.6]]))).toBe('a lakeside');
+  });
+
+  it('is a second opinion for the detector on close-ups of COCO things', () => {
+    const weakCat = { ...plainEvidence(), objects: [obj('cat', 0.3, 0, 0, 600, 400)] };
+    expect(derive(weakCat).labels.get('cat')).toBeLessThan(0.5);
+    const d = derive(withClasses(weakCat, [['Persian cat', 0.9]]));
+    expect(d.labels.get('cat')).toBeGreaterThan(0.85);
+    expect(d.counts.get('cat')).toBe(1);
+  });
+
+  it('does not call a close-up a grassy field, the sky or night', () => {
+    const field = grassy();
+    expect(caption(field)).toBe('a grassy field');
+    const apple = withClasses(field, [['Granny Smith', 0.8]]);
+    expect(caption(apple)).toBe('an apple');
+    const tags = tagMap(apple);
+    expect(tags.has('grass')).toBe(false);
+    expect(tags.has('sky')).toBe(false);
+    expect(categorize(apple, derive(apple)).map((c) => c.name)).not.toContain('outdoor_grass');
+    const dark = { ...plainEvidence(), scene: { ...plainEvidence().scene, brightness: 0.15, dark: 0.7, sky: 0.3 } };
+    expect(caption(dark)).toBe('a dark scene at night');
+    expect(caption(withClasses(dark, [['Egyptian cat', 0.8]]))).toBe('a cat');
+  });
+
+  it('asks more of the photo-trained classifier on drawings', () => {
+    const lineArt = { clipArtType: 3 as const, lineDrawingType: 1 as const, clipArtScore: 0.9 };
+    const bw = { ...plainEvidence().color, isBWImg: true };
+    const drawing = { ...plainEvidence(), imageType: lineArt, color: bw };
+    expect(caption(withClasses(drawing, [['lighthouse', 0.8]]))).toBe('a black and white line drawing');
+    expect(caption(withClasses(drawing, [['lighthouse', 0.95]]))).toBe('a lighthouse drawn in black and white');
+  });
+});

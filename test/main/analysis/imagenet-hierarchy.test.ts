@@ -1,0 +1,62 @@
+// The WordNet-generated ImageNet hierarchy: known classes land on the expected words and
+// categories, and regenerating from WordNet gives the committed table byte for byte.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CATEGORY_NAMES } from '../../../src-main/analysis';
+import { IMAGENET_HIERARCHY, type ImagenetClass } from '../../../src-main/analysis/classifier/hierarchy';
+import { buildImagenetHierarchy, formatHierarchy, HIERARCHY_FILE } from '../../../models/convert/labels/imagenet-hierarchy';
+
+const byName = (name: string): ImagenetClass => {
+  const c = IMAGENET_HIERARCHY.classes.find((x) => x.name === name);
+  if (!c) throw new Error(`no class ${name}`);
+  return c;
+};
+/** Every word a class contributes: specific name, display word and general tags. */
+const words = (c: ImagenetClass): string[] => [c.name, ...(c.display ? [c.display] : []), ...c.tags];
+
+describe('ImageNet hierarchy (models/labels/imagenet-hierarchy.json)', () => {
+  it('has the 1 001 outputs of the classifier, background first, and only taxonomy category names', () => {
+    expect(IMAGENET_HIERARCHY.classes).toHaveLength(1001);
+    expect(IMAGENET_HIERARCHY.classes[IMAGENET_HIERARCHY.background]!.name).toBe('background');
+    const names = new Set<string>(CATEGORY_NAMES);
+    for (const c of IMAGENET_HIERARCHY.classes) if (c.category) expect(names.has(c.category), c.name).toBe(true);
+  });
+
+  it.each([
+    ['Granny Smith', 'apple', ['fruit', 'food'], 'food_'],
+    ['tabby', 'cat', ['animal'], 'animal_cat'],
+    ['Egyptian cat', 'cat', ['animal'], 'animal_cat'],
+    ['golden retriever', 'dog', ['animal', 'mammal'], 'animal_dog'],
+    ['church', 'church', ['building'], 'building_church'],
+    ['sports car', 'car', ['vehicle'], 'trans_car'],
+    ['school bus', 'bus', ['vehicle'], 'trans_bus'],
+    ['mountain bike', 'bicycle', ['vehicle'], 'trans_bicycle'],
+    ['sorrel', 'horse', ['animal'], 'animal_horse'],
+    ['giant panda', 'panda', ['animal'], 'animal_panda'],
+    ['baboon', 'monkey', ['primate', 'animal'], 'animal_'],
+    ['admiral', 'butterfly', ['insect', 'animal'], 'animal_'],
+    ['fox squirrel', 'squirrel', ['rodent', 'animal'], 'animal_'],
+    ['orange', 'orange', ['fruit', 'food'], 'food_'],
+    ['French loaf', 'bread', ['food'], 'food_bread'],
+    ['pizza', 'pizza', ['food'], 'food_pizza'],
+    ['espresso', 'espresso', ['drink'], 'drink_'],
+    ['daisy', 'flower', ['plant'], 'plant_flower'],
+    ['lighthouse', 'lighthouse', ['building'], 'building_'],
+    ['alp', 'mountain', ['outdoor'], 'outdoor_mountain'],
+    ['laptop', 'laptop', ['computer'], 'object_screen'],
+  ])('%s → %s, %j, %s', (name, display, tags, category) => {
+    const c = byName(name);
+    expect(c.display ?? c.name).toBe(display);
+    expect(words(c)).toEqual(expect.arrayContaining(tags));
+    expect(c.category).toBe(category);
+  });
+
+  it('tells the crane bird from the crane machine by WordNet order', () => {
+    const cranes = IMAGENET_HIERARCHY.classes.filter((c) => c.name === 'crane');
+    expect(cranes.map((c) => c.tags.includes('animal'))).toEqual([true, false]);
+  });
+
+  it('regenerating from WordNet gives the committed file', () => {
+    expect(formatHierarchy(buildImagenetHierarchy())).toBe(readFileSync(HIERARCHY_FILE, 'utf8'));
+  });
+});
