@@ -132,11 +132,10 @@ async function describeFace(
   const kp = keyPoints(m.mesh);
   const faceWin = windowFromMesh(m.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1);
   const faceres = await runFaceres(img, faceWin, runner, signal);
-  const verdict = verifyFace({
-    detectorScore: m.candidate.score,
-    faceFlag: m.faceScore,
-    descriptorSpread: descriptorSpread(req(faceres, 'descriptor')),
-  });
+  const verdict = verifyFace(
+    { detectorScore: m.candidate.score, faceFlag: m.faceScore, descriptorSpread: descriptorSpread(req(faceres, 'descriptor')) },
+    opts.selector.partial,
+  );
   if (!verdict.accepted) return null;
   const pose = headPose(m.mesh);
   const patch = facePatch(img, faceWin);

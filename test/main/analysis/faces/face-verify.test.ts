@@ -31,6 +31,14 @@ describe('verifyFace', () => {
     expect(verifyFace({ ...strong, descriptorSpread: min }).accepted).toBe(true);
   });
 
+  it('has a lower bar with PARTIAL (covered lower faces light fewer channels)', () => {
+    const { partialMinDescriptorSpread: p, minDescriptorSpread: min } = FACE_VERIFY_RULES;
+    expect(p).toBeLessThan(min);
+    expect(verifyFace({ ...strong, descriptorSpread: p }, true).accepted).toBe(true);
+    expect(verifyFace({ ...strong, descriptorSpread: p }, false).accepted).toBe(false);
+    expect(verifyFace({ ...strong, descriptorSpread: p - 0.01 }, true).accepted).toBe(false);
+  });
+
   it('gives a face all three witnesses agree on ≥ 0.9, and caps one the descriptor doubts at 2/3', () => {
     expect(faceConfidence(strong)).toBeGreaterThanOrEqual(0.9);
     // The false faces users saw scored 0.71–0.87 as mean(detector, flag); with a weak descriptor
