@@ -79,14 +79,12 @@ function printEvidence(ev: CandidateEvidence[]): void {
   console.log(
     `(detector ≥ 0.5, face flag ≥ 0.5, FULL yaw range; threshold minDescriptorSpread ${FACE_VERIFY_RULES.minDescriptorSpread})\n`,
   );
-  console.log(
-    '| candidates | n | spread min | median | max | face flag ≥ 0.8 (reported before verification) | rejected by the spread rule |',
-  );
+  console.log('| candidates | n | spread min | median | max | face flag ≥ 0.8 | rejected by the spread rule |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const kind of ['face', 'tune', 'holdout'] as const) {
+  for (const kind of ['face', 'hard face', 'tune', 'holdout'] as const) {
     const part = ev.filter((e) => e.kind === kind);
     const s = part.map((e) => e.spread).sort((a, b) => a - b);
-    const label = kind === 'face' ? 'fixture truth faces' : `negatives, ${kind}`;
+    const label = kind === 'face' ? 'fixture truth faces' : kind === 'hard face' ? 'degraded truth faces' : `negatives, ${kind}`;
     if (!s.length) {
       console.log(`| ${label} | 0 | - | - | - | 0 | 0 |`);
       continue;
@@ -96,7 +94,11 @@ function printEvidence(ev: CandidateEvidence[]): void {
       `| ${label} | ${s.length} | ${s[0]!.toFixed(2)} | ${s[s.length >> 1]!.toFixed(2)} | ${s[s.length - 1]!.toFixed(2)} | ${part.filter((e) => e.faceFlag >= 0.8).length} | ${rejected} |`,
     );
   }
-  for (const e of ev.filter((x) => x.kind !== 'face')) {
+  const lowFaces = ev
+    .filter((x) => x.kind === 'hard face')
+    .sort((a, b) => a.spread - b.spread)
+    .slice(0, 5);
+  for (const e of [...lowFaces, ...ev.filter((x) => x.kind === 'tune' || x.kind === 'holdout')]) {
     console.log(
       `- ${e.kind} ${e.file}: detector ${e.detectorScore.toFixed(2)}, flag ${e.faceFlag.toFixed(2)}, spread ${e.spread.toFixed(2)}`,
     );
