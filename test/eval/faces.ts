@@ -1,9 +1,20 @@
 /**
  * `npm run eval:faces`: recall/precision on the shared fixtures (facesComplete images), false
  * faces on face-free images, gender of the named people and per-image timings, for the default
- * selector (FRONTAL) and for FULL. Prints markdown (copied into docs/benchmarks.md, "## Faces").
+ * selector (FRONTAL) and for FULL; false faces on the negative images (test/fixtures/negatives) per
+ * split, and the verification evidence (descriptor spread) the threshold was chosen on. Prints
+ * markdown (copied into docs/benchmarks.md, "## Faces", and docs/faces.md, "Verification").
  */
-import { evaluate, loadFixtures, openFaceStack, type EvalSummary } from '../main/analysis/faces/fixture-eval';
+import { FACE_VERIFY_RULES } from '../../src-main/analysis/faces/face-verify';
+import {
+  evaluate,
+  evaluateNegatives,
+  loadFixtures,
+  openFaceStack,
+  type EvalSummary,
+  type NegativeEval,
+} from '../main/analysis/faces/fixture-eval';
+import { collectEvidence, type CandidateEvidence } from '../main/analysis/faces/verification-evidence';
 
 const stack = openFaceStack(2);
 const pct = (x: number): string => x.toFixed(3);
@@ -23,6 +34,8 @@ function print(label: string, s: EvalSummary): void {
   const scored = s.images.filter((i) => i.facesComplete && !profiles.has(i.file));
   const truth = scored.reduce((n, i) => n + i.truth, 0);
   console.log(`recall without the profile face (${[...profiles].join(', ')}): ${pct(scored.reduce((n, i) => n + i.matched, 0) / truth)}\n`);
+  const conf = s.images.flatMap((i) => i.confidences).sort((a, b) => a - b);
+  if (conf.length) console.log(`confidence of reported faces: min ${conf[0]!.toFixed(3)}, median ${conf[conf.length >> 1]!.toFixed(3)}\n`);
   console.log('| image | truth | found | matched | ms | gender (maleConfidence) | error |');
   console.log('|---|---:|---:|---:|---:|---|---|');
   for (const i of s.images) {
@@ -46,12 +59,61 @@ function print(label: string, s: EvalSummary): void {
   if (eyes.length) console.log(`\neye error / inter-ocular distance: max ${Math.max(...eyes).toFixed(3)} over ${eyes.length} faces`);
 }
 
+function printNegatives(label: string, r: NegativeEval[]): void {
+  console.log(`\n### Negative images, ${label}\n`);
+  console.log('| split | images | images with a face | false faces | max confidence |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const split of ['tune', 'holdout'] as const) {
+    const part = r.filter((i) => i.split === split);
+    const conf = part.flatMap((i) => i.confidences);
+    console.log(
+      `| ${split} | ${part.length} | ${part.filter((i) => i.faces > 0).length} | ${conf.length} | ${conf.length ? Math.max(...conf).toFixed(2) : '-'} |`,
+    );
+  }
+  const hit = r.filter((i) => i.faces > 0).map((i) => `${i.file} (${i.confidences.join(', ')})`);
+  if (hit.length) console.log(`\nfalse faces: ${hit.join('; ')}`);
+}
+
+function printEvidence(ev: CandidateEvidence[]): void {
+  console.log('\n### Verification evidence: faceres descriptor spread of candidates that reach facemesh\n');
+  console.log(
+    `(detector ≥ 0.5, face flag ≥ 0.5, FULL yaw range; threshold minDescriptorSpread ${FACE_VERIFY_RULES.minDescriptorSpread})\n`,
+  );
+  console.log('| candidates | n | spread min | median | max | face flag ≥ 0.8 | rejected by the spread rule |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const kind of ['face', 'hard face', 'tune', 'holdout'] as const) {
+    const part = ev.filter((e) => e.kind === kind);
+    const s = part.map((e) => e.spread).sort((a, b) => a - b);
+    const label = kind === 'face' ? 'fixture truth faces' : kind === 'hard face' ? 'degraded truth faces' : `negatives, ${kind}`;
+    if (!s.length) {
+      console.log(`| ${label} | 0 | - | - | - | 0 | 0 |`);
+      continue;
+    }
+    const rejected = part.filter((e) => e.spread < FACE_VERIFY_RULES.minDescriptorSpread).length;
+    console.log(
+      `| ${label} | ${s.length} | ${s[0]!.toFixed(2)} | ${s[s.length >> 1]!.toFixed(2)} | ${s[s.length - 1]!.toFixed(2)} | ${part.filter((e) => e.faceFlag >= 0.8).length} | ${rejected} |`,
+    );
+  }
+  const lowFaces = ev
+    .filter((x) => x.kind === 'hard face')
+    .sort((a, b) => a.spread - b.spread)
+    .slice(0, 5);
+  for (const e of [...lowFaces, ...ev.filter((x) => x.kind === 'tune' || x.kind === 'holdout')]) {
+    console.log(
+      `- ${e.kind} ${e.file}: detector ${e.detectorScore.toFixed(2)}, flag ${e.faceFlag.toFixed(2)}, spread ${e.spread.toFixed(2)}`,
+    );
+  }
+}
+
 try {
   // Warm the sessions so the first image's timing is not model loading.
   await evaluate(stack.service, { minHeadScale: 0.5 });
   print('FRONTAL (default), minHeadScale 0.015', await evaluate(stack.service));
   print('FULL, minHeadScale 0.015', await evaluate(stack.service, { selector: 'FULL' }));
   print('FULL + PARTIAL (occlusion-tolerant), minHeadScale 0.015', await evaluate(stack.service, { selector: ['full', 'partial'] }));
+  printNegatives('FRONTAL (default), minHeadScale 0.015', await evaluateNegatives(stack.service));
+  printNegatives('FULL, minHeadScale 0.015', await evaluateNegatives(stack.service, { selector: 'FULL' }));
+  printEvidence(await collectEvidence(stack));
 } finally {
   await stack.close();
 }

@@ -36,12 +36,34 @@ export const GEAR_AGE_YEARS = [15, 23, 28, 35.5, 45.5, 55.5, 68] as const;
 /** Gender logits are clipped to ±this before averaging, so one saturated model cannot veto the other. */
 export const GENDER_LOGIT_CLIP = 4;
 
-/** Runs the three attribute models on the upright face window `face` (side = face extent). */
+/** faceres' input crop: the upright face window, RGB 0..255, 224 px. */
+const FACERES_TARGET: WarpTarget = { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 };
+
+/**
+ * Runs `faceres` alone on the upright face window: male probability, age softmax and the
+ * 1024-d descriptor (the verification stage reads the descriptor before the other models run).
+ */
+export async function runFaceres(
+  img: RgbImage,
+  face: Window,
+  runner: FaceModelRunner,
+  signal?: AbortSignal,
+): Promise<Record<string, Float32Array>> {
+  return withBuffer(FACERES_TARGET.side * FACERES_TARGET.side * FACERES_TARGET.channels, (buf) =>
+    runner.run('faceres', warpToTensor(img, face, FACERES_TARGET, buf), signal),
+  );
+}
+
+/**
+ * Runs the attribute models on the upright face window `face` (side = face extent); `faceres`
+ * is the output of `runFaceres` when the caller already has it (then only gear and emotion run).
+ */
 export async function estimateAttributes(
   img: RgbImage,
   face: Window,
   runner: FaceModelRunner,
   signal?: AbortSignal,
+  faceres?: Record<string, Float32Array>,
 ): Promise<AttributeScores> {
   const gearWin: Window = {
     ...face,
@@ -49,18 +71,18 @@ export async function estimateAttributes(
     cx: face.cx + Math.sin(face.angleRad) * face.size * 0.1,
     cy: face.cy - Math.cos(face.angleRad) * face.size * 0.1,
   };
-  // All three started before awaiting: with an asynchronous runner the warps overlap model runs
+  // All started before awaiting: with an asynchronous runner the warps overlap model runs
   // (onnxruntime-node's run blocks the calling thread, so through the engine they run in turn).
-  const run = (id: 'faceres' | 'gear' | 'emotion', win: Window, t: WarpTarget): Promise<Record<string, Float32Array>> =>
+  const run = (id: 'gear' | 'emotion', win: Window, t: WarpTarget): Promise<Record<string, Float32Array>> =>
     withBuffer(t.side * t.side * t.channels, (buf) => runner.run(id, warpToTensor(img, win, t, buf), signal));
-  const [faceres, gear, emotion] = await Promise.all([
-    run('faceres', face, { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 }),
+  const [faceresOut, gear, emotion] = await Promise.all([
+    faceres ?? runFaceres(img, face, runner, signal),
     run('gear', gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }),
     run('emotion', face, { side: 64, layout: 'nhwc', scale: 2 / 255, offset: -1, channels: 1 }),
   ]);
   return combineAttributes({
-    faceresMale: req(faceres, 'gender')[0]!,
-    faceresAge: req(faceres, 'age'),
+    faceresMale: req(faceresOut, 'gender')[0]!,
+    faceresAge: req(faceresOut, 'age'),
     gearGender: req(gear, 'gender'),
     gearAge: req(gear, 'age'),
     gearRace: req(gear, 'race'),
@@ -126,7 +148,8 @@ function clippedLogit(p: number): number {
 
 const sigmoidOf = (x: number): number => 1 / (1 + Math.exp(-x));
 
-function req(out: Record<string, Float32Array>, name: string): Float32Array {
+/** A named model output; throws when the model did not produce it. */
+export function req(out: Record<string, Float32Array>, name: string): Float32Array {
   const v = out[name];
   if (!v) throw new Error(`attribute model: missing output ${name}`);
   return v;

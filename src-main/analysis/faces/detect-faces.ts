@@ -3,9 +3,10 @@
  * attribute models → `FaceResult`s in image px, ordered for `face_id`.
  */
 import type { RgbImage } from '../../inference/image';
-import { estimateAttributes, type AttributeScores } from './attributes';
+import { estimateAttributes, req, runFaceres, type AttributeScores } from './attributes';
 import { detectCandidates, type Candidate } from './detector';
 import { facePatch, laplacianStd } from './face-patch';
+import { descriptorSpread, verifyFace } from './face-verify';
 import { classifyGlasses, glassesFeatures } from './glasses';
 import { meshBox, selectFaces } from './face-filter';
 import { meshCandidate, MESH_MIN_SCORE, type MeshedFace } from './landmarks';
@@ -28,7 +29,7 @@ export interface FaceResult {
   yaw: number;
   pitch: number;
   roll: number;
-  /** 0..1: mean of detector score and facemesh's face flag. */
+  /** 0..1, calibrated: mean of detector score, facemesh's face flag and the descriptor term (face-verify.ts). */
   confidence: number;
   /** 0..1, see quality.ts. */
   quality: number;
@@ -59,6 +60,8 @@ export interface FaceSearchStats {
   windows: number;
   candidates: number;
   faces: number;
+  /** Faces dropped by the verification stage (face-verify.ts). */
+  rejected: number;
   searchMs: number;
   landmarksMs: number;
   attributesMs: number;
@@ -83,16 +86,19 @@ export async function detectFacesInImage(
   const candidates = await detectCandidates(img, levels, runner, signal);
   const t1 = performance.now();
   // Mesh every candidate, then keep real faces in the selector's yaw range without duplicates;
-  // only those get the attribute models, the expensive part.
+  // only those get the attribute models, the expensive part. faceres runs first: its descriptor
+  // verifies the face (face-verify.ts) before gear and emotion run.
   const meshed = await mapLimited(candidates, 2, (c) => meshCandidate(img, c, runner, signal, opts.selector.partial ? 0 : MESH_MIN_SCORE));
   const kept = selectFaces(meshed, opts.selector);
   const t2 = performance.now();
-  const faces = await mapLimited(kept, 2, (m) => describeFace(img, m, opts, runner, signal));
+  const described = await mapLimited(kept, 2, (m) => describeFace(img, m, opts, runner, signal));
+  const faces = described.filter((f): f is FaceResult => f !== null);
   if (opts.stats) {
     Object.assign(opts.stats, {
       windows: countWindows(levels),
       candidates: candidates.length,
       faces: faces.length,
+      rejected: described.length - faces.length,
       searchMs: t1 - t0,
       landmarksMs: t2 - t1,
       attributesMs: performance.now() - t2,
@@ -115,20 +121,27 @@ export function orderFaces(faces: FaceResult[]): FaceResult[] {
   return [...faces].sort((a, b) => cx(a) - cx(b) || cy(a) - cy(b));
 }
 
+// The reported face, or null when the verification stage rejects it.
 async function describeFace(
   img: RgbImage,
   m: MeshedFace,
   opts: DetectOptions,
   runner: FaceModelRunner,
   signal?: AbortSignal,
-): Promise<FaceResult> {
+): Promise<FaceResult | null> {
   const kp = keyPoints(m.mesh);
-  const pose = headPose(m.mesh);
   const faceWin = windowFromMesh(m.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1);
+  const faceres = await runFaceres(img, faceWin, runner, signal);
+  const verdict = verifyFace(
+    { detectorScore: m.candidate.score, faceFlag: m.faceScore, descriptorSpread: descriptorSpread(req(faceres, 'descriptor')) },
+    opts.selector.partial,
+  );
+  if (!verdict.accepted) return null;
+  const pose = headPose(m.mesh);
   const patch = facePatch(img, faceWin);
   const box = meshBox(m.mesh);
-  const confidence = (m.candidate.score + m.faceScore) / 2;
-  const attrs = opts.skipAttributes ? neutralAttributes() : await estimateAttributes(img, faceWin, runner, signal);
+  const confidence = verdict.confidence;
+  const attrs = opts.skipAttributes ? neutralAttributes() : await estimateAttributes(img, faceWin, runner, signal, faceres);
   return {
     box,
     leftEye: kp.leftEye,

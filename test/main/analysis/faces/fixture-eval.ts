@@ -12,6 +12,9 @@ import { createDetectService, type DetectService } from '../../../../src-main/se
 import type { DetectedFace } from '../../../../src-main/shared/spec';
 import { fixture, fixturesDir, repoRoot } from '../../../helpers/paths';
 
+/** The face-free negative images (test/fixtures/negatives, LICENSES.md there). */
+export const negativesDir = join(repoRoot, 'test', 'fixtures', 'negatives');
+
 /** A ground-truth face box of the fixture manifest. */
 export interface TruthFace {
   left: number;
@@ -126,6 +129,8 @@ export interface ImageEval {
   gender: Array<{ name: string; expected: 'M' | 'F'; got: 'M' | 'F' | 'missed'; maleConfidence?: number }>;
   /** Eye error / inter-ocular distance, for truth faces that carry eye landmarks. */
   eyeErrors: number[];
+  /** Confidence of every face reported on the image. */
+  confidences: number[];
   /** Glasses of each matched face vs `GLASSES_TRUTH` (default None). */
   glasses: Array<{ expected: string; got: string }>;
   errCode?: number;
@@ -156,6 +161,7 @@ export async function evaluate(service: DetectService, params: { minHeadScale?: 
       truth: e.truth.faces.length,
       predicted: faces.length,
       matched: pairs.filter(([, p]) => p).length,
+      confidences: faces.map((f) => f.confidence),
       ms: out.timingsMs.total,
       gender: pairs
         .filter(([t]) => t.name && NAMED_GENDER[t.name])
@@ -191,4 +197,43 @@ function eyeError(p: DetectedFace, t: TruthFace): number {
   const ied = Math.hypot(lx - rx, ly - ry);
   const e = Math.max(Math.hypot(p.leftEyeCenterX - lx, p.leftEyeCenterY - ly), Math.hypot(p.rightEyeCenterX - rx, p.rightEyeCenterY - ry));
   return e / ied;
+}
+
+/** One negative image (fields used here): no human face anywhere. */
+export interface NegativeEntry {
+  file: string;
+  category: string;
+  /** `tune`: used to choose the verification thresholds; `holdout`: only scored. */
+  split: 'tune' | 'holdout';
+}
+
+/** The negative manifest. */
+export function loadNegatives(): NegativeEntry[] {
+  return JSON.parse(readFileSync(join(negativesDir, 'manifest.json'), 'utf8')) as NegativeEntry[];
+}
+
+/** Per-image outcome on a negative image: every face reported is a false face. */
+export interface NegativeEval extends NegativeEntry {
+  faces: number;
+  confidences: number[];
+  errCode?: number;
+}
+
+/** Runs the detect service over every negative image with `params`. */
+export async function evaluateNegatives(
+  service: DetectService,
+  params: { minHeadScale?: number; selector?: unknown } = {},
+): Promise<NegativeEval[]> {
+  const out: NegativeEval[] = [];
+  for (const e of loadNegatives()) {
+    const r = (await service.detect({ image: join(negativesDir, e.file), ...params })).response;
+    const faces = 'images' in r ? (r.images[0]?.faces ?? []) : [];
+    out.push({
+      ...e,
+      faces: faces.length,
+      confidences: faces.map((f) => f.confidence),
+      errCode: 'Errors' in r ? r.Errors[0]?.ErrCode : undefined,
+    });
+  }
+  return out;
 }
