@@ -1,7 +1,8 @@
 /**
  * Decision thresholds of the galleries, calibrated from measured genuine (same person / same
  * place) and impostor (different) similarity distributions — see docs/galleries.md for the
- * figures and `npm run bench -- gallery` (test/bench/gallery.ts) to re-measure them.
+ * figures; re-measure people with `npm run eval:gallery` (test/eval/gallery.ts) and places with
+ * `npm run bench -- gallery` (test/bench/gallery.ts).
  */
 
 /** Person matching on raw cosine of L2-normalised faceres descriptors. */
