@@ -23,6 +23,7 @@ const TABLE: Partial<Record<ErrorCode, WireMapping>> = {
   'missing-parameter': { status: 400, azure: 'BadArgument', kairos: 1002 },
   'invalid-parameter': { status: 400, azure: 'BadArgument', kairos: 1003 },
   'invalid-input': { status: 400, azure: 'BadArgument', kairos: 1003 },
+  'invalid-list': { status: 400, azure: 'BadArgument', kairos: 1003 },
   'unsupported-feature': { status: 400, azure: 'NotSupportedVisualFeature', kairos: 1003 },
   'invalid-details': { status: 400, azure: 'InvalidDetails', kairos: 1003 },
   'invalid-image-url': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'not-found'
   | 'cancelled'
   | 'internal'
+  | 'invalid-list'
   // models and inference
   | 'model-missing'
   | 'model-failed'

@@ -26,7 +26,12 @@ describe('URL list preview', () => {
 
   it('reads the url column of a CSV, with quoted fields', () => {
     const text = 'id,"url",note\n1,https://a.example/1.jpg,"x, y"\n2,"https://b.example/2.jpg",z\n3,,empty\n';
-    expect(previewUrlList({ text, format: 'csv' })).toMatchObject({ read: 3, valid: 2, invalid: 1, invalidSamples: ['(empty)'] });
+    expect(previewUrlList({ text, format: 'csv' })).toMatchObject({
+      read: 3,
+      valid: 2,
+      invalid: 1,
+      invalidSamples: ['(empty url cell, line 4)'],
+    });
   });
 
   it('says so when a CSV has no url column', () => {
