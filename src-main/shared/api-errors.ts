@@ -29,6 +29,8 @@ const TABLE: Partial<Record<ErrorCode, WireMapping>> = {
   'invalid-image-url': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },
   'unsupported-scheme': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },
   'image-fetch-failed': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },
+  // The image's server asked us to come back later: an image URL failure, not our client's 429.
+  'image-rate-limited': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },
   'image-timeout': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },
   'blocked-address': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },
   'file-not-found': { status: 400, azure: 'InvalidImageUrl', kairos: 5001 },

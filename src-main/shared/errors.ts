@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'image-dimensions-exceeded'
   | 'blocked-address'
   | 'file-not-found'
+  | 'image-rate-limited'
   // operation parameters and results
   | 'missing-parameter'
   | 'invalid-parameter'
