@@ -8,7 +8,7 @@ try {
 } catch (err) {
   if (err instanceof AppError) {
     process.stderr.write(`picscan: ${err.message}\n`);
-    process.exitCode = err.code === 'invalid-input' || err.code === 'invalid-parameter' ? ExitCode.usage : ExitCode.failed;
+    process.exitCode = ['invalid-input', 'invalid-parameter', 'invalid-list'].includes(err.code) ? ExitCode.usage : ExitCode.failed;
   } else {
     process.stderr.write(`picscan: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = ExitCode.failed;

@@ -16,6 +16,7 @@ const KINDS: Partial<Record<ErrorCode, IntakeErrorKind>> = {
   'invalid-image-url': 'url',
   'unsupported-scheme': 'url',
   'image-fetch-failed': 'url',
+  'image-rate-limited': 'url',
   'image-timeout': 'url',
   'blocked-address': 'url',
   'file-not-found': 'url',

@@ -2,7 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { AppError, sleep } from '../core';
 import { checkAddress, type AllowList } from './address-policy';
+import { Deadline } from './deadline';
 import { checkHttpUrl } from './input';
+import { rateLimited } from './rate-limited';
 import { httpGet, type GetOutcome } from './http-get';
 import { toFetchError } from './network-errors';
 import type { IntakeOptions } from './options';
@@ -26,19 +28,18 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
   // a batch shares one long-lived signal, and explicit listener removal keeps nothing behind.)
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const deadline = new Deadline(opts.totalTimeoutMs, () => {
     timedOut = true;
     controller.abort();
-  }, opts.totalTimeoutMs);
+  });
   const onCallerAbort = (): void => controller.abort();
   if (signal?.aborted) controller.abort();
   else signal?.addEventListener('abort', onCallerAbort, { once: true });
-  const startedMs = Date.now();
   try {
     let current = url;
     for (let redirects = 0; ; redirects++) {
       checkLiteralHost(current, shown, ctx);
-      const outcome = await getWithRetries(current, shown, ctx, controller.signal, startedMs);
+      const outcome = await getWithRetries(current, shown, ctx, controller.signal, deadline);
       if (outcome.kind === 'body') return outcome.bytes;
       if (outcome.kind === 'status') throw statusError(outcome.status, shown);
       if (redirects >= opts.maxRedirects) {
@@ -56,31 +57,39 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
       connectTimeoutMs: opts.connectTimeoutMs,
     });
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
     signal?.removeEventListener('abort', onCallerAbort);
   }
 }
 
-/** One hop with retries; returns the last outcome or throws the last error when retries run out. */
-async function getWithRetries(url: URL, shown: string, ctx: FetchContext, signal: AbortSignal, startedMs: number): Promise<GetOutcome> {
+/**
+ * One hop with retries; returns the last outcome or throws the last error when retries run out.
+ * A Retry-After is honoured up to `maxRetryAfterMs` (the total deadline paused meanwhile); a longer
+ * one, or one still sent when no retry is left, throws `image-rate-limited` at once.
+ */
+async function getWithRetries(url: URL, shown: string, ctx: FetchContext, signal: AbortSignal, deadline: Deadline): Promise<GetOutcome> {
   const { opts } = ctx;
   for (let retry = 0; ; retry++) {
     let failure: { outcome: GetOutcome } | { error: unknown };
-    let retryAfterMs: number | undefined;
     try {
       const outcome = await httpGet({ url, shown, dispatcher: ctx.dispatcher, signal, userAgent: opts.userAgent, maxBytes: opts.maxBytes });
       if (outcome.kind !== 'status' || !isRetryableStatus(outcome.status)) return outcome;
+      const retryAfterMs = parseRetryAfterMs(outcome.retryAfter);
+      if (retryAfterMs !== undefined) {
+        if (retryAfterMs > opts.maxRetryAfterMs || retry >= opts.maxRetries) {
+          throw rateLimited(outcome.status, retryAfterMs, shown, retryAfterMs > opts.maxRetryAfterMs ? opts.maxRetryAfterMs : undefined);
+        }
+        await deadline.paused(() => sleep(retryAfterMs, signal));
+        continue;
+      }
       failure = { outcome };
-      retryAfterMs = parseRetryAfterMs(outcome.retryAfter);
     } catch (error) {
       if (signal.aborted || !isTransientNetworkError(error)) throw error;
       failure = { error };
     }
-    const delayMs = retryAfterMs ?? backoffDelayMs(retry, opts.retryBaseDelayMs, opts.maxRetryDelayMs);
-    const remainingMs = opts.totalTimeoutMs - (Date.now() - startedMs);
+    const delayMs = backoffDelayMs(retry, opts.retryBaseDelayMs, opts.maxRetryDelayMs);
     // Give up with the real failure (not a timeout) when no retry is left or it could not finish in time.
-    const giveUp = retry >= opts.maxRetries || delayMs > opts.maxRetryDelayMs || delayMs >= remainingMs;
-    if (giveUp) {
+    if (retry >= opts.maxRetries || delayMs >= deadline.remainingMs()) {
       if ('outcome' in failure) return failure.outcome;
       throw failure.error;
     }

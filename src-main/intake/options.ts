@@ -19,7 +19,7 @@ export interface IntakeOptions {
   allowedNetworks: readonly string[];
   /** Time allowed to open one TCP/TLS connection. */
   connectTimeoutMs: number;
-  /** Time allowed for the whole fetch: every retry, redirect and body byte. */
+  /** Time allowed for the whole fetch: every retry, redirect and body byte (Retry-After waits excluded). */
   totalTimeoutMs: number;
   /** Largest accepted body or file, checked against Content-Length and again while streaming. */
   maxBytes: number;
@@ -29,8 +29,13 @@ export interface IntakeOptions {
   maxRetries: number;
   /** First backoff delay; doubles per retry, with jitter. */
   retryBaseDelayMs: number;
-  /** Longest single wait between attempts; a longer Retry-After ends the retries instead. */
+  /** Longest backoff between attempts when the server gives no Retry-After. */
   maxRetryDelayMs: number;
+  /**
+   * Longest Retry-After honoured (the longest a batch holds an item for one server). A longer one
+   * fails the input at once with `image-rate-limited` and the time the server named, without asking again.
+   */
+  maxRetryAfterMs: number;
   /** Smallest accepted width and height, in px. */
   minSidePx: number;
   /** Largest accepted width and height, in px. */
@@ -62,6 +67,7 @@ export const DEFAULT_INTAKE_OPTIONS: Readonly<IntakeOptions> = Object.freeze({
   maxRetries: 2,
   retryBaseDelayMs: 250,
   maxRetryDelayMs: 5_000,
+  maxRetryAfterMs: 60_000,
   minSidePx: 50,
   maxSidePx: 16_000,
   // 50 MP decodes to 150 MB of RGB: large camera photos pass, bombs do not.

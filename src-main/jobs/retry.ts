@@ -18,6 +18,9 @@ const TRANSIENT_REASONS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_E
 /** True when another attempt may succeed: timeouts, 5xx/429/408, connection resets, remote overload. */
 export function isTransient(err: unknown): boolean {
   if (!(err instanceof AppError)) return false;
+  // The image's server asked for a longer wait than intake holds an item (or kept asking after
+  // intake's retries): asking again within this run would only be refused again.
+  if (err.code === 'image-rate-limited') return false;
   if (err.code === 'image-timeout' || err.code === 'rate-limited' || err.code === 'remote-failed') return true;
   if (err.code !== 'image-fetch-failed') return false;
   const status = err.details?.status;

@@ -1,137 +1,118 @@
 import { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import { AppError } from '../core';
-import type { ErrorCode } from '../shared/errors';
+import type { WireError } from '../shared/errors';
+import {
+  csvRecordEntry,
+  describeCsvError,
+  detectListLayout,
+  firstListLine,
+  lineTooLong,
+  listCsvOptions,
+  MAX_LIST_RECORD_CHARS,
+  readCsvHeader,
+  stripBom,
+  textLineEntry,
+  type ListFormat,
+} from '../shared/list-layout';
+import type { ListEntry } from '../shared/list-url';
 
-/** How an input list is laid out: one URL per line, a CSV with a `url` column, or sniffed. */
-export type ListFormat = 'txt' | 'csv' | 'auto';
-
-/** One entry of a list: a normalised URL, or the raw text with the reason it was refused. */
-export interface ListEntry {
-  /** 1-based physical line (text) or record number (CSV). */
-  line: number;
-  url: string;
-  metadata: Record<string, string> | null;
-  error: { code: ErrorCode; message: string } | null;
-}
-
-const MAX_URL_CHARS = 4096;
-const SHOWN_CHARS = 200;
-
-/** Checks and normalises one URL: http(s) or file:, no credentials, at most 4096 characters. */
-export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' | 'error'> {
-  const text = raw.trim();
-  const shown = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text;
-  const refuse = (code: ErrorCode, why: string): Pick<ListEntry, 'url' | 'error'> => ({
-    url: text.slice(0, MAX_URL_CHARS),
-    error: { code, message: `Line ${line}: "${shown}" ${why}` },
-  });
-  if (text.length > MAX_URL_CHARS) return refuse('invalid-image-url', `is longer than ${MAX_URL_CHARS} characters.`);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return refuse('invalid-image-url', 'is not a valid URL.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
-    return refuse('unsupported-scheme', `uses the ${url.protocol} scheme; only http:, https: and file: are accepted.`);
-  }
-  if (url.username || url.password) return refuse('invalid-image-url', 'contains a user name or password.');
-  if (url.protocol !== 'file:' && url.hostname === '') return refuse('invalid-image-url', 'has no host name.');
-  return { url: url.href, error: null };
-}
+export { checkListUrl, MAX_LIST_URL_CHARS, type ListEntry } from '../shared/list-url';
+export type { ListFormat } from '../shared/list-layout';
 
 /**
- * Streams the entries of a list without holding it in memory: text (blank lines and `#`
- * comments skipped) or CSV (a `url` column, other columns kept as metadata). `auto` picks CSV
- * when the first non-blank line is a header naming a `url` column.
+ * Streams the entries of a list without holding it in memory, with the layout rules the UI's
+ * preview uses (`src-main/shared/list-layout.ts`): text (blank lines and `#` comments skipped) or
+ * CSV (one `url` column; other columns kept as metadata; `,`, `;` or tab from the header line).
+ * A list that cannot be read as a whole (bad quote, no or two `url` columns) throws `invalid-list`
+ * naming the line.
  */
 export async function* readUrlList(source: Readable, format: ListFormat = 'auto'): AsyncGenerator<ListEntry> {
-  let input = source;
-  let kind = format;
-  if (kind === 'auto') {
-    const sniffed = await sniffFormat(source);
-    kind = sniffed.format;
-    input = sniffed.stream;
-  }
-  yield* kind === 'csv' ? readCsv(input) : readText(input);
+  const chunks = decodeUtf8(source);
+  const { head, done } = await readHead(chunks);
+  const layout = detectListLayout(firstListLine(head) ?? '', format);
+  const text = withHead(head, done ? null : chunks);
+  yield* layout.format === 'csv' ? readCsv(text, layout.delimiter) : readText(text);
 }
 
-async function* readText(input: Readable): AsyncGenerator<ListEntry> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
+async function* readText(text: AsyncIterable<string>): AsyncGenerator<ListEntry> {
   let line = 0;
-  for await (const raw of lines) {
+  let pending = '';
+  const take = function* (raw: string): Generator<ListEntry> {
     line++;
-    const text = line === 1 ? raw.replace(/^\uFEFF/, '').trim() : raw.trim();
-    if (text === '' || text.startsWith('#')) continue;
-    yield { line, metadata: null, ...checkListUrl(text, line) };
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (text.length > MAX_LIST_RECORD_CHARS) throw listError(lineTooLong(line));
+    const entry = textLineEntry(text, line);
+    if (entry) yield entry;
+  };
+  for await (const chunk of text) {
+    pending += chunk;
+    let start = 0;
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
+      yield* take(pending.slice(start, nl));
+      start = nl + 1;
+    }
+    pending = pending.slice(start);
+    if (pending.length > MAX_LIST_RECORD_CHARS) throw listError(lineTooLong(line + 1));
+  }
+  if (pending !== '') yield* take(pending);
+}
+
+async function* readCsv(text: AsyncIterable<string>, delimiter: string): AsyncGenerator<ListEntry> {
+  const records = Readable.from(text).pipe(parse(listCsvOptions(delimiter)));
+  let header: ReturnType<typeof readCsvHeader> | undefined;
+  try {
+    for await (const { record, info } of records as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!header) {
+        header = readCsvHeader(record, info.lines);
+        if (!header.ok) throw listError(header.error);
+        continue;
+      }
+      if (header.ok) yield csvRecordEntry(record, header.value, info.lines);
+    }
+  } catch (err) {
+    const problem = describeCsvError(err);
+    throw problem ? listError(problem, err) : err;
+  } finally {
+    records.destroy();
   }
 }
 
-async function* readCsv(input: Readable): AsyncGenerator<ListEntry> {
-  let urlColumn: string | undefined;
-  const parser = input.pipe(
-    parse({
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-      info: true,
-      columns: (header: string[]) => {
-        const names = header.map((h) => h.trim());
-        urlColumn = names.find((h) => h.toLowerCase() === 'url');
-        if (!urlColumn) throw new AppError('invalid-input', `The CSV list has no "url" column (columns: ${names.join(', ')}).`);
-        return names;
-      },
-    }),
-  );
-  for await (const { record: row, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    const { [urlColumn!]: rawUrl = '', ...rest } = row;
-    if (rawUrl.trim() === '' || rawUrl.trim().startsWith('#')) continue;
-    const metadata = Object.keys(rest).length > 0 ? rest : null;
-    yield { line: info.lines, metadata, ...checkListUrl(rawUrl, info.lines) };
+function listError(problem: WireError, cause?: unknown): AppError {
+  return new AppError(problem.code, problem.message, { cause });
+}
+
+/** Decodes UTF-8 across chunk boundaries; a leading BOM is dropped. */
+async function* decodeUtf8(source: Readable): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8'); // drops a BOM in bytes
+  let first = true;
+  for await (const chunk of source as AsyncIterable<Buffer | string>) {
+    let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    if (first && text !== '') {
+      text = stripBom(text); // a BOM in a string source
+      first = false;
+    }
+    if (text !== '') yield text;
+  }
+  const tail = decoder.decode();
+  if (tail !== '') yield tail;
+}
+
+/** Reads until the first non-blank, non-comment line is complete (it decides the layout). */
+async function readHead(chunks: AsyncIterator<string>): Promise<{ head: string; done: boolean }> {
+  let head = '';
+  for (;;) {
+    const lastNewline = head.lastIndexOf('\n');
+    if (lastNewline !== -1 && firstListLine(head.slice(0, lastNewline)) !== undefined) return { head, done: false };
+    if (head.length > MAX_LIST_RECORD_CHARS) return { head, done: false }; // no header in sight: let the reader refuse it
+    const next = await chunks.next();
+    if (next.done) return { head, done: true };
+    head += next.value;
   }
 }
 
-/** Reads up to the first non-blank line, decides the format, and hands back an equivalent stream. */
-async function sniffFormat(source: Readable): Promise<{ format: 'txt' | 'csv'; stream: Readable }> {
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  const head: Buffer[] = [];
-  let text = '';
-  let ended = false;
-  while (!/\S[^\n]*\n/.test(text)) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-    head.push(chunk);
-    text += chunk.toString('utf8');
-    if (text.length > 1 << 20) break; // a pathological first line: stop looking
-  }
-  const first = (
-    text
-      .replace(/^\uFEFF/, '')
-      .split(/\r?\n/)
-      .find((l) => l.trim() !== '') ?? ''
-  ).trim();
-  const fields = first.split(/[,;\t]/).map((f) =>
-    f
-      .trim()
-      .replace(/^"(.*)"$/, '$1')
-      .toLowerCase(),
-  );
-  const format = fields.includes('url') ? 'csv' : 'txt';
-  async function* rest(): AsyncGenerator<Buffer> {
-    yield* head;
-    if (ended) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-    }
-  }
-  return { format, stream: Readable.from(rest(), { objectMode: false }) };
+async function* withHead(head: string, rest: AsyncIterator<string> | null): AsyncGenerator<string> {
+  if (head !== '') yield head;
+  if (!rest) return;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { readUrlList, type ListFormat } from '../jobs';
 import type { ItemsRepo, NewItem } from '../store';
 
-/** Counts of one import (see BatchImportReport). */
+/** Counts of one import (see BatchImportReport); the UI's preview of the same list counts the same. */
 export interface ImportCounts {
   lines: number;
   items: number;
@@ -14,7 +14,9 @@ const CHUNK = 5_000;
 
 /**
  * Streams a list into a batch's items in chunked transactions, so memory holds one chunk
- * however long the list is. Duplicate URLs collapse on the (batch_id, url) unique index.
+ * however long the list is. Duplicates (same normalised URL, or same text when invalid) collapse
+ * on the (batch_id, url) unique index. A chunk holds only valid or only invalid entries, so the
+ * rows the index kept tell how many distinct invalid items there are, in line order.
  */
 export async function importList(items: ItemsRepo, batchId: number, source: Readable, format: ListFormat): Promise<ImportCounts> {
   const counts: ImportCounts = { lines: 0, items: 0, duplicates: 0, invalid: 0 };
@@ -24,13 +26,13 @@ export async function importList(items: ItemsRepo, batchId: number, source: Read
     const added = items.insertMany(batchId, chunk);
     counts.items += added;
     counts.duplicates += chunk.length - added;
+    if (chunk[0]?.error) counts.invalid += added;
     chunk = [];
   };
   for await (const entry of readUrlList(source, format)) {
     counts.lines++;
-    if (entry.error) counts.invalid++;
+    if (chunk.length >= CHUNK || (chunk.length > 0 && !chunk[0]?.error !== !entry.error)) flush();
     chunk.push(entry);
-    if (chunk.length >= CHUNK) flush();
   }
   flush();
   return counts;

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'not-found'
   | 'cancelled'
   | 'internal'
+  | 'invalid-list'
   // the database file (open, write, lock)
   | 'storage-failed'
   | 'batch-locked'
@@ -26,6 +27,7 @@ export type ErrorCode =
   | 'image-dimensions-exceeded'
   | 'blocked-address'
   | 'file-not-found'
+  | 'image-rate-limited'
   // operation parameters and results
   | 'missing-parameter'
   | 'invalid-parameter'

@@ -80,11 +80,11 @@ describe('fetching over HTTP', () => {
     expect(Date.now() - start).toBeGreaterThanOrEqual(900);
   });
 
-  it('does not wait for a Retry-After longer than maxRetryDelayMs', async () => {
+  it('does not wait for a Retry-After longer than maxRetryAfterMs', async () => {
     server.route('/tomorrow.jpg', { status: 429, headers: { 'retry-after': '3600' } });
     const start = Date.now();
-    const err = await expectAppError(loadImage(server.url('/tomorrow.jpg'), testOptions()), 'image-fetch-failed');
-    expect(err.details).toMatchObject({ status: 429 });
+    const err = await expectAppError(loadImage(server.url('/tomorrow.jpg'), testOptions()), 'image-rate-limited');
+    expect(err.details).toMatchObject({ status: 429, retryAfterMs: 3_600_000 });
     expect(Date.now() - start).toBeLessThan(1000);
     expect(server.hits('/tomorrow.jpg')).toBe(1);
   });

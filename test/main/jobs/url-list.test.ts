@@ -36,8 +36,8 @@ describe('reading URL lists', () => {
     ]);
   });
 
-  it('refuses a CSV without a url column', async () => {
-    await expect(read('a,b\n1,2\n', 'csv')).rejects.toMatchObject({ code: 'invalid-input' });
+  it('refuses a CSV without a url column as an invalid list', async () => {
+    await expect(read('a,b\n1,2\n', 'csv')).rejects.toMatchObject({ code: 'invalid-list', message: /Line 1: .*no "url" column/ });
   });
 
   it('treats a list whose first line is a URL as text', async () => {

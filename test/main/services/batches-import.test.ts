@@ -26,7 +26,7 @@ describe('creating batches from lists', () => {
 
   it('leaves no batch behind when the list cannot be read', async () => {
     const service = makeService(createTestDb(), fakeProcessor());
-    await expect(service.create(listOf(['a,b\n1,2\n']), batchOptions(), 'csv')).rejects.toMatchObject({ code: 'invalid-input' });
+    await expect(service.create(listOf(['a,b\n1,2\n']), batchOptions(), 'csv')).rejects.toMatchObject({ code: 'invalid-list' });
     const broken = new Readable({
       read() {
         this.destroy(new Error('disk gone'));

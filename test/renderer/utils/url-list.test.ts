@@ -26,7 +26,28 @@ describe('URL list preview', () => {
 
   it('reads the url column of a CSV, with quoted fields', () => {
     const text = 'id,"url",note\n1,https://a.example/1.jpg,"x, y"\n2,"https://b.example/2.jpg",z\n3,,empty\n';
-    expect(previewUrlList({ text, format: 'csv' })).toMatchObject({ read: 3, valid: 2, invalid: 1, invalidSamples: ['(empty)'] });
+    expect(previewUrlList({ text, format: 'csv' })).toMatchObject({
+      read: 3,
+      valid: 2,
+      invalid: 1,
+      invalidSamples: ['(empty url cell, line 4)'],
+    });
+  });
+
+  it('reads lists in the browser exactly as the import does (same shared parser)', () => {
+    const semicolons = '# shop export\nid;url;note\n1;https://a.example/1.jpg;"two\nlines"\n2;;empty\n3;HTTPS://A.example/1.jpg;dup\n';
+    expect(previewUrlList({ text: semicolons, format: 'csv' })).toEqual({
+      read: 3,
+      valid: 1,
+      invalid: 1,
+      duplicates: 1,
+      invalidSamples: ['(empty url cell, line 5)'],
+      problem: null,
+    });
+    expect(previewUrlList({ text: 'url,n\nhttps://a.example/1.jpg,"bad"x\n', format: 'csv' }).problem).toMatch(
+      /^Line 2: malformed CSV quote/,
+    );
+    expect(previewUrlList({ text: 'url,URL\nhttps://a.example/1.jpg,x\n', format: 'csv' }).problem).toMatch(/2 "url" columns/);
   });
 
   it('says so when a CSV has no url column', () => {

@@ -1,0 +1,67 @@
+import type { ErrorCode } from './errors';
+
+/** One entry of a URL list: a normalised URL, or the text as written with the reason it was refused. */
+export interface ListEntry {
+  /** 1-based physical line (text), or the line a CSV record ends on. */
+  line: number;
+  /**
+   * The item's identity, and the de-duplication key: the normalised URL when valid, the full
+   * trimmed text when not (never cut, so two long lines stay two items).
+   */
+  url: string;
+  metadata: Record<string, string> | null;
+  error: { code: ErrorCode; message: string } | null;
+}
+
+/**
+ * Longest accepted URL, in characters. undici sets no limit of its own on the request target,
+ * and servers commonly refuse request lines over 8–16 KiB; 64 KiB is far above any real image
+ * URL (data: URLs are refused anyway) yet keeps a list's items bounded.
+ */
+export const MAX_LIST_URL_CHARS = 64 * 1024;
+
+/** How much of a refused text an error message quotes, in characters. */
+const SHOWN_CHARS = 200;
+
+const ACCEPTED_SCHEMES = new Set(['http:', 'https:', 'file:']);
+
+/** Checks and normalises one URL of a list: http(s) or file:, no credentials, at most 64 KiB. */
+export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' | 'error'> {
+  const text = raw.trim();
+  const shown = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text;
+  const refuse = (code: ErrorCode, why: string): Pick<ListEntry, 'url' | 'error'> => ({
+    url: text,
+    error: { code, message: `Line ${line}: "${shown}" ${why}` },
+  });
+  if (text.length > MAX_LIST_URL_CHARS) {
+    return refuse('invalid-image-url', `is ${text.length} characters long; URLs are limited to ${MAX_LIST_URL_CHARS}.`);
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse('invalid-image-url', 'is not a valid URL.');
+  }
+  if (!ACCEPTED_SCHEMES.has(url.protocol)) {
+    return refuse('unsupported-scheme', `uses the ${url.protocol} scheme; only http:, https: and file: are accepted.`);
+  }
+  if (url.username || url.password) return refuse('invalid-image-url', 'contains a user name or password.');
+  if (url.protocol !== 'file:' && url.hostname === '') return refuse('invalid-image-url', 'has no host name.');
+  if (url.href.length > MAX_LIST_URL_CHARS) {
+    return refuse('invalid-image-url', `is ${url.href.length} characters long once normalised; URLs are limited to ${MAX_LIST_URL_CHARS}.`);
+  }
+  return { url: url.href, error: null };
+}
+
+/**
+ * The entry for a CSV record whose `url` cell is empty: an invalid item of its own (never merged
+ * with another empty cell), named by its line.
+ */
+export function emptyUrlEntry(line: number, metadata: Record<string, string> | null): ListEntry {
+  return {
+    line,
+    url: `(empty url cell, line ${line})`,
+    metadata,
+    error: { code: 'invalid-image-url', message: `Line ${line}: the url cell is empty.` },
+  };
+}
