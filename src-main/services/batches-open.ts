@@ -21,7 +21,12 @@ export const unavailableProcessor: ImageProcessor = {
  */
 export function openBatchService(
   config: AppConfig,
-  opts: { processor?: ImageProcessor; remoteProcessor?: BatchServiceDeps['remoteProcessor']; logger?: Logger } = {},
+  opts: {
+    processor?: ImageProcessor;
+    remoteProcessor?: BatchServiceDeps['remoteProcessor'];
+    distributed?: BatchServiceDeps['distributed'];
+    logger?: Logger;
+  } = {},
 ): OpenBatchService {
   const db = openDatabase(config.dbPath);
   try {
@@ -35,6 +40,7 @@ export function openBatchService(
     config,
     processor: opts.processor ?? unavailableProcessor,
     remoteProcessor: opts.remoteProcessor,
+    distributed: opts.distributed,
     logger: opts.logger,
   });
   return {

@@ -15,6 +15,7 @@ import {
   type InflightAnalyses,
   type ListFormat,
   type RetryPolicy,
+  type RunOutcome,
 } from '../jobs';
 import { BatchesRepo, ItemsRepo, ResultsQuery, ResultsRepo, type BatchRecord, type Db } from '../store';
 import type {
@@ -30,8 +31,10 @@ import type {
   ResultFilter,
   ResultItem,
   ResultQuery,
+  WorkerStatus,
 } from '../shared/batch';
 import { importList } from './batches-import';
+import { DistributedRunner, redisForRun, type CoordinatorTuning } from './distributed';
 import { exportResults } from './export.service';
 import { toSummary, validateOptions } from './batches-options';
 
@@ -48,6 +51,15 @@ export interface BatchServiceDeps {
   retry?: RetryPolicy;
   /** How often progress events go out while a batch runs, in ms. */
   progressIntervalMs?: number;
+  /** Distributed batches: this install's model set, and the Redis URL (with password) to run them on. */
+  distributed?: { modelSet: string; redisUrl?: string; tuning?: Partial<CoordinatorTuning> };
+}
+
+/** What drives one run: the local two-stage pipeline, or the distributed coordinator. */
+interface Runner {
+  run(): Promise<RunOutcome>;
+  stop(as?: 'paused' | 'cancelled'): void;
+  workers?(): WorkerStatus[];
 }
 
 /** Events of a BatchService. */
@@ -56,7 +68,7 @@ export interface BatchServiceEvents {
 }
 
 interface ActiveRun {
-  runner: BatchRunner;
+  runner: Runner;
   tracker: ProgressTracker;
   stopAs: 'paused' | 'cancelled';
   done: Promise<BatchSummary>;
@@ -135,29 +147,12 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       );
     }
     if (batch.status === 'cancelled') throw new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`);
-    const processor = this.processorFor(batch.backend);
+    // Checked before anything changes: a missing Redis URL or backend leaves the batch as it was.
+    const makeRunner = this.runnerFactory(batch);
     this.items.resetInterrupted(id);
     this.batches.setStatus(id, 'running');
     const tracker = new ProgressTracker(id, this.batches.counts(id), 'running');
-    const runner = new BatchRunner(
-      {
-        items: this.items,
-        results: this.results,
-        fetcher: this.fetcher,
-        processor,
-        logger: this.logger,
-        inflight: this.inflight,
-      },
-      {
-        batchId: id,
-        operation: batch.operation,
-        opKey: operationKey(batch.operation, batch.backend),
-        downloadConcurrency: batch.downloadConcurrency ?? this.deps.config.downloadConcurrency,
-        analysisConcurrency: batch.analysisConcurrency ?? this.deps.config.analysisConcurrency,
-        retry: this.deps.retry ?? DEFAULT_RETRY,
-        onTransition: (t) => tracker.apply(t),
-      },
-    );
+    const runner = makeRunner(tracker);
     const run: ActiveRun = { runner, tracker, stopAs: 'paused', done: Promise.resolve(null as unknown as BatchSummary) };
     run.done = this.drive(id, run);
     this.runs.set(id, run);
@@ -190,7 +185,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const active = this.runs.get(id);
     if (active) {
       active.stopAs = 'cancelled';
-      active.runner.stop();
+      active.runner.stop('cancelled');
       return active.done;
     }
     const batch = this.record(id);
@@ -215,7 +210,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   /** Current progress: live figures while running, stored counts otherwise. */
   progress(id: number): BatchProgress {
     const active = this.runs.get(id);
-    if (active) return active.tracker.snapshot();
+    if (active) return this.snapshot(active);
     const b = this.record(id);
     return {
       batchId: id,
@@ -291,7 +286,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   }
 
   private async drive(id: number, run: ActiveRun): Promise<BatchSummary> {
-    const emit = (): void => void this.emit('progress', run.tracker.snapshot());
+    const emit = (): void => void this.emit('progress', this.snapshot(run));
     const timer = setInterval(emit, this.deps.progressIntervalMs ?? 250);
     timer.unref();
     try {
@@ -324,10 +319,56 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return this.get(id);
   }
 
+  private runnerFactory(batch: BatchRecord): (tracker: ProgressTracker) => Runner {
+    const opKey = operationKey(batch.operation, batch.backend);
+    const onTransition = (tracker: ProgressTracker) => (t: Parameters<ProgressTracker['apply']>[0]) => tracker.apply(t);
+    if (batch.backend.kind === 'distributed') {
+      const dist = this.deps.distributed;
+      if (!dist) throw new AppError('invalid-input', 'Distributed batches are not available in this build.');
+      const redis = redisForRun(batch.backend.redisUrl, dist.redisUrl);
+      const { queueKey } = batch.backend;
+      return (tracker) =>
+        new DistributedRunner(
+          { db: this.deps.db, items: this.items, results: this.results, logger: this.logger },
+          {
+            batchId: batch.id,
+            queueKey,
+            operation: batch.operation,
+            opKey,
+            modelSet: dist.modelSet,
+            redis,
+            tuning: dist.tuning,
+            onTransition: onTransition(tracker),
+          },
+        );
+    }
+    const processor = this.processorFor(batch.backend);
+    return (tracker) =>
+      new BatchRunner(
+        { items: this.items, results: this.results, fetcher: this.fetcher, processor, logger: this.logger, inflight: this.inflight },
+        {
+          batchId: batch.id,
+          operation: batch.operation,
+          opKey,
+          downloadConcurrency: batch.downloadConcurrency ?? this.deps.config.downloadConcurrency,
+          analysisConcurrency: batch.analysisConcurrency ?? this.deps.config.analysisConcurrency,
+          retry: this.deps.retry ?? DEFAULT_RETRY,
+          onTransition: onTransition(tracker),
+        },
+      );
+  }
+
   private processorFor(backend: Backend): ImageProcessor {
-    if (backend.kind === 'local') return this.deps.processor;
+    // Distributed workers run this install's models: a re-analysis runs them here.
+    if (backend.kind === 'local' || backend.kind === 'distributed') return this.deps.processor;
     if (!this.deps.remoteProcessor) throw new AppError('invalid-input', 'The remote backend is not available in this build.');
     return this.deps.remoteProcessor(backend);
+  }
+
+  private snapshot(run: ActiveRun): BatchProgress {
+    const p = run.tracker.snapshot();
+    const workers = run.runner.workers?.();
+    return workers ? { ...p, workers } : p;
   }
 
   private record(id: number): BatchRecord {

@@ -6,10 +6,11 @@ import { m0003 } from './0003-caption-search-index';
 import { m0004 } from './0004-batch-facet-counts';
 import { m0005 } from './0005-batch-import-complete';
 import { m0006 } from './0006-result-change-log';
+import { m0010 } from './0010-item-worker';
 import { m0200 } from './0200-create-galleries';
 
 /**
  * All schema migrations, one file each (`NNNN-kebab-reason.ts`). Version ranges by area keep
  * parallel work from colliding: 1–99 batches/results, 100–199 API accounts, 200–299 galleries.
  */
-export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0100, m0200];
+export const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0010, m0100, m0200];
