@@ -52,7 +52,7 @@ export interface BatchServiceDeps {
   /** How often progress events go out while a batch runs, in ms. */
   progressIntervalMs?: number;
   /** Distributed batches: this install's model set, and the Redis URL (with password) to run them on. */
-  distributed?: { modelSet: string; redisUrl?: string; tuning?: Partial<CoordinatorTuning> };
+  distributed?: { modelSet: string; redisUrl?: string | (() => string | undefined); tuning?: Partial<CoordinatorTuning> };
 }
 
 /** What drives one run: the local two-stage pipeline, or the distributed coordinator. */
@@ -324,8 +324,9 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const onTransition = (tracker: ProgressTracker) => (t: Parameters<ProgressTracker['apply']>[0]) => tracker.apply(t);
     if (batch.backend.kind === 'distributed') {
       const dist = this.deps.distributed;
-      if (!dist) throw new AppError('invalid-input', 'Distributed batches are not available in this build.');
-      const redis = redisForRun(batch.backend.redisUrl, dist.redisUrl);
+      if (!dist?.modelSet) throw new AppError('invalid-input', "Distributed batches need this install's model manifest, which is missing.");
+      const given = typeof dist.redisUrl === 'function' ? dist.redisUrl() : dist.redisUrl;
+      const redis = redisForRun(batch.backend.redisUrl, given);
       const { queueKey } = batch.backend;
       return (tracker) =>
         new DistributedRunner(

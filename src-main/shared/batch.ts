@@ -155,6 +155,8 @@ export interface ResultItem {
   accentColor: string | null;
   /** True when the result was reused from an identical image analysed earlier. */
   reused: boolean;
+  /** The distributed worker that analysed it; null for local and remote batches. */
+  worker: string | null;
   /** `/thumbs/<itemId>` in web mode; a data URL or app URL in Electron. */
   hasThumbnail: boolean;
   /** 'Jpeg' | 'Png' once analysed. */

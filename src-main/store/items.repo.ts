@@ -1,5 +1,6 @@
 import type { ItemStatus } from '../shared/batch';
 import type { ErrorCode } from '../shared/errors';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 
 /** One line of an input list, ready to store. Invalid lines carry their error and start `failed`. */
@@ -32,7 +33,7 @@ export class ItemsRepo {
   private readonly statusStmt;
   private readonly urlStmt;
   private readonly reclaimStmt;
-  private readonly setWorkerStmt;
+  private readonly workerStmts: () => { get: Statement<[number], { worker: string | null }>; set: Statement<[string, number]> };
   readonly insertMany: (batchId: number, rows: readonly NewItem[]) => number;
 
   constructor(db: Db) {
@@ -57,14 +58,21 @@ export class ItemsRepo {
     this.resetStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND status IN ('fetching', 'analyzing')`);
     this.deleteChunkStmt = db.prepare<[number, number]>('DELETE FROM items WHERE id IN (SELECT id FROM items WHERE batch_id = ? LIMIT ?)');
     this.skipStmt = db.prepare<[number]>(`UPDATE items SET status = 'skipped' WHERE batch_id = ? AND status = 'queued'`);
-    this.statusStmt = db.prepare<[number], { status: ItemStatus; sha256: string | null; worker: string | null }>(
-      'SELECT status, sha256, worker FROM items WHERE id = ?',
-    );
+    this.statusStmt = db.prepare<[number], { status: ItemStatus; sha256: string | null }>('SELECT status, sha256 FROM items WHERE id = ?');
     this.urlStmt = db.prepare<[number], { url: string }>('SELECT url FROM items WHERE id = ?');
     this.reclaimStmt = db.prepare<[number, number]>(
       `UPDATE items SET status = 'fetching', started_at = ? WHERE id = ? AND status = 'queued'`,
     );
-    this.setWorkerStmt = db.prepare<[string, number]>('UPDATE items SET worker = ? WHERE id = ?');
+    // Prepared on first use: the `worker` column comes with migration 10, and tests of older
+    // migrations build this repo on older schemas.
+    this.workerStmts = (() => {
+      let stmts: { get: Statement<[number], { worker: string | null }>; set: Statement<[string, number]> } | undefined;
+      return () =>
+        (stmts ??= {
+          get: db.prepare<[number], { worker: string | null }>('SELECT worker FROM items WHERE id = ?'),
+          set: db.prepare<[string, number]>('UPDATE items SET worker = ? WHERE id = ?'),
+        });
+    })();
     this.insertMany = db.transaction((batchId: number, rows: readonly NewItem[]): number => {
       let added = 0;
       for (const r of rows) {
@@ -131,7 +139,7 @@ export class ItemsRepo {
 
   /** The distributed worker that analysed the item, if any. */
   worker(id: number): string | undefined {
-    return this.statusStmt.get(id)?.worker ?? undefined;
+    return this.workerStmts().get.get(id)?.worker ?? undefined;
   }
 
   /**
@@ -144,7 +152,7 @@ export class ItemsRepo {
 
   /** Records which distributed worker analysed the item. */
   setWorker(id: number, name: string): void {
-    this.setWorkerStmt.run(name, id);
+    this.workerStmts().set.run(name, id);
   }
 
   /** On cancel: items never started become `skipped`. */

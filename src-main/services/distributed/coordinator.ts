@@ -9,6 +9,12 @@ import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultsQueueName } from '
 import type { AnalyzeJob, BatchControl, ResultJob } from './protocol';
 import type { RedisAddress } from './redis-url';
 import { ResultWriter } from './result-writer';
+import { within } from './deadline';
+
+/** How long the coordinator waits for Redis to answer at the start of a run, ms. */
+export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+/** Upper bound for one Redis call while stopping (Redis may be down then), ms. */
+const STOP_CALL_MS = 1_000;
 import { WorkerRoster } from './worker-roster';
 
 /** Tunables of a coordinator run (ms and counts). */
@@ -88,13 +94,24 @@ export class DistributedRunner {
 
   async run(): Promise<RunOutcome> {
     const connection = connectionOptions(this.s.redis);
-    const redis = new Redis(this.s.redis.url, { ...(connection as object), lazyConnect: false });
+    const log = this.d.logger;
+    const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: this.s.redis.redacted });
+    // Reach Redis first, with this client alone: when it is not there, nothing else has been
+    // created that would go on reconnecting and keep the process alive.
+    const redis = new Redis(this.s.redis.url, connection as object);
+    redis.on('error', () => undefined);
+    if ((await within(redis.ping(), REDIS_CONNECT_TIMEOUT_MS, null)) !== 'PONG') {
+      redis.disconnect();
+      throw new AppError(
+        'remote-failed',
+        `Cannot reach Redis at ${this.s.redis.redacted} within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s: start it, or check the URL, password and network; then resume the batch.`,
+      );
+    }
+    redis.removeAllListeners('error');
+    redis.on('error', onError('connection'));
     const analyze = new Queue<AnalyzeJob>(analyzeQueueName(this.s.modelSet), { connection, prefix: PREFIX });
     const resultsName = resultsQueueName(this.s.queueKey);
     const resultsQueue = new Queue<ResultJob>(resultsName, { connection, prefix: PREFIX });
-    const log = this.d.logger;
-    const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: this.s.redis.redacted });
-    redis.on('error', onError('connection'));
     analyze.on('error', onError('analyze queue'));
     resultsQueue.on('error', onError('results queue'));
 
@@ -149,9 +166,13 @@ export class DistributedRunner {
       return this.stopping ? 'stopped' : 'finished';
     } finally {
       for (const t of timers) clearInterval(t);
-      await consumer.close().catch(() => undefined);
-      if (!this.stopping || this.stopAs === 'cancelled') await this.forget(redis).catch(() => undefined);
-      await Promise.allSettled([analyze.close(), resultsQueue.close()]);
+      await within(consumer.close(), 10_000, undefined);
+      if (!this.stopping || this.stopAs === 'cancelled') await within(this.forget(redis), STOP_CALL_MS * 3, undefined);
+      await within(
+        Promise.allSettled([analyze.close(), resultsQueue.close()]).then(() => undefined),
+        5_000,
+        undefined,
+      );
       redis.disconnect();
     }
   }
@@ -217,12 +238,12 @@ export class DistributedRunner {
 
   /** After a stop: tell workers, take back waiting jobs, give started ones time to report. */
   private async drain(redis: Redis, analyze: Queue<AnalyzeJob>): Promise<void> {
-    await redis.set(keys.control(this.s.queueKey), this.stopAs).catch(() => undefined);
+    await within(redis.set(keys.control(this.s.queueKey), this.stopAs), STOP_CALL_MS, null);
     for (const itemId of [...this.outstanding.keys()]) {
-      const removed = await analyze.remove(analyzeJobId(this.s.queueKey, itemId)).catch(() => 0);
-      if (removed === 1 || !(await analyze.getJob(analyzeJobId(this.s.queueKey, itemId)).catch(() => undefined))) {
-        this.release(itemId);
-      }
+      const jobId = analyzeJobId(this.s.queueKey, itemId);
+      const removed = await within(analyze.remove(jobId), STOP_CALL_MS, -1);
+      if (removed === -1) break; // Redis is away: leave the rest to the drain time
+      if (removed === 1 || !(await within(analyze.getJob(jobId), STOP_CALL_MS, undefined))) this.release(itemId);
     }
     const until = Date.now() + this.t.drainMs;
     while (this.outstanding.size > 0 && Date.now() < until) await sleep(100);

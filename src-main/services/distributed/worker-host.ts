@@ -15,6 +15,7 @@ import { connectionOptions } from './connection';
 import { analyzeQueueName, keys, PREFIX, resultsQueueName } from './keys';
 import type { AnalyzeJob, ResultJob, WorkerBeat } from './protocol';
 import type { RedisAddress } from './redis-url';
+import { within } from './deadline';
 
 /** What a worker process needs: its models and fetcher (built by the host), and Redis. */
 export interface WorkerHostOptions {
@@ -60,6 +61,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
   const log = o.logger;
   const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: o.redis.redacted });
   redis.on('error', onError('connection'));
+  redis.on('ready', () => log.info(`connected to Redis ${o.redis.redacted}`));
   const retry = o.retry ?? DEFAULT_RETRY;
   const resultQueues = new Map<string, Queue<ResultJob>>();
   const finishedAt: number[] = [];
@@ -197,7 +199,8 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
   };
   const beatTimer = setInterval(() => void beat().catch(() => undefined), o.beatMs ?? 2_000);
   beatTimer.unref();
-  await beat().catch(() => undefined);
+  // Not awaited: while Redis is away the worker waits for it (reconnecting with backoff).
+  void beat().catch(() => undefined);
   log.info(
     `picscan worker ${o.name} (${o.version}) ready: ${o.concurrency} at once, model set ${o.modelSet.slice(0, 12)}…, Redis ${o.redis.redacted}`,
   );
@@ -215,8 +218,8 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
       }, graceMs);
       await worker.close();
       clearTimeout(force);
-      await redis.hdel(keys.workers, o.name).catch(() => undefined);
-      await Promise.allSettled([...resultQueues.values()].map((q) => q.close()));
+      await within(redis.hdel(keys.workers, o.name), 1_000, 0);
+      await within(Promise.allSettled([...resultQueues.values()].map((q) => q.close())), 5_000, []);
       redis.disconnect();
     },
   };

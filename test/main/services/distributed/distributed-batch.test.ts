@@ -91,4 +91,17 @@ describe.skipIf(!redisAvailable)('distributed batch (BullMQ on a real Redis)', (
     expect(stranger.output()).toMatch(/Refusing batch \w+: it was made for model set \w+…, this worker has \w+…/);
     expect(redis.cli('KEYS', 'picscan:batch:*').trim()).toBe(''); // a finished batch leaves nothing behind
   });
+
+  it('an unreachable Redis: a clear message without the password, exit 1, the batch kept for resume', async () => {
+    const dir = tempDir('picscan-dist-noredis-');
+    const db = join(dir, 'picscan.db');
+    const run = track(
+      startPicscan(['batch', writeList(dir, [images.url('/img/cat_chelsea.jpg')]), '--db', db, '--redis', 'redis://:hunter2@127.0.0.1:1']),
+    );
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(/Cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);
+    expect(run.output()).not.toContain('hunter2');
+    expect(run.output()).not.toMatch(/\n\s+at /); // no stack trace
+    expect(itemsOf(db).map((i) => i.status)).toEqual(['queued']);
+  });
 });
