@@ -51,6 +51,8 @@ export interface CoordinatorSettings {
 }
 
 const CLAIM_CHUNK = 256;
+/** Jobs added per Redis round trip. */
+const ADD_CHUNK = 64;
 
 /**
  * Runs one distributed batch: streams queued items into the model set's BullMQ queue with a
@@ -134,7 +136,7 @@ export class DistributedRunner {
         if (effect !== 'waiting') this.outstanding.delete(job.data.itemId);
         this.wake?.();
       },
-      { connection, prefix: PREFIX, concurrency: 8, removeOnComplete: { count: 0 }, removeOnFail: { count: 1000 } },
+      { connection, prefix: PREFIX, concurrency: 32, removeOnComplete: { count: 0 }, removeOnFail: { count: 1000 } },
     );
     consumer.on('error', onError('results consumer'));
 
@@ -177,28 +179,43 @@ export class DistributedRunner {
     }
   }
 
-  /** Adds queued items as jobs while the backlog has room. */
+  /** Adds queued items as jobs while the backlog has room, in bulk (one round trip per chunk). */
   private async feed(analyze: Queue<AnalyzeJob>): Promise<void> {
     let cursor = 0;
     while (!this.stopping) {
       const chunk = this.d.items.nextQueued(this.s.batchId, cursor, CLAIM_CHUNK);
       if (chunk.length === 0) return;
+      let pending: Array<{ id: number; url: string }> = [];
+      const flush = async (): Promise<void> => {
+        if (pending.length) await this.addJobs(analyze, pending);
+        pending = [];
+      };
       for (const item of chunk) {
-        while (!this.stopping && this.outstanding.size >= this.t.maxBacklog) await this.nap();
-        if (this.stopping) return;
+        while (!this.stopping && this.outstanding.size >= this.t.maxBacklog) {
+          await flush();
+          await this.nap();
+        }
+        if (this.stopping) break;
         cursor = item.id;
         if (!this.d.items.markFetching(item.id)) continue;
         this.outstanding.set(item.id, Date.now());
         this.s.onTransition('claimed', { itemId: item.id });
-        await this.addJob(analyze, item.id, item.url);
+        pending.push(item);
+        if (pending.length >= ADD_CHUNK) await flush();
       }
+      await flush();
     }
   }
 
-  private async addJob(analyze: Queue<AnalyzeJob>, itemId: number, url: string): Promise<void> {
-    const data: AnalyzeJob = { queueKey: this.s.queueKey, itemId, url, operation: this.s.operation, modelSet: this.s.modelSet };
+  private async addJobs(analyze: Queue<AnalyzeJob>, items: Array<{ id: number; url: string }>): Promise<void> {
     // Retried by the worker itself (the batch retry policy); BullMQ's own recovery covers crashes.
-    await analyze.add('analyze', data, { jobId: analyzeJobId(this.s.queueKey, itemId), removeOnComplete: true, removeOnFail: true });
+    await analyze.addBulk(
+      items.map((item) => ({
+        name: 'analyze',
+        data: { queueKey: this.s.queueKey, itemId: item.id, url: item.url, operation: this.s.operation, modelSet: this.s.modelSet },
+        opts: { jobId: analyzeJobId(this.s.queueKey, item.id), removeOnComplete: true, removeOnFail: true },
+      })),
+    );
   }
 
   /**
@@ -232,7 +249,7 @@ export class DistributedRunner {
       this.d.logger.info('re-adding a lost distributed job', { itemId });
       await job?.remove().catch(() => undefined);
       this.outstanding.set(itemId, Date.now());
-      await this.addJob(analyze, itemId, url);
+      await this.addJobs(analyze, [{ id: itemId, url }]);
     }
   }
 

@@ -54,7 +54,8 @@ function otherModelSet(): string {
   return dir;
 }
 
-describe.skipIf(!redisAvailable)('distributed batch (BullMQ on a real Redis)', () => {
+// Worker processes load the real models: minutes on a busy 2-core machine.
+describe.skipIf(!redisAvailable)('distributed batch (BullMQ on a real Redis)', { timeout: 300_000 }, () => {
   it('runs a list across two workers: each URL once, duplicates by content, the worker recorded, other model sets refused', async () => {
     const dir = tempDir('picscan-dist-');
     const db = join(dir, 'picscan.db');

@@ -30,7 +30,7 @@ export function startPicscan(args: string[], env: NodeJS.ProcessEnv = {}): Child
     proc,
     output: () => out,
     exited,
-    async waitFor(pattern, timeoutMs = 60_000) {
+    async waitFor(pattern, timeoutMs = 180_000) {
       const until = Date.now() + timeoutMs;
       while (!pattern.test(out)) {
         if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output:\n${out}`);
