@@ -84,6 +84,21 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     await b.kill('SIGTERM');
   });
 
+  it('a worker asked to stop (SIGTERM) finishes the job in hand, then exits 0', async () => {
+    const dir = tempDir('picscan-dist-sigterm-');
+    const db = join(dir, 'picscan.db');
+    images.route('/term/coffee.jpg', { file: fixture('coffee_cup.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
+    const w = track(startWorkerChild(redis.url, 'polite'));
+    await w.waitFor(/ready/);
+    const coordinator = track(startPicscan(['batch', writeList(dir, [images.url('/term/coffee.jpg')]), '--db', db, '--redis', redis.url]));
+    await until(() => images.hits('/term/coffee.jpg') === 1, 180_000, 'the worker fetches the slow image');
+    w.proc.kill('SIGTERM');
+    expect(await w.exited, w.output()).toBe(0);
+    expect(w.output()).toMatch(/worker polite stopped after 1 images/);
+    expect(await coordinator.exited, coordinator.output()).toBe(0);
+    expect(itemsOf(db)).toMatchObject([{ status: 'done', worker: 'polite', results: 1 }]);
+  });
+
   it('the coordinator SIGKILLed: resume collects the results that arrived meanwhile and re-adds what is missing', async () => {
     const dir = tempDir('picscan-dist-kill-coord-');
     const db = join(dir, 'picscan.db');
