@@ -6,7 +6,9 @@ import type { Backend, BatchOperation } from '../shared/batch';
  */
 export function operationKey(op: BatchOperation, backend: Backend): string {
   const sorted = (xs: readonly string[]): string => [...new Set(xs.map((x) => x.toLowerCase()))].sort().join(',');
-  const where = backend.kind === 'local' ? 'local' : `remote:${backend.baseUrl}`;
+  // Distributed workers run the same models as this machine (jobs carry the model-set hash and
+  // workers refuse others), so their results are interchangeable with local ones.
+  const where = backend.kind === 'remote' ? `remote:${backend.baseUrl}` : 'local';
   if (op.kind === 'analyze') return `analyze|${sorted(op.features)}|${sorted(op.details)}|${where}`;
   return `detect|${op.minHeadScale}|${sorted(op.selector)}|${where}`;
 }

@@ -6,7 +6,8 @@ export function storedResult(r: {
   itemId: number;
   batchId: number;
   opKey: string;
-  image: FetchedImage;
+  /** What of the fetched image is stored (a distributed worker sends only these). */
+  image: Pick<FetchedImage, 'sha256' | 'metadata' | 'thumbnail'>;
   processed: ProcessedImage;
   analyzeMs: number;
 }): NewResult {

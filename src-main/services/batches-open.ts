@@ -14,6 +14,8 @@ export interface OpenBatchService {
 export interface OpenBatchOptions {
   processor?: ImageProcessor;
   remoteProcessor?: BatchServiceDeps['remoteProcessor'];
+  /** Distributed batches: this install's model set and the Redis URL to run them on. */
+  distributed?: BatchServiceDeps['distributed'];
   logger?: Logger;
 }
 
@@ -40,6 +42,7 @@ function serviceOn(db: Db, config: AppConfig, opts: OpenBatchOptions): OpenBatch
     config,
     processor: opts.processor ?? unavailableProcessor,
     remoteProcessor: opts.remoteProcessor,
+    distributed: opts.distributed,
     logger: opts.logger,
   });
   return {

@@ -15,6 +15,7 @@ import {
   type InflightAnalyses,
   type ListFormat,
   type RetryPolicy,
+  type RunOutcome,
 } from '../jobs';
 import { BatchesRepo, databaseError, ItemsRepo, LeasesRepo, ResultsQuery, ResultsRepo, type BatchRecord, type Db } from '../store';
 import type {
@@ -30,8 +31,10 @@ import type {
   ResultFilter,
   ResultItem,
   ResultQuery,
+  WorkerStatus,
 } from '../shared/batch';
 import { importList } from './batches-import';
+import { DistributedRunner, redisForRun, type CoordinatorTuning } from './distributed';
 import { exportResults } from './export.service';
 import { toSummary, validateOptions } from './batches-options';
 import { batchLockedError, isLiveHolder, LEASE_HEARTBEAT_MS, RunLease } from './batches-lease';
@@ -55,6 +58,15 @@ export interface BatchServiceDeps {
   progressIntervalMs?: number;
   /** How often a running batch renews its lease and checks for a cancel elsewhere, in ms. */
   leaseHeartbeatMs?: number;
+  /** Distributed batches: this install's model set, and the Redis URL (with password) to run them on. */
+  distributed?: { modelSet: string; redisUrl?: string | (() => string | undefined); tuning?: Partial<CoordinatorTuning> };
+}
+
+/** What drives one run: the local two-stage pipeline, or the distributed coordinator. */
+interface Runner {
+  run(): Promise<RunOutcome>;
+  stop(as?: 'paused' | 'cancelled'): void;
+  workers?(): WorkerStatus[];
 }
 
 /** Events of a BatchService. */
@@ -63,7 +75,7 @@ export interface BatchServiceEvents {
 }
 
 interface ActiveRun {
-  runner: BatchRunner;
+  runner: Runner;
   tracker: ProgressTracker;
   lease: RunLease;
   stopAs: 'paused' | 'cancelled';
@@ -157,7 +169,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const active = this.runs.get(id);
     if (active) return active.done;
     const batch = this.checkStartable(id);
-    const processor = this.processorFor(batch.backend);
+    // Checked before anything changes: a missing Redis URL or backend leaves the batch as it was.
+    const makeRunner = this.runnerFactory(batch);
     // The lease first: resetting items "left mid-way" must never touch another process's run.
     const lease = RunLease.acquire(this.leases, id);
     try {
@@ -168,25 +181,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       throw err;
     }
     const tracker = new ProgressTracker(id, this.batches.counts(id), 'running');
-    const runner = new BatchRunner(
-      {
-        items: this.items,
-        results: this.results,
-        fetcher: this.fetcher,
-        processor,
-        logger: this.logger,
-        inflight: this.inflight,
-      },
-      {
-        batchId: id,
-        operation: batch.operation,
-        opKey: operationKey(batch.operation, batch.backend),
-        downloadConcurrency: batch.downloadConcurrency ?? this.deps.config.downloadConcurrency,
-        analysisConcurrency: batch.analysisConcurrency ?? this.deps.config.analysisConcurrency,
-        retry: this.deps.retry ?? DEFAULT_RETRY,
-        onTransition: (t) => tracker.apply(t),
-      },
-    );
+    const runner = makeRunner(tracker);
     const run: ActiveRun = { runner, tracker, lease, stopAs: 'paused', done: Promise.resolve(null as unknown as BatchSummary) };
     run.done = this.drive(id, run);
     this.runs.set(id, run);
@@ -225,7 +220,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const active = this.runs.get(id);
     if (active) {
       active.stopAs = 'cancelled';
-      active.runner.stop();
+      active.runner.stop('cancelled');
       return active.done;
     }
     const batch = this.record(id);
@@ -261,7 +256,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   /** Current progress: live figures while running, stored counts otherwise. */
   progress(id: number): BatchProgress {
     const active = this.runs.get(id);
-    if (active) return active.tracker.snapshot();
+    if (active) return this.snapshot(active);
     const b = this.record(id);
     return {
       batchId: id,
@@ -337,7 +332,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   }
 
   private async drive(id: number, run: ActiveRun): Promise<BatchSummary> {
-    const emit = (): void => void this.emit('progress', run.tracker.snapshot());
+    const emit = (): void => void this.emit('progress', this.snapshot(run));
     const timer = setInterval(emit, this.deps.progressIntervalMs ?? 250);
     timer.unref();
     const heartbeat = setInterval(() => this.heartbeat(id, run), this.deps.leaseHeartbeatMs ?? LEASE_HEARTBEAT_MS);
@@ -386,7 +381,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       const kept = run.lease.renew();
       const cancelledElsewhere = this.batches.status(id) === 'cancelled';
       if (cancelledElsewhere) run.stopAs = 'cancelled';
-      if (!kept || cancelledElsewhere) run.runner.stop();
+      if (!kept || cancelledElsewhere) run.runner.stop(run.stopAs);
     } catch (err) {
       // A locked or full database: the next beat tries again; writes of the run report it.
       this.logger.warn('batch heartbeat failed', { batchId: id, error: String(err) });
@@ -420,10 +415,57 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     if (holder && isLiveHolder(holder)) throw batchLockedError(holder);
   }
 
+  private runnerFactory(batch: BatchRecord): (tracker: ProgressTracker) => Runner {
+    const opKey = operationKey(batch.operation, batch.backend);
+    const onTransition = (tracker: ProgressTracker) => (t: Parameters<ProgressTracker['apply']>[0]) => tracker.apply(t);
+    if (batch.backend.kind === 'distributed') {
+      const dist = this.deps.distributed;
+      if (!dist?.modelSet) throw new AppError('invalid-input', "Distributed batches need this install's model manifest, which is missing.");
+      const given = typeof dist.redisUrl === 'function' ? dist.redisUrl() : dist.redisUrl;
+      const redis = redisForRun(batch.backend.redisUrl, given);
+      const { queueKey } = batch.backend;
+      return (tracker) =>
+        new DistributedRunner(
+          { db: this.deps.db, items: this.items, results: this.results, logger: this.logger },
+          {
+            batchId: batch.id,
+            queueKey,
+            operation: batch.operation,
+            opKey,
+            modelSet: dist.modelSet,
+            redis,
+            tuning: dist.tuning,
+            onTransition: onTransition(tracker),
+          },
+        );
+    }
+    const processor = this.processorFor(batch.backend);
+    return (tracker) =>
+      new BatchRunner(
+        { items: this.items, results: this.results, fetcher: this.fetcher, processor, logger: this.logger, inflight: this.inflight },
+        {
+          batchId: batch.id,
+          operation: batch.operation,
+          opKey,
+          downloadConcurrency: batch.downloadConcurrency ?? this.deps.config.downloadConcurrency,
+          analysisConcurrency: batch.analysisConcurrency ?? this.deps.config.analysisConcurrency,
+          retry: this.deps.retry ?? DEFAULT_RETRY,
+          onTransition: onTransition(tracker),
+        },
+      );
+  }
+
   private processorFor(backend: Backend): ImageProcessor {
-    if (backend.kind === 'local') return this.deps.processor;
+    // Distributed workers run this install's models: a re-analysis runs them here.
+    if (backend.kind === 'local' || backend.kind === 'distributed') return this.deps.processor;
     if (!this.deps.remoteProcessor) throw new AppError('invalid-input', 'The remote backend is not available in this build.');
     return this.deps.remoteProcessor(backend);
+  }
+
+  private snapshot(run: ActiveRun): BatchProgress {
+    const p = run.tracker.snapshot();
+    const workers = run.runner.workers?.();
+    return workers ? { ...p, workers } : p;
   }
 
   private record(id: number): BatchRecord {

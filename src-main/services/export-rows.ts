@@ -24,6 +24,7 @@ export const CSV_COLUMNS = [
   'line_drawing_type',
   'celebrities',
   'landmarks',
+  'worker',
   'metadata',
 ] as const;
 
@@ -80,6 +81,7 @@ export function flattenRow(x: ExportRow, response: unknown): Record<CsvColumn, s
     line_drawing_type: row.line_drawing_type,
     celebrities: x.celebrities.join(LIST_SEPARATOR),
     landmarks: x.landmarks.join(LIST_SEPARATOR),
+    worker: row.worker,
     metadata: row.metadata,
   };
 }

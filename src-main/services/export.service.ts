@@ -8,7 +8,7 @@ import { CSV_COLUMNS, excelSafe, flattenRow } from './export-rows';
 /**
  * Streams the items matching `filter` to `out`, one keyset page at a time, waiting for `drain`
  * so a million rows never sit in memory. CSV quoting is csv-stringify's; text cells are made
- * Excel-safe. JSON is one array of `{ itemId, url, status, error, reused, metadata, response }`,
+ * Excel-safe. JSON is one array of `{ itemId, url, status, error, reused, worker, metadata, response }`,
  * NDJSON the same objects one per line. Does not end `out`. Resolves to the number of items.
  */
 export async function exportResults(query: ResultsQuery, filter: ResultFilter, format: ExportFormat, out: Writable): Promise<number> {
@@ -34,6 +34,7 @@ export async function exportResults(query: ResultsQuery, filter: ResultFilter, f
           status: x.row.status,
           error: x.row.error_code ? { code: x.row.error_code, message: x.row.error_message } : null,
           reused: x.row.reused_from !== null,
+          worker: x.row.worker,
           metadata: x.row.metadata ? (JSON.parse(x.row.metadata) as unknown) : null,
           response: x.row.status === 'done' ? query.response(x.row.id) : null,
         }),

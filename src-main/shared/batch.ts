@@ -10,8 +10,32 @@ export type BatchStatus = 'queued' | 'running' | 'paused' | 'done' | 'cancelled'
 export type BatchOperation =
   { kind: 'analyze'; features: VisualFeature[]; details: Detail[] } | { kind: 'detect'; minHeadScale: number; selector: Selector[] };
 
-/** Where analysis runs: the local models, or the remote cloud API. */
-export type Backend = { kind: 'local' } | { kind: 'remote'; baseUrl: string; method?: 'GET' | 'POST' };
+/**
+ * Where analysis runs: the local models, the remote cloud API, or picscan workers on other
+ * machines fed through a Redis queue (docs/distributed.md).
+ */
+export type Backend =
+  | { kind: 'local' }
+  | { kind: 'remote'; baseUrl: string; method?: 'GET' | 'POST' }
+  | {
+      kind: 'distributed';
+      /** The Redis URL without its password (stored; the password is given again at each run). */
+      redisUrl: string;
+      /** Random per-batch key that names its queue jobs, so coordinators can share one Redis. */
+      queueKey: string;
+    };
+
+/** A distributed worker as the coordinator sees it (heartbeats and results). */
+export interface WorkerStatus {
+  name: string;
+  version: string;
+  /** Results this worker delivered to this batch in the current run. */
+  done: number;
+  /** Results per second from this worker over the recent window. */
+  imagesPerSecond: number;
+  /** Milliseconds since its last heartbeat. */
+  lastSeenMs: number;
+}
 
 export interface BatchOptions {
   name: string;
@@ -54,6 +78,8 @@ export interface BatchProgress {
   imagesPerSecond: number;
   /** Seconds to completion at the current rate, null when unknown. */
   etaSeconds: number | null;
+  /** Distributed batches: the workers connected to the queue (heartbeat within 15 s). */
+  workers?: WorkerStatus[];
 }
 
 /** Filters for browsing and exporting results; every field optional, all combined with AND. */
@@ -129,6 +155,8 @@ export interface ResultItem {
   accentColor: string | null;
   /** True when the result was reused from an identical image analysed earlier. */
   reused: boolean;
+  /** The distributed worker that analysed it; null for local and remote batches. */
+  worker: string | null;
   /** `/thumbs/<itemId>` in web mode; a data URL or app URL in Electron. */
   hasThumbnail: boolean;
   /** 'Jpeg' | 'Png' once analysed. */

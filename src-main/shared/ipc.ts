@@ -56,6 +56,8 @@ export interface UiSettings {
   modelThreads: number;
   /** The local API server (`picscan serve`) as the user wants it. */
   server: { enabled: boolean; host: string; port: number };
+  /** Redis of the distributed workers, password shown as `***`; null when not set. */
+  redisUrl: string | null;
 }
 
 /** A settings change; omitted fields stay. `remoteKey: null` forgets the stored key. */
@@ -66,6 +68,8 @@ export interface SettingsUpdate {
   analysisConcurrency?: number;
   modelThreads?: number;
   server?: { enabled: boolean; host: string; port: number };
+  /** Redis URL of the distributed workers (`redis://` or `rediss://`, may carry a password); null forgets it. */
+  redisUrl?: string | null;
 }
 
 /** State of the local API server as it is running now. */

@@ -1,4 +1,6 @@
+import type { ItemStatus } from '../shared/batch';
 import type { ErrorCode } from '../shared/errors';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 
 /** One line of an input list, ready to store. Invalid lines carry their error and start `failed`. */
@@ -28,6 +30,10 @@ export class ItemsRepo {
   private readonly resetStmt;
   private readonly skipStmt;
   private readonly deleteChunkStmt;
+  private readonly statusStmt;
+  private readonly urlStmt;
+  private readonly reclaimStmt;
+  private readonly workerStmts: () => { get: Statement<[number], { worker: string | null }>; set: Statement<[string, number]> };
   readonly insertMany: (batchId: number, rows: readonly NewItem[]) => number;
 
   constructor(db: Db) {
@@ -52,6 +58,21 @@ export class ItemsRepo {
     this.resetStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND status IN ('fetching', 'analyzing')`);
     this.deleteChunkStmt = db.prepare<[number, number]>('DELETE FROM items WHERE id IN (SELECT id FROM items WHERE batch_id = ? LIMIT ?)');
     this.skipStmt = db.prepare<[number]>(`UPDATE items SET status = 'skipped' WHERE batch_id = ? AND status = 'queued'`);
+    this.statusStmt = db.prepare<[number], { status: ItemStatus; sha256: string | null }>('SELECT status, sha256 FROM items WHERE id = ?');
+    this.urlStmt = db.prepare<[number], { url: string }>('SELECT url FROM items WHERE id = ?');
+    this.reclaimStmt = db.prepare<[number, number]>(
+      `UPDATE items SET status = 'fetching', started_at = ? WHERE id = ? AND status = 'queued'`,
+    );
+    // Prepared on first use: the `worker` column comes with migration 8, and tests of older
+    // migrations build this repo on older schemas.
+    this.workerStmts = (() => {
+      let stmts: { get: Statement<[number], { worker: string | null }>; set: Statement<[string, number]> } | undefined;
+      return () =>
+        (stmts ??= {
+          get: db.prepare<[number], { worker: string | null }>('SELECT worker FROM items WHERE id = ?'),
+          set: db.prepare<[string, number]>('UPDATE items SET worker = ? WHERE id = ?'),
+        });
+    })();
     // IMMEDIATE (see ResultsRepo): another process's write in between must not end it with SQLITE_BUSY_SNAPSHOT.
     const insertTx = db.transaction((batchId: number, rows: readonly NewItem[]): number => {
       let added = 0;
@@ -101,6 +122,39 @@ export class ItemsRepo {
   /** Deletes up to `limit` items of a batch with their results (cascade); returns how many. */
   deleteSome(batchId: number, limit: number): number {
     return this.deleteChunkStmt.run(batchId, limit).changes;
+  }
+
+  /** The item's status, or undefined when there is no such item. */
+  status(id: number): ItemStatus | undefined {
+    return this.statusStmt.get(id)?.status;
+  }
+
+  /** The item's URL. */
+  url(id: number): string | undefined {
+    return this.urlStmt.get(id)?.url;
+  }
+
+  /** The sha256 of the item's bytes, once known. */
+  sha256(id: number): string | undefined {
+    return this.statusStmt.get(id)?.sha256 ?? undefined;
+  }
+
+  /** The distributed worker that analysed the item, if any. */
+  worker(id: number): string | undefined {
+    return this.workerStmts().get.get(id)?.worker ?? undefined;
+  }
+
+  /**
+   * queued → fetching without counting an attempt: a distributed result arrived for an item that
+   * a coordinator restart had put back in the queue. False when the item was not queued.
+   */
+  reclaim(id: number, nowMs = Date.now()): boolean {
+    return this.reclaimStmt.run(nowMs, id).changes > 0;
+  }
+
+  /** Records which distributed worker analysed the item. */
+  setWorker(id: number, name: string): void {
+    this.workerStmts().set.run(name, id);
   }
 
   /** On cancel: items never started become `skipped`. */

@@ -14,6 +14,7 @@ export interface ItemRow {
   error_message: string | null;
   metadata: string | null;
   reused_from: number | null;
+  worker: string | null;
   width: number | null;
   height: number | null;
   format: string | null;
@@ -29,7 +30,7 @@ export interface ItemRow {
   has_thumb: number;
 }
 
-const SELECT = `SELECT i.id, i.batch_id, i.url, i.status, i.error_code, i.error_message, i.metadata, i.reused_from,
+const SELECT = `SELECT i.id, i.batch_id, i.url, i.status, i.error_code, i.error_message, i.metadata, i.reused_from, i.worker,
   r.width, r.height, r.format, r.caption, r.caption_confidence, r.face_count, r.adult_score, r.racy_score, r.is_bw,
   r.clip_art_type, r.line_drawing_type, r.accent_color,
   EXISTS (SELECT 1 FROM thumbnails t WHERE t.item_id = i.id) AS has_thumb
@@ -373,6 +374,7 @@ export class ResultsQuery {
       dominantColors: done ? this.colorsStmt.all(row.id).map((c) => c.name) : [],
       accentColor: row.accent_color,
       reused: row.reused_from !== null,
+      worker: row.worker,
       hasThumbnail: row.has_thumb === 1,
       metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : null,
     };

@@ -26,7 +26,7 @@ export class NewBatchState {
   details = $state<Detail[]>([]);
   minHeadScale = $state<number>(MIN_HEAD_SCALE.default);
   selectors = $state<Selector[]>(['FRONTAL']);
-  backend = $state<'local' | 'remote'>('local');
+  backend = $state<'local' | 'remote' | 'distributed'>('local');
   remoteUrl = $state('');
   submitting = $state(false);
   error = $state<string | null>(null);
@@ -67,7 +67,13 @@ export class NewBatchState {
         this.operation === 'analyze'
           ? { kind: 'analyze', features: [...this.features], details: [...this.details] }
           : { kind: 'detect', minHeadScale: this.minHeadScale, selector: [...this.selectors] },
-      backend: this.backend === 'local' ? { kind: 'local' } : { kind: 'remote', baseUrl: this.remoteUrl.trim() },
+      backend:
+        this.backend === 'local'
+          ? { kind: 'local' }
+          : this.backend === 'remote'
+            ? { kind: 'remote', baseUrl: this.remoteUrl.trim() }
+            : // The Redis address is the one in Settings; the backend fills it in with a new queue key.
+              { kind: 'distributed', redisUrl: '', queueKey: '' },
     };
   }
 

@@ -17,9 +17,10 @@ import { DETAILS, MIN_HEAD_SCALE, SELECTORS, VISUAL_FEATURES, type Detail, type 
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import { ExitCode } from '../exit-codes';
 import { backendOf, remoteProcessorFor, type BackendFlags } from './remote-backend';
+import { distributedBackend, distributedDeps, workersText, type RedisFlag } from './distributed-backend';
 
 /** `--db` and the app config, shared by every batch command. */
-export interface DbFlag {
+export interface DbFlag extends RedisFlag {
   db?: string;
   /** Remote API key for batches on the remote backend (else PICSCAN_REMOTE_KEY). */
   key?: string;
@@ -41,6 +42,7 @@ export async function withBatches<T>(
     // The models run in a worker thread so progress output and Ctrl-C stay responsive.
     startProcessor: withModels ? () => workerBatchProcessor(config) : undefined,
     remoteProcessor: remoteProcessorFor(flags),
+    distributed: distributedDeps(flags, config),
     beforeStart,
   });
   try {
@@ -127,7 +129,7 @@ async function openList(list: string, format: string): Promise<{ source: Readabl
 export function progressLine(p: BatchProgress): string {
   const c = p.counts;
   const eta = p.etaSeconds === null ? '?' : `${p.etaSeconds}s`;
-  return `batch ${p.batchId} ${p.status}: ${c.done + c.failed + c.skipped}/${c.total} (done ${c.done}, failed ${c.failed}) ${p.imagesPerSecond} img/s, ETA ${eta}`;
+  return `batch ${p.batchId} ${p.status}: ${c.done + c.failed + c.skipped}/${c.total} (done ${c.done}, failed ${c.failed}) ${p.imagesPerSecond} img/s, ETA ${eta}${workersText(p.workers)}`;
 }
 
 /**
@@ -141,7 +143,7 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   const bar = tty
     ? new cliProgress.SingleBar(
         {
-          format: ' {bar} {value}/{total} | failed {failed} | {rate} img/s | ETA {eta_formatted}',
+          format: ' {bar} {value}/{total} | failed {failed} | {rate} img/s | ETA {eta_formatted}{workers}',
           etaBuffer: 50,
           hideCursor: true,
           stream: process.stderr,
@@ -154,9 +156,9 @@ export async function followBatch(service: BatchService, id: number, everyS: num
     if (p.batchId !== id) return;
     const c = p.counts;
     if (bar) {
-      if (!bar.isActive) bar.start(c.total, 0, { failed: 0, rate: 0 });
+      if (!bar.isActive) bar.start(c.total, 0, { failed: 0, rate: 0, workers: '' });
       bar.setTotal(c.total);
-      bar.update(c.done + c.failed + c.skipped, { failed: c.failed, rate: p.imagesPerSecond });
+      bar.update(c.done + c.failed + c.skipped, { failed: c.failed, rate: p.imagesPerSecond, workers: workersText(p.workers) });
     } else if (Date.now() - lastLineMs >= everyS * 1000) {
       lastLineMs = Date.now();
       process.stderr.write(`${progressLine(p)}\n`);
@@ -236,9 +238,13 @@ export function registerBatch(program: Command): void {
     .option('--base-url <url>', 'with --backend remote: the service address, e.g. https://api.example.com')
     .option('--method <method>', 'with --backend remote: GET or POST (default POST)')
     .option('--key <key>', 'with --backend remote: API key (prefer the PICSCAN_REMOTE_KEY environment variable)')
+    .option('--redis <url>', 'run on distributed workers through this Redis (redis:// or rediss://; or PICSCAN_REDIS_URL)')
     .action(async (list: string, o: BatchFlags) => {
       const operation = operationOf(o);
-      const backend = backendOf(o);
+      const redisUrl = o.redis;
+      if (redisUrl !== undefined && o.backend !== undefined)
+        throw new AppError('invalid-parameter', '--redis and --backend cannot be combined.');
+      const backend = redisUrl !== undefined ? distributedBackend(redisUrl) : backendOf(o);
       const analysisConcurrency = o.concurrency === undefined ? undefined : parseCount(o.concurrency, '--concurrency', 64);
       const downloadConcurrency =
         o.downloadConcurrency === undefined ? undefined : parseCount(o.downloadConcurrency, '--download-concurrency');

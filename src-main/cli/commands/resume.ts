@@ -14,6 +14,7 @@ export function registerResume(program: Command): void {
     .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
     .option('--json', 'print the final summary as JSON')
     .option('--key <key>', 'API key for a batch on the remote backend (prefer PICSCAN_REMOTE_KEY)')
+    .option('--redis <url>', 'Redis URL for a distributed batch (needed when it has a password; or PICSCAN_REDIS_URL)')
     .action(async (idText: string, o: DbFlag & { progressEvery: string; json?: boolean }) => {
       const id = parseBatchId(idText);
       await withBatches(

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AppConfig } from '../../config';
 import type { Backend, SettingsUpdate, UiSettings } from '../../shared';
 import type { SettingsPort } from './handlers';
+import { parseRedisUrl } from '../../services/distributed';
 
 /** Where the remote API key is kept at rest. The UI can replace or forget it, never read it. */
 export interface KeyVault {
@@ -20,8 +21,8 @@ export function memoryKeyVault(initial: string | null = null): KeyVault {
  * A file readable by the user only (mode 0600) in the app-data folder: web mode and the CLI,
  * where no OS keychain is available. The desktop app uses Electron safeStorage instead.
  */
-export function fileKeyVault(dataDir: string): KeyVault {
-  const file = join(dataDir, 'remote-api-key');
+export function fileKeyVault(dataDir: string, name = 'remote-api-key'): KeyVault {
+  const file = join(dataDir, name);
   return {
     load() {
       try {
@@ -37,6 +38,15 @@ export function fileKeyVault(dataDir: string): KeyVault {
       chmodSync(file, 0o600);
     },
   };
+}
+
+function redactedRedis(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return parseRedisUrl(url).redacted;
+  } catch {
+    return null;
+  }
 }
 
 interface UiPrefs {
@@ -64,7 +74,12 @@ function writeJson(file: string, value: unknown): void {
  * `settings.json`, which config/ reads at start; the backend choice and the API server
  * preferences go to `ui-settings.json`; the key goes to the vault.
  */
-export function createSettingsStore(config: AppConfig, vault: KeyVault): SettingsPort & { remoteKey(): string | null } {
+export function createSettingsStore(
+  config: AppConfig,
+  vault: KeyVault,
+  // The Redis URL may carry a password: kept like a key, in a file only the user can read.
+  redisVault: KeyVault = fileKeyVault(config.dataDir, 'redis-url'),
+): SettingsPort & { remoteKey(): string | null; redisUrl(): string | null } {
   const settingsFile = join(config.dataDir, 'settings.json');
   const prefsFile = join(config.dataDir, 'ui-settings.json');
 
@@ -79,6 +94,7 @@ export function createSettingsStore(config: AppConfig, vault: KeyVault): Setting
       analysisConcurrency: num('analysisConcurrency', config.analysisConcurrency),
       modelThreads: num('modelThreads', config.modelThreads),
       server: p.server ?? { enabled: false, host: '127.0.0.1', port: 8443 },
+      redisUrl: redactedRedis(redisVault.load()),
     };
   }
 
@@ -87,6 +103,7 @@ export function createSettingsStore(config: AppConfig, vault: KeyVault): Setting
       return current();
     },
     async update(change: SettingsUpdate) {
+      if (change.redisUrl) parseRedisUrl(change.redisUrl); // refuse a bad URL before saving anything
       mkdirSync(config.dataDir, { recursive: true });
       const s = readJson(settingsFile);
       for (const k of ['downloadConcurrency', 'analysisConcurrency', 'modelThreads'] as const)
@@ -95,8 +112,10 @@ export function createSettingsStore(config: AppConfig, vault: KeyVault): Setting
       const now = current();
       writeJson(prefsFile, { backend: change.backend ?? now.backend, server: change.server ?? now.server } satisfies UiPrefs);
       if (change.remoteKey !== undefined) vault.save(change.remoteKey);
+      if (change.redisUrl !== undefined) redisVault.save(change.redisUrl === null ? null : parseRedisUrl(change.redisUrl).url);
       return current();
     },
     remoteKey: () => vault.load(),
+    redisUrl: () => redisVault.load(),
   };
 }

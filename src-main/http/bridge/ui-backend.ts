@@ -5,7 +5,9 @@ import type { AppConfig } from '../../config';
 import { AppError, type Logger } from '../../core';
 import { BatchService, type ImageFetcher, type ImageProcessor } from '../../services/batches';
 import { remoteProcessorFactory, type openApiDatabase } from '../../services/api';
-import type { AppInfo, BatchSummary, HandlerTable, ServerState, UiSettings } from '../../shared';
+import { modelSetOf, parseRedisUrl } from '../../services/distributed';
+import { randomBytes } from 'node:crypto';
+import type { AppInfo, Backend, BatchSummary, HandlerTable, ServerState, UiSettings } from '../../shared';
 import { createEventHub, type EventHub } from './events';
 import { createApiHandlers, type GalleriesPort } from './handlers';
 import type { ExportSource, ThumbnailSource } from './routes';
@@ -61,7 +63,16 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
     },
     logger: opts.logger,
     progressIntervalMs: opts.progressIntervalMs,
+    distributed: { modelSet: safeModelSet(opts.config), redisUrl: () => settings.redisUrl() ?? undefined },
   });
+  // The UI asks for "distributed workers"; the Redis address is the one in Settings (stored
+  // without its password) and each batch gets its own queue key.
+  const concreteBackend = (b: Backend): Backend => {
+    if (b.kind !== 'distributed') return b;
+    const url = settings.redisUrl();
+    if (!url) throw new AppError('invalid-parameter', 'Set the Redis URL of the distributed workers in Settings first.');
+    return { kind: 'distributed', redisUrl: parseRedisUrl(url).stored, queueKey: randomBytes(6).toString('hex') };
+  };
   const changed = (batchId: number): void => events.emit('batches:changed', { batchId });
   const lastStatus = new Map<number, string>();
   const offProgress = service.onProgress((p) => {
@@ -90,7 +101,11 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
       list: async () => service.list(),
       get: async (id) => service.get(id),
       create: async ({ list, options }) => {
-        const report = await service.create(Readable.from([list.text]), options, list.format);
+        const report = await service.create(
+          Readable.from([list.text]),
+          { ...options, backend: concreteBackend(options.backend) },
+          list.format,
+        );
         started(report.batch.id);
         changed(report.batch.id);
         return { ...report, batch: service.get(report.batch.id) };
@@ -168,6 +183,15 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
       await service.close();
     },
   };
+}
+
+/** The model set of this install, or '' when the manifest is missing (distributed batches then refuse to start). */
+function safeModelSet(config: AppConfig): string {
+  try {
+    return modelSetOf(config.modelsDir);
+  } catch {
+    return '';
+  }
 }
 
 const resumeFile = (config: AppConfig): string => join(config.dataDir, 'resume-on-start.json');

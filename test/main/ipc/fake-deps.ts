@@ -33,6 +33,7 @@ export function fakeDeps(): ApiDeps {
     dominantColors: ['Brown'],
     accentColor: 'A05020',
     reused: false,
+    worker: null,
     hasThumbnail: false,
     format: 'Jpeg',
     categories: [],
@@ -46,6 +47,7 @@ export function fakeDeps(): ApiDeps {
     analysisConcurrency: 2,
     modelThreads: 2,
     server: { enabled: false, host: '127.0.0.1', port: 8443 },
+    redisUrl: null,
   };
   const get = async (id: number): Promise<BatchSummary> => {
     if (id !== 1) throw new AppError('not-found', `There is no batch ${id}.`);

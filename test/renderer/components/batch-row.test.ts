@@ -35,6 +35,29 @@ describe('BatchRow', () => {
     expect(onaction).toHaveBeenCalledWith('pause');
   });
 
+  it('shows the connected distributed workers and the rate of each', () => {
+    const b: BatchSummary = { ...batch('running'), backend: { kind: 'distributed', redisUrl: 'redis://queue:6379', queueKey: 'ab12' } };
+    render(BatchRow, {
+      batch: b,
+      progress: {
+        batchId: 4,
+        status: 'running',
+        counts: b.counts,
+        imagesPerSecond: 6,
+        etaSeconds: 10,
+        workers: [
+          { name: 'box-a', version: '0.1.0', done: 40, imagesPerSecond: 3.5, lastSeenMs: 800 },
+          { name: 'box-b', version: '0.1.0', done: 5, imagesPerSecond: 0, lastSeenMs: 60_000 },
+        ],
+      },
+      onaction: () => {},
+      onopen: () => {},
+    });
+    expect(screen.getByText(/distributed workers/)).toBeTruthy();
+    const workers = screen.getByTestId('batch-workers').textContent!.replace(/\s+/g, ' ').trim();
+    expect(workers).toBe('1 worker · box-a 3.5 img/s · box-b —');
+  });
+
   it('offers resume for a paused batch and shows its row error', async () => {
     const onaction = vi.fn();
     render(BatchRow, {

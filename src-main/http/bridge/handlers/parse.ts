@@ -13,6 +13,8 @@ const backend = z.discriminatedUnion('kind', [
   z
     .object({ kind: z.literal('remote'), baseUrl: z.url({ protocol: /^https?$/ }).max(2000), method: z.enum(['GET', 'POST']).optional() })
     .strict(),
+  // The UI picks distributed workers; the Redis address comes from Settings, the queue key is new.
+  z.object({ kind: z.literal('distributed'), redisUrl: z.literal(''), queueKey: z.literal('') }).strict(),
 ]);
 
 const operation = z.discriminatedUnion('kind', [
@@ -93,6 +95,7 @@ const schemas: { [C in Channel]: z.ZodType<Req<C>, unknown> } = {
     .object({
       backend,
       remoteKey: z.string().min(1).max(500).nullable(),
+      redisUrl: z.string().trim().min(1).max(2000).nullable(),
       downloadConcurrency: z.number().int().min(1).max(256),
       analysisConcurrency: z.number().int().min(1).max(64),
       modelThreads: z.number().int().min(1).max(64),

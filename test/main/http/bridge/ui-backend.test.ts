@@ -127,4 +127,36 @@ describe('UI backend over the real batch service', () => {
     expect(((await run(backend, 'settings:update', { remoteKey: null })) as { remoteKeySet: boolean }).remoteKeySet).toBe(false);
     await close();
   });
+
+  it('keeps the distributed workers Redis URL write-only (password never shown) and fills a distributed batch from it', async () => {
+    const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-redis-')) }, {});
+    const { backend, close } = open(config, slow(1));
+    const options = (kind: 'distributed') => ({
+      list: { text: 'https://example.com/a.jpg\n', format: 'txt' },
+      options: {
+        name: 'd',
+        operation: { kind: 'analyze', features: ['Tags'], details: [] },
+        backend: { kind, redisUrl: '', queueKey: '' },
+      },
+    });
+    await expect(run(backend, 'batches:create', options('distributed'))).rejects.toMatchObject({ code: 'invalid-parameter' });
+    await expect(run(backend, 'settings:update', { redisUrl: 'http://not-redis' })).rejects.toMatchObject({ code: 'invalid-parameter' });
+    const after = (await run(backend, 'settings:update', { redisUrl: 'redis://:s3cret@127.0.0.1:1/2' })) as { redisUrl: string };
+    expect(after.redisUrl).toBe('redis://:***@127.0.0.1:1/2');
+    expect(statSync(join(config.dataDir, 'redis-url')).mode & 0o777).toBe(0o600);
+    const created = (await run(backend, 'batches:create', options('distributed'))) as {
+      batch: { id: number; backend: Record<string, string> };
+    };
+    // Stored without the password, with a fresh queue key.
+    expect(created.batch.backend).toMatchObject({ kind: 'distributed', redisUrl: 'redis://127.0.0.1:1/2' });
+    expect(created.batch.backend.queueKey).toMatch(/^[0-9a-f]{12}$/);
+    // Nothing listens on port 1: the run stops within seconds with a clear notice, the batch paused.
+    const notices: string[] = [];
+    backend.events.subscribe((name, payload) => void (name === 'app:notice' && notices.push((payload as { message: string }).message)));
+    for (let i = 0; i < 100 && notices.length === 0; i++) await sleep(100);
+    expect(notices.join('\n')).toMatch(/Cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/2/);
+    expect(notices.join('\n')).not.toContain('s3cret');
+    expect(((await run(backend, 'batches:get', { batchId: created.batch.id })) as { status: string }).status).toBe('paused');
+    await close();
+  });
 });

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '../../config';
+import { AppError } from '../../core';
+import { modelSetOf, parseRedisUrl } from '../../services/distributed';
+import type { BatchServiceDeps } from '../../services/batches.service';
+import type { Backend, WorkerStatus } from '../../shared/batch';
+
+/** `--redis` of `batch` and `resume` (else `PICSCAN_REDIS_URL`): the Redis URL, password included. */
+export interface RedisFlag {
+  redis?: string;
+}
+
+/** The Redis URL given now: `--redis`, else `PICSCAN_REDIS_URL`. */
+export const givenRedisUrl = (o: RedisFlag, env: NodeJS.ProcessEnv = process.env): string | undefined => o.redis ?? env.PICSCAN_REDIS_URL;
+
+/** A new distributed backend for `batch --redis`: the URL is stored without its password. */
+export function distributedBackend(redisUrl: string): Backend {
+  return { kind: 'distributed', redisUrl: parseRedisUrl(redisUrl).stored, queueKey: randomBytes(6).toString('hex') };
+}
+
+/** What the batch service needs to run distributed batches from this command. */
+export function distributedDeps(o: RedisFlag, config: AppConfig, env: NodeJS.ProcessEnv = process.env): BatchServiceDeps['distributed'] {
+  let modelSet: string;
+  try {
+    modelSet = modelSetOf(config.modelsDir);
+  } catch {
+    throw new AppError('model-missing', `No model manifest in ${config.modelsDir}: the coordinator needs it to match workers.`);
+  }
+  // Test and tuning knobs (ms): how often lost jobs are looked for, how long a pause waits.
+  const ms = (name: string): number | undefined => (env[name] === undefined ? undefined : Number(env[name]));
+  const tuning = { reconcileMs: ms('PICSCAN_DIST_RECONCILE_MS'), drainMs: ms('PICSCAN_DIST_DRAIN_MS') };
+  return {
+    modelSet,
+    redisUrl: givenRedisUrl(o, env),
+    tuning: Object.fromEntries(Object.entries(tuning).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** ", 2 workers (box-a 3.1/s, box-b 2.9/s)" for the progress line; empty for local batches. */
+export function workersText(workers: WorkerStatus[] | undefined): string {
+  if (!workers) return '';
+  const live = workers.filter((w) => w.lastSeenMs >= 0 && w.lastSeenMs <= 15_000);
+  const each = workers.map((w) => `${w.name} ${w.imagesPerSecond}/s`).join(', ');
+  return `, ${live.length} worker${live.length === 1 ? '' : 's'}${each ? ` (${each})` : ''}`;
+}

@@ -1,0 +1,299 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { AppError, sleep, type Logger } from '../../core';
+import type { ItemTransition, RunOutcome } from '../../jobs';
+import type { BatchOperation, WorkerStatus } from '../../shared/batch';
+import type { Db, ItemsRepo, ResultsRepo } from '../../store';
+import { connectionOptions } from './connection';
+import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultsQueueName } from './keys';
+import type { AnalyzeJob, BatchControl, ResultJob } from './protocol';
+import type { RedisAddress } from './redis-url';
+import { ResultWriter } from './result-writer';
+import { within } from './deadline';
+
+/** How long the coordinator waits for Redis to answer at the start of a run, ms. */
+export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+/** Upper bound for one Redis call while stopping (Redis may be down then), ms. */
+const STOP_CALL_MS = 1_000;
+import { WorkerRoster } from './worker-roster';
+
+/** Tunables of a coordinator run (ms and counts). */
+export interface CoordinatorTuning {
+  /** Items in Redis at once (waiting + being analysed); never the whole list. Default 256. */
+  maxBacklog: number;
+  /** How often in-flight items are checked against Redis (a lost job is re-added). Default 5 000. */
+  reconcileMs: number;
+  /** On pause or cancel, how long to wait for items workers already started. Default 30 000. */
+  drainMs: number;
+  /** Heartbeat polling for the progress line. Default 2 000. */
+  rosterMs: number;
+}
+
+export const DEFAULT_TUNING: CoordinatorTuning = { maxBacklog: 256, reconcileMs: 5_000, drainMs: 30_000, rosterMs: 2_000 };
+
+/** What one coordinator run needs. */
+export interface CoordinatorDeps {
+  db: Db;
+  items: ItemsRepo;
+  results: ResultsRepo;
+  logger: Logger;
+}
+
+export interface CoordinatorSettings {
+  batchId: number;
+  queueKey: string;
+  operation: BatchOperation;
+  opKey: string;
+  modelSet: string;
+  redis: RedisAddress;
+  tuning?: Partial<CoordinatorTuning>;
+  onTransition: (t: ItemTransition, info: { itemId: number }) => void;
+}
+
+const CLAIM_CHUNK = 256;
+/** Jobs added per Redis round trip. */
+const ADD_CHUNK = 64;
+
+/**
+ * Runs one distributed batch: streams queued items into the model set's BullMQ queue with a
+ * bounded backlog and idempotent job ids, consumes workers' results from the batch's results
+ * queue into SQLite (the single source of truth), re-adds jobs Redis lost (a restart without
+ * persistence, a worker that died twice) and propagates pause and cancel. Same contract as
+ * the local BatchRunner: `run()` resolves 'finished' or 'stopped'.
+ */
+export class DistributedRunner {
+  private readonly t: CoordinatorTuning;
+  private readonly stopCtl = new AbortController();
+  private stopAs: BatchControl = 'paused';
+  /** In-flight item id → when its job was (re-)added (ms). */
+  private readonly outstanding = new Map<number, number>();
+  private readonly roster: WorkerRoster;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly d: CoordinatorDeps,
+    private readonly s: CoordinatorSettings,
+  ) {
+    this.t = { ...DEFAULT_TUNING, ...s.tuning };
+    this.roster = new WorkerRoster(s.modelSet);
+  }
+
+  /** Workers serving this batch, for the progress line. */
+  workers(): WorkerStatus[] {
+    return this.roster.list();
+  }
+
+  /** Stops feeding; `as` tells the workers whether the batch is paused or cancelled. */
+  stop(as: BatchControl = 'paused'): void {
+    this.stopAs = as;
+    this.stopCtl.abort();
+    this.wake?.();
+  }
+
+  get stopping(): boolean {
+    return this.stopCtl.signal.aborted;
+  }
+
+  async run(): Promise<RunOutcome> {
+    const connection = connectionOptions(this.s.redis);
+    const log = this.d.logger;
+    const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: this.s.redis.redacted });
+    // Reach Redis first, with this client alone: when it is not there, nothing else has been
+    // created that would go on reconnecting and keep the process alive.
+    const redis = new Redis(this.s.redis.url, connection as object);
+    redis.on('error', () => undefined);
+    if ((await within(redis.ping(), REDIS_CONNECT_TIMEOUT_MS, null)) !== 'PONG') {
+      redis.disconnect();
+      throw new AppError(
+        'remote-failed',
+        `Cannot reach Redis at ${this.s.redis.redacted} within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s: start it, or check the URL, password and network; then resume the batch.`,
+      );
+    }
+    redis.removeAllListeners('error');
+    redis.on('error', onError('connection'));
+    const analyze = new Queue<AnalyzeJob>(analyzeQueueName(this.s.modelSet), { connection, prefix: PREFIX });
+    const resultsName = resultsQueueName(this.s.queueKey);
+    const resultsQueue = new Queue<ResultJob>(resultsName, { connection, prefix: PREFIX });
+    analyze.on('error', onError('analyze queue'));
+    resultsQueue.on('error', onError('results queue'));
+
+    const writer = new ResultWriter({
+      db: this.d.db,
+      items: this.d.items,
+      results: this.d.results,
+      batchId: this.s.batchId,
+      opKey: this.s.opKey,
+      onTransition: (t, itemId) => {
+        if (t !== 'claimed') this.outstanding.delete(itemId);
+        this.s.onTransition(t, { itemId });
+      },
+    });
+    const consumer = new Worker<ResultJob>(
+      resultsName,
+      async (job: Job<ResultJob>) => {
+        const effect = writer.apply(job.data);
+        if (effect !== 'ignored') this.roster.noteResult(job.data.worker);
+        if (effect !== 'waiting') this.outstanding.delete(job.data.itemId);
+        this.wake?.();
+      },
+      { connection, prefix: PREFIX, concurrency: 32, removeOnComplete: { count: 0 }, removeOnFail: { count: 1000 } },
+    );
+    consumer.on('error', onError('results consumer'));
+
+    const announce = async (): Promise<void> => {
+      await redis.hset(keys.batches, this.s.queueKey, this.s.modelSet);
+      await redis.set(keys.control(this.s.queueKey), 'running');
+    };
+    const timers: NodeJS.Timeout[] = [];
+    try {
+      await announce();
+      let reconciling = false;
+      timers.push(
+        setInterval(() => {
+          if (reconciling) return;
+          reconciling = true;
+          void this.reconcile(analyze, resultsQueue, writer, announce)
+            .catch((err: unknown) => log.warn('reconcile failed', { error: String(err) }))
+            .finally(() => (reconciling = false));
+        }, this.t.reconcileMs),
+        setInterval(() => void this.roster.refresh(redis).catch(() => undefined), this.t.rosterMs),
+      );
+      for (const t of timers) t.unref();
+      void this.roster.refresh(redis).catch(() => undefined);
+
+      await this.feed(analyze);
+      // Everything is queued: wait for the last results (or a stop).
+      while (!this.stopping && (this.outstanding.size > 0 || writer.parked > 0)) await this.nap();
+      if (this.stopping) await this.drain(redis, analyze);
+      return this.stopping ? 'stopped' : 'finished';
+    } finally {
+      for (const t of timers) clearInterval(t);
+      await within(consumer.close(), 10_000, undefined);
+      if (!this.stopping || this.stopAs === 'cancelled') await within(this.forget(redis), STOP_CALL_MS * 3, undefined);
+      await within(
+        Promise.allSettled([analyze.close(), resultsQueue.close()]).then(() => undefined),
+        5_000,
+        undefined,
+      );
+      redis.disconnect();
+    }
+  }
+
+  /** Adds queued items as jobs while the backlog has room, in bulk (one round trip per chunk). */
+  private async feed(analyze: Queue<AnalyzeJob>): Promise<void> {
+    let cursor = 0;
+    while (!this.stopping) {
+      const chunk = this.d.items.nextQueued(this.s.batchId, cursor, CLAIM_CHUNK);
+      if (chunk.length === 0) return;
+      let pending: Array<{ id: number; url: string }> = [];
+      const flush = async (): Promise<void> => {
+        if (pending.length) await this.addJobs(analyze, pending);
+        pending = [];
+      };
+      for (const item of chunk) {
+        while (!this.stopping && this.outstanding.size >= this.t.maxBacklog) {
+          await flush();
+          await this.nap();
+        }
+        if (this.stopping) break;
+        cursor = item.id;
+        if (!this.d.items.markFetching(item.id)) continue;
+        this.outstanding.set(item.id, Date.now());
+        this.s.onTransition('claimed', { itemId: item.id });
+        pending.push(item);
+        if (pending.length >= ADD_CHUNK) await flush();
+      }
+      await flush();
+    }
+  }
+
+  private async addJobs(analyze: Queue<AnalyzeJob>, items: Array<{ id: number; url: string }>): Promise<void> {
+    // Retried by the worker itself (the batch retry policy); BullMQ's own recovery covers crashes.
+    await analyze.addBulk(
+      items.map((item) => ({
+        name: 'analyze',
+        data: { queueKey: this.s.queueKey, itemId: item.id, url: item.url, operation: this.s.operation, modelSet: this.s.modelSet },
+        opts: { jobId: analyzeJobId(this.s.queueKey, item.id), removeOnComplete: true, removeOnFail: true },
+      })),
+    );
+  }
+
+  /**
+   * Finds in-flight items that Redis no longer knows (no analyze job, no result waiting) and adds
+   * their jobs again; re-announces the batch, which a Redis restart without persistence forgets.
+   */
+  private async reconcile(
+    analyze: Queue<AnalyzeJob>,
+    results: Queue<ResultJob>,
+    writer: ResultWriter,
+    announce: () => Promise<void>,
+  ): Promise<void> {
+    if (this.stopping) return;
+    await announce();
+    const now = Date.now();
+    const suspects: number[] = [];
+    for (const [itemId, since] of this.outstanding) {
+      if (now - since >= this.t.reconcileMs && !writer.isParked(itemId)) suspects.push(itemId);
+    }
+    if (suspects.length === 0) return;
+    // Results waiting for this coordinator are not lost; read their item ids once.
+    const pending = new Set((await results.getJobs(['waiting', 'active', 'delayed'])).map((j) => j?.data?.itemId));
+    for (const itemId of suspects) {
+      if (this.stopping) return;
+      const job = await analyze.getJob(analyzeJobId(this.s.queueKey, itemId));
+      if (job && !(await job.isFailed())) continue;
+      if (pending.has(itemId)) continue;
+      if (!this.outstanding.has(itemId) || this.d.items.status(itemId) !== 'fetching') continue;
+      const url = this.d.items.url(itemId);
+      if (!url) continue;
+      this.d.logger.info('re-adding a lost distributed job', { itemId });
+      await job?.remove().catch(() => undefined);
+      this.outstanding.set(itemId, Date.now());
+      await this.addJobs(analyze, [{ id: itemId, url }]);
+    }
+  }
+
+  /** After a stop: tell workers, take back waiting jobs, give started ones time to report. */
+  private async drain(redis: Redis, analyze: Queue<AnalyzeJob>): Promise<void> {
+    await within(redis.set(keys.control(this.s.queueKey), this.stopAs), STOP_CALL_MS, null);
+    for (const itemId of [...this.outstanding.keys()]) {
+      const jobId = analyzeJobId(this.s.queueKey, itemId);
+      const removed = await within(analyze.remove(jobId), STOP_CALL_MS, -1);
+      if (removed === -1) break; // Redis is away: leave the rest to the drain time
+      if (removed === 1 || !(await within(analyze.getJob(jobId), STOP_CALL_MS, undefined))) this.release(itemId);
+    }
+    const until = Date.now() + this.t.drainMs;
+    while (this.outstanding.size > 0 && Date.now() < until) await sleep(100);
+    for (const itemId of [...this.outstanding.keys()]) this.release(itemId);
+  }
+
+  private release(itemId: number): void {
+    if (!this.outstanding.delete(itemId)) return;
+    this.d.items.requeue(itemId);
+    this.s.onTransition('requeued', { itemId });
+  }
+
+  /** A finished or cancelled batch leaves nothing in Redis. */
+  private async forget(redis: Redis): Promise<void> {
+    await redis.hdel(keys.batches, this.s.queueKey);
+    await redis.del(keys.seen(this.s.queueKey));
+    if (this.stopAs === 'cancelled' && this.stopping) await redis.set(keys.control(this.s.queueKey), 'cancelled', 'EX', 3600);
+    else await redis.del(keys.control(this.s.queueKey));
+  }
+
+  private nap(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, 250);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+
+/** Thrown when a distributed batch is started without a Redis URL it can use. */
+export function redisMissing(batchId: number): AppError {
+  return new AppError('invalid-input', `Batch ${batchId} runs on distributed workers: give its Redis URL (--redis, or Settings).`);
+}

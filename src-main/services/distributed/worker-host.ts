@@ -1,0 +1,231 @@
+import { hostname } from 'node:os';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { AppError, isCancellation, sleep, type Logger } from '../../core';
+import {
+  DEFAULT_RETRY,
+  isTransient,
+  retryDelayMs,
+  type FetchedImage,
+  type ImageFetcher,
+  type ImageProcessor,
+  type RetryPolicy,
+} from '../../jobs';
+import { connectionOptions } from './connection';
+import { analyzeQueueName, keys, PREFIX, resultsQueueName } from './keys';
+import type { AnalyzeJob, ResultJob, WorkerBeat } from './protocol';
+import type { RedisAddress } from './redis-url';
+import { within } from './deadline';
+
+/** What a worker process needs: its models and fetcher (built by the host), and Redis. */
+export interface WorkerHostOptions {
+  redis: RedisAddress;
+  /** sha256 of this install's model manifest. */
+  modelSet: string;
+  processor: ImageProcessor;
+  fetcher: ImageFetcher;
+  name: string;
+  version: string;
+  /** Jobs at once (fetch + analyse each). */
+  concurrency: number;
+  logger: Logger;
+  retry?: RetryPolicy;
+  /** BullMQ lock: a job whose worker stops renewing it for this long is given to another. Default 30 000 ms. */
+  lockDurationMs?: number;
+  /** How often stalled jobs are looked for. Default 15 000 ms. */
+  stalledIntervalMs?: number;
+  /** Heartbeat period, ms. Default 2 000. */
+  beatMs?: number;
+}
+
+/** A running worker: `close()` finishes the jobs in hand (or, after `graceMs`, hands them back). */
+export interface WorkerHost {
+  readonly name: string;
+  /** Images analysed (done results) since start. */
+  processed(): number;
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Default worker name: host and process id, unique on a network of machines. */
+export const defaultWorkerName = (): string => `${hostname()}:${process.pid}`;
+
+/**
+ * Starts a distributed worker: takes analysis jobs for this install's model set from Redis,
+ * fetches each image under this machine's network policy, asks the batch whether those bytes
+ * were already claimed, analyses them and returns the result to the coordinator's queue.
+ * Reconnects with backoff when Redis goes away; reports its name, version and rate.
+ */
+export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
+  const connection = connectionOptions(o.redis);
+  const redis = new Redis(o.redis.url, connection as object);
+  const log = o.logger;
+  const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: o.redis.redacted });
+  redis.on('error', onError('connection'));
+  redis.on('ready', () => log.info(`connected to Redis ${o.redis.redacted}`));
+  const retry = o.retry ?? DEFAULT_RETRY;
+  const resultQueues = new Map<string, Queue<ResultJob>>();
+  const finishedAt: number[] = [];
+  let processed = 0;
+  const inHand = new Set<AbortController>();
+
+  const resultsOf = (queueKey: string): Queue<ResultJob> => {
+    let q = resultQueues.get(queueKey);
+    if (!q) {
+      q = new Queue<ResultJob>(resultsQueueName(queueKey), { connection, prefix: PREFIX });
+      q.on('error', onError('results queue'));
+      resultQueues.set(queueKey, q);
+    }
+    return q;
+  };
+  const post = async (queueKey: string, r: ResultJob): Promise<void> => {
+    // Retried by BullMQ if the coordinator's write fails (a busy database); stored once.
+    await resultsOf(queueKey).add('result', r, { jobId: `i${r.itemId}`, attempts: 5, backoff: { type: 'exponential', delay: 500 } });
+  };
+
+  async function withRetries<T>(step: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await step();
+      } catch (err) {
+        if (!isTransient(err) || attempt + 1 >= retry.maxAttempts || signal.aborted) throw err;
+        await sleep(retryDelayMs(attempt, retry), signal);
+      }
+    }
+  }
+
+  async function handle(job: Job<AnalyzeJob>): Promise<void> {
+    const { queueKey, itemId, url, operation } = job.data;
+    const base = { itemId, worker: o.name };
+    if (job.data.modelSet !== o.modelSet) {
+      // Queue names carry the model set, so this only happens with a hand-made job.
+      throw new AppError(
+        'invalid-input',
+        `Job ${job.id} is for model set ${job.data.modelSet.slice(0, 12)}…; this worker has ${o.modelSet.slice(0, 12)}….`,
+      );
+    }
+    const control = await redis.get(keys.control(queueKey));
+    if (control === 'paused' || control === 'cancelled') return post(queueKey, { ...base, fetchMs: 0, kind: 'returned' });
+    const ctl = new AbortController();
+    inHand.add(ctl);
+    const started = Date.now();
+    try {
+      let image: FetchedImage;
+      try {
+        image = await withRetries(() => o.fetcher.fetch(url, ctl.signal), ctl.signal);
+      } catch (err) {
+        if (ctl.signal.aborted && isCancellation(err)) throw err; // shutting down: the job goes back
+        return await post(queueKey, { ...base, fetchMs: Date.now() - started, ...failure(err) });
+      }
+      const fetchMs = Date.now() - started;
+      // Cross-worker de-duplication: the first item to claim these bytes analyses them.
+      const claimed = await redis.hsetnx(keys.seen(queueKey), image.sha256, String(itemId));
+      if (claimed === 0) {
+        const owner = Number(await redis.hget(keys.seen(queueKey), image.sha256));
+        if (owner && owner !== itemId)
+          return await post(queueKey, { ...base, fetchMs, kind: 'duplicate', sha256: image.sha256, of: owner });
+      }
+      const t0 = Date.now();
+      try {
+        const result = await withRetries(() => o.processor.process(image, operation, ctl.signal), ctl.signal);
+        const thumb = image.thumbnail;
+        await post(queueKey, {
+          ...base,
+          fetchMs,
+          kind: 'done',
+          analyzeMs: Date.now() - t0,
+          processed: result,
+          image: {
+            sha256: image.sha256,
+            metadata: image.metadata,
+            thumbnail: {
+              mimeType: thumb.mimeType,
+              width: thumb.width,
+              height: thumb.height,
+              base64: Buffer.from(thumb.data).toString('base64'),
+            },
+          },
+        });
+        processed++;
+        finishedAt.push(Date.now());
+      } catch (err) {
+        if (ctl.signal.aborted && isCancellation(err)) throw err;
+        await post(queueKey, { ...base, fetchMs, ...failure(err) });
+      }
+    } finally {
+      inHand.delete(ctl);
+    }
+  }
+
+  const worker = new Worker<AnalyzeJob>(analyzeQueueName(o.modelSet), handle, {
+    connection,
+    prefix: PREFIX,
+    concurrency: o.concurrency,
+    lockDuration: o.lockDurationMs ?? 30_000,
+    stalledInterval: o.stalledIntervalMs ?? 15_000,
+    // A job whose worker died goes back to the queue; after 5 such deaths it fails and the
+    // coordinator's reconciliation adds it again.
+    maxStalledCount: 5,
+  });
+  worker.on('error', onError('worker'));
+  worker.on('failed', (job, err) => log.warn('distributed job failed', { jobId: job?.id, error: err.message }));
+
+  const rate = (): number => {
+    const now = Date.now();
+    while (finishedAt.length && now - finishedAt[0]! > 60_000) finishedAt.shift();
+    return Math.round((finishedAt.length / 60) * 100) / 100;
+  };
+  const warned = new Set<string>();
+  const beat = async (): Promise<void> => {
+    const b: WorkerBeat = {
+      name: o.name,
+      version: o.version,
+      modelSet: o.modelSet,
+      pid: process.pid,
+      host: hostname(),
+      concurrency: o.concurrency,
+      processed,
+      imagesPerSecond: rate(),
+      at: Date.now(),
+    };
+    await redis.hset(keys.workers, o.name, JSON.stringify(b));
+    // Batches announced for another model set never reach this worker's queue: say why.
+    for (const [queueKey, modelSet] of Object.entries(await redis.hgetall(keys.batches))) {
+      if (modelSet === o.modelSet || warned.has(queueKey)) continue;
+      warned.add(queueKey);
+      log.warn(
+        `Refusing batch ${queueKey}: it was made for model set ${modelSet.slice(0, 12)}…, this worker has ${o.modelSet.slice(0, 12)}…. Install the same picscan version and models as the coordinator.`,
+      );
+    }
+  };
+  const beatTimer = setInterval(() => void beat().catch(() => undefined), o.beatMs ?? 2_000);
+  beatTimer.unref();
+  // Not awaited: while Redis is away the worker waits for it (reconnecting with backoff).
+  void beat().catch(() => undefined);
+  log.info(
+    `picscan worker ${o.name} (${o.version}) ready: ${o.concurrency} at once, model set ${o.modelSet.slice(0, 12)}…, Redis ${o.redis.redacted}`,
+  );
+
+  return {
+    name: o.name,
+    processed: () => processed,
+    async close(graceMs = 30_000) {
+      clearInterval(beatTimer);
+      // Finish the jobs in hand; after the grace time abort them: their locks lapse and BullMQ's
+      // stalled-job check hands them to another worker.
+      const force = setTimeout(() => {
+        for (const c of inHand) c.abort();
+        void worker.close(true);
+      }, graceMs);
+      await worker.close();
+      clearTimeout(force);
+      await within(redis.hdel(keys.workers, o.name), 1_000, 0);
+      await within(Promise.allSettled([...resultQueues.values()].map((q) => q.close())), 5_000, []);
+      redis.disconnect();
+    },
+  };
+}
+
+function failure(err: unknown): { kind: 'failed'; code: AppError['code']; message: string } {
+  if (err instanceof AppError) return { kind: 'failed', code: err.code, message: err.message };
+  return { kind: 'failed', code: 'internal', message: 'An unexpected internal error occurred.' };
+}

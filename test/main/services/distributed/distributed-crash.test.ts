@@ -1,0 +1,185 @@
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../../src-main/config';
+import { openBatchService, unavailableProcessor } from '../../../../src-main/services/batches';
+import { modelSetOf } from '../../../../src-main/services/distributed';
+import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
+import { fixture } from '../../../helpers/paths';
+import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
+import { itemsOf, startPicscan, startWorkerChild, tempDir, until, writeList, type Child, type ItemRow } from './support';
+
+// What a distributed batch survives: a worker SIGKILLed mid-job, the coordinator SIGKILLed and
+// resumed, Redis restarted (persistence off: it forgets everything), pause and cancel. In every
+// case each URL ends exactly once, with one stored result per done item.
+
+const FILES = [
+  'cat_chelsea.jpg',
+  'coffee_cup.jpg',
+  'rocket_launchpad.jpg',
+  'grace_hopper.jpg',
+  'horse_silhouette_clipart.png',
+  'text_bw.png',
+];
+const type = (f: string): string => (f.endsWith('.png') ? 'image/png' : 'image/jpeg');
+
+let redis: TestRedis;
+let images: FixtureServer;
+const children: Child[] = [];
+const track = (c: Child): Child => (children.push(c), c);
+
+beforeAll(async () => {
+  redis = await startRedis();
+  images = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await Promise.all(children.map((c) => c.kill()));
+  await images?.close();
+  await redis?.stop();
+});
+
+/** `n` distinct-URL items; each answers after `delayMs` (bytes repeat every 6, so some de-duplicate). */
+function slowUrls(tag: string, n: number, delayMs: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const f = FILES[i % FILES.length]!;
+    const path = `/${tag}/${i}/${f}`;
+    images.route(path, { file: fixture(f), delayMs, headers: { 'content-type': type(f) } });
+    return images.url(path);
+  });
+}
+
+function expectEachOnce(items: ItemRow[], urls: string[]): void {
+  expect(items.map((i) => i.url).sort()).toEqual([...urls].sort());
+  for (const i of items) expect(i, i.url).toMatchObject({ status: 'done', results: 1 });
+}
+
+const doneCount = (db: string): number => {
+  try {
+    return itemsOf(db).filter((i) => i.status === 'done').length;
+  } catch {
+    return 0;
+  }
+};
+
+// Worker processes load the real models: minutes on a busy 2-core machine.
+describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause and cancel', { timeout: 300_000 }, () => {
+  it('a worker SIGKILLed mid-job: the stalled job goes to another worker', async () => {
+    const dir = tempDir('picscan-dist-kill-worker-');
+    const db = join(dir, 'picscan.db');
+    const slow = images.url('/stall/cat.jpg');
+    images.route('/stall/cat.jpg', { file: fixture('cat_chelsea.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
+    const urls = [slow, ...slowUrls('kw', 4, 50)];
+    const a = track(startWorkerChild(redis.url, 'doomed'));
+    await a.waitFor(/ready/);
+    const coordinator = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url]));
+    await until(() => images.hits('/stall/cat.jpg') === 1, 180_000, 'the doomed worker fetches the slow image');
+    await a.kill('SIGKILL');
+    const b = track(startWorkerChild(redis.url, 'rescuer'));
+    expect(await coordinator.exited, coordinator.output()).toBe(0);
+    const items = itemsOf(db);
+    expectEachOnce(items, urls);
+    expect(items.find((i) => i.url === slow)?.worker).toBe('rescuer');
+    expect(images.hits('/stall/cat.jpg')).toBe(2);
+    await b.kill('SIGTERM');
+  });
+
+  it('a worker asked to stop (SIGTERM) finishes the job in hand, then exits 0', async () => {
+    const dir = tempDir('picscan-dist-sigterm-');
+    const db = join(dir, 'picscan.db');
+    images.route('/term/coffee.jpg', { file: fixture('coffee_cup.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
+    const w = track(startWorkerChild(redis.url, 'polite'));
+    await w.waitFor(/ready/);
+    const coordinator = track(startPicscan(['batch', writeList(dir, [images.url('/term/coffee.jpg')]), '--db', db, '--redis', redis.url]));
+    await until(() => images.hits('/term/coffee.jpg') === 1, 180_000, 'the worker fetches the slow image');
+    w.proc.kill('SIGTERM');
+    expect(await w.exited, w.output()).toBe(0);
+    expect(w.output()).toMatch(/worker polite stopped after 1 images/);
+    expect(await coordinator.exited, coordinator.output()).toBe(0);
+    expect(itemsOf(db)).toMatchObject([{ status: 'done', worker: 'polite', results: 1 }]);
+  });
+
+  it('the coordinator SIGKILLed: resume collects the results that arrived meanwhile and re-adds what is missing', async () => {
+    const dir = tempDir('picscan-dist-kill-coord-');
+    const db = join(dir, 'picscan.db');
+    const urls = slowUrls('kc', 14, 400);
+    const w = track(startWorkerChild(redis.url, 'steady'));
+    await w.waitFor(/ready/);
+    const first = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url]));
+    await until(() => doneCount(db) >= 2, 180_000, 'two results stored');
+    await first.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 2000)); // the worker goes on; its results wait in Redis
+    const resumed = track(startPicscan(['resume', '1', '--db', db, '--redis', redis.url]));
+    expect(await resumed.exited, resumed.output()).toBe(0);
+    expectEachOnce(itemsOf(db), urls);
+    await w.kill('SIGTERM');
+  });
+
+  it('Redis restarted mid-batch (everything it held is gone): the batch continues and completes', async () => {
+    const dir = tempDir('picscan-dist-redis-restart-');
+    const db = join(dir, 'picscan.db');
+    const urls = slowUrls('rr', 14, 400);
+    const w = track(startWorkerChild(redis.url, 'survivor'));
+    await w.waitFor(/ready/);
+    const coordinator = track(
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url], { PICSCAN_DIST_RECONCILE_MS: '1000' }),
+    );
+    await until(() => doneCount(db) >= 2, 180_000, 'two results stored');
+    await redis.restart();
+    expect(await coordinator.exited, coordinator.output()).toBe(0);
+    expectEachOnce(itemsOf(db), urls);
+    await w.kill('SIGTERM');
+  });
+
+  it('pause stops the workers taking the batch; resume finishes it; cancel skips the rest', async () => {
+    const dir = tempDir('picscan-dist-pause-');
+    const config = loadConfig({ dataDir: dir }, {});
+    const open = openBatchService(config, {
+      processor: unavailableProcessor,
+      distributed: { modelSet: modelSetOf(config.modelsDir), redisUrl: redis.url, tuning: { reconcileMs: 1000, drainMs: 10_000 } },
+    });
+    const w = track(startWorkerChild(redis.url, 'obedient'));
+    await w.waitFor(/ready/);
+    try {
+      const backend = { kind: 'distributed' as const, redisUrl: redis.url, queueKey: 'pausetest' };
+      const operation = { kind: 'analyze' as const, features: ['Tags' as const], details: [] };
+      const urls = slowUrls('pz', 16, 500);
+      const { batch } = await open.service.create(Readable.from([urls.join('\n')]), { name: 'p', operation, backend });
+      const running = open.service.start(batch.id);
+      await until(() => open.service.progress(batch.id).counts.done >= 2, 180_000, 'two done');
+      const paused = await open.service.pause(batch.id);
+      expect(paused.status).toBe('paused');
+      await running;
+      const hitsAtPause = images.requests.length;
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(images.requests.length).toBe(hitsAtPause); // no worker fetches for a paused batch
+      const finished = await open.service.start(batch.id);
+      expect(finished.status).toBe('done');
+      expectEachOnce(
+        itemsOf(config.dbPath).filter((i) => i.url.includes('/pz/')),
+        urls,
+      );
+
+      const more = slowUrls('cx', 16, 500);
+      const second = await open.service.create(Readable.from([more.join('\n')]), {
+        name: 'c',
+        operation,
+        backend: { ...backend, queueKey: 'canceltest' },
+      });
+      const run2 = open.service.start(second.batch.id);
+      await until(() => open.service.progress(second.batch.id).counts.done >= 2, 180_000, 'two done');
+      const cancelled = await open.service.cancel(second.batch.id);
+      await run2;
+      expect(cancelled.status).toBe('cancelled');
+      const settled = itemsOf(config.dbPath).filter((i) => i.url.includes('/cx/'));
+      expect(settled.every((i) => (i.status === 'done' && i.results === 1) || (i.status === 'skipped' && i.results === 0))).toBe(true);
+      expect(settled.filter((i) => i.status === 'skipped').length).toBeGreaterThan(0);
+      const hitsAtCancel = images.requests.length;
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(images.requests.length).toBe(hitsAtCancel);
+    } finally {
+      await open.close();
+      await w.kill('SIGTERM');
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { repoRoot } from '../../../helpers/paths';
+
+/** A real `picscan` child process kept running (a worker, or a coordinator to kill). */
+export interface Child {
+  proc: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Waits until the output matches. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startPicscan(args: string[], env: NodeJS.ProcessEnv = {}): Child {
+  const proc = spawn(process.execPath, [join(repoRoot, 'bin', 'picscan.js'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
+  return {
+    proc,
+    output: () => out,
+    exited,
+    async waitFor(pattern, timeoutMs = 180_000) {
+      const until = Date.now() + timeoutMs;
+      while (!pattern.test(out)) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output:\n${out}`);
+        if (proc.exitCode !== null) throw new Error(`exited (${proc.exitCode}) before ${pattern}; output:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async kill(signal = 'SIGKILL') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** A worker child on `redis` with short locks (a dead worker's job moves on within ~2 s). */
+export function startWorkerChild(redisUrl: string, name: string, env: NodeJS.ProcessEnv = {}): Child {
+  return startPicscan(
+    [
+      'worker',
+      '--redis',
+      redisUrl,
+      '--name',
+      name,
+      '--concurrency',
+      '2',
+      '--allow-private-networks',
+      '--lock-ms',
+      '2000',
+      '--stalled-ms',
+      '1000',
+      '--grace',
+      '10',
+    ],
+    env,
+  );
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function writeList(dir: string, urls: string[]): string {
+  const file = join(dir, 'list.txt');
+  writeFileSync(file, `${urls.join('\n')}\n`);
+  return file;
+}
+
+export interface ItemRow {
+  id: number;
+  url: string;
+  status: string;
+  error_code: string | null;
+  reused_from: number | null;
+  worker: string | null;
+  results: number;
+}
+
+/** Every item of the database with its number of stored result rows. */
+export function itemsOf(dbPath: string): ItemRow[] {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        `SELECT i.id, i.url, i.status, i.error_code, i.reused_from, i.worker,
+                (SELECT count(*) FROM results r WHERE r.item_id = i.id) AS results
+         FROM items i ORDER BY i.id`,
+      )
+      .all() as ItemRow[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Polls `check` until it is true. */
+export async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
