@@ -65,6 +65,8 @@ export interface BatchServiceDeps {
 /** What drives one run: the local two-stage pipeline, or the distributed coordinator. */
 interface Runner {
   run(): Promise<RunOutcome>;
+  /** The database error that stopped the run, if any (the batch is then paused, nothing failed). */
+  readonly storageError?: unknown;
   stop(as?: 'paused' | 'cancelled'): void;
   workers?(): WorkerStatus[];
 }

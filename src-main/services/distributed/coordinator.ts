@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { AppError, sleep, type Logger } from '../../core';
 import type { ItemTransition, RunOutcome } from '../../jobs';
 import type { BatchOperation, WorkerStatus } from '../../shared/batch';
-import type { Db, ItemsRepo, ResultsRepo } from '../../store';
+import { isBusyError, isStorageError, type Db, type ItemsRepo, type ResultsRepo } from '../../store';
 import { connectionOptions } from './connection';
 import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultsQueueName } from './keys';
 import type { AnalyzeJob, BatchControl, ResultJob } from './protocol';
@@ -78,6 +78,13 @@ export class DistributedRunner {
     this.roster = new WorkerRoster(s.modelSet);
   }
 
+  private storageFailure: unknown;
+
+  /** The database error that stopped the run, if any. */
+  get storageError(): unknown {
+    return this.storageFailure;
+  }
+
   /** Workers serving this batch, for the progress line. */
   workers(): WorkerStatus[] {
     return this.roster.list();
@@ -131,7 +138,18 @@ export class DistributedRunner {
     const consumer = new Worker<ResultJob>(
       resultsName,
       async (job: Job<ResultJob>) => {
-        const effect = writer.apply(job.data);
+        let effect: ReturnType<ResultWriter['apply']>;
+        try {
+          effect = writer.apply(job.data);
+        } catch (err) {
+          // A database that refuses writes (full, I/O error, read-only) or stays locked pauses the
+          // batch; the result stays in Redis (the job fails and is retried) for the resume.
+          if (isBusyError(err) || isStorageError(err)) {
+            this.storageFailure ??= err;
+            this.stop('paused');
+          }
+          throw err;
+        }
         if (effect !== 'ignored') this.roster.noteResult(job.data.worker);
         if (effect !== 'waiting') this.outstanding.delete(job.data.itemId);
         this.wake?.();

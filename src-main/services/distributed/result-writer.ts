@@ -33,7 +33,8 @@ export class ResultWriter {
   /** Writes one result; returns what it did. */
   apply(r: ResultJob): ResultEffect {
     const wasQueued = this.d.items.status(r.itemId) === 'queued';
-    const effect = this.applyTx(r);
+    // IMMEDIATE: another process writing the same database waits on the lock, never ends it busy.
+    const effect = this.applyTx.immediate(r);
     if (effect === 'ignored' || effect === 'waiting') return effect;
     if (wasQueued && effect !== 'returned') this.d.onTransition('claimed', r.itemId);
     if (effect === 'done' || effect === 'failed') this.d.onTransition(effect, r.itemId);
