@@ -75,9 +75,9 @@ function printNegatives(label: string, r: NegativeEval[]): void {
 }
 
 function printEvidence(ev: CandidateEvidence[]): void {
-  console.log('\n### Verification evidence: faceres descriptor spread of candidates that reach facemesh\n');
+  console.log('\n### Verification evidence: faceres descriptor spread\n');
   console.log(
-    `(detector ≥ 0.5, face flag ≥ 0.5, FULL yaw range; threshold minDescriptorSpread ${FACE_VERIFY_RULES.minDescriptorSpread})\n`,
+    `(candidates with detector ≥ 0.35 and face flag ≥ 0.2, FULL yaw range; threshold minDescriptorSpread ${FACE_VERIFY_RULES.minDescriptorSpread})\n`,
   );
   console.log('| candidates | n | spread min | median | max | face flag ≥ 0.8 | rejected by the spread rule |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');

@@ -155,7 +155,8 @@ describe('batches on the real models', () => {
     await expect(workerBatchProcessor(missing)).rejects.toMatchObject({ code: 'model-missing' });
   });
 
-  it('pauses on Ctrl-C (exit 130) and finishes with picscan resume', async () => {
+  // Two real processes with real models: generous on a shared, busy machine.
+  it('pauses on Ctrl-C (exit 130) and finishes with picscan resume', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'picscan-ba-sigint-'));
     const db = join(dir, 'p.db');
     const list = join(dir, 'list.txt');
