@@ -47,8 +47,8 @@ export function saliencyBox(img: RgbPixelsLike): WeightedBox {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const e = Math.max(0, energy[y * width + x]! - floor);
-      cols[x] += e;
-      rows[y] += e;
+      cols[x]! += e;
+      rows[y]! += e;
     }
   }
   const xs = quantileSpan(cols, SALIENCY.tailShare);
