@@ -9,6 +9,7 @@ import { clientErrorHandler } from './client-errors';
 import { detectStatus, wireMapping } from './errors';
 import { analyzeFailure, detectFailure, genericFailure } from './replies';
 import { facesRoutes } from './routes/faces';
+import { THUMBNAIL_PATH, thumbnailFailure, thumbnailRoutes } from './routes/thumbnail';
 import { visionRoutes } from './routes/vision';
 
 /** Time limits that stop a slow or idle client from holding a connection (ms). */
@@ -101,6 +102,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
 
   await app.register(visionRoutes, { gateway: opts.api.gateway });
   await app.register(facesRoutes, { gateway: opts.api.gateway });
+  await app.register(thumbnailRoutes, { gateway: opts.api.gateway });
   for (const extra of opts.extraRoutes ?? []) await app.register(extra);
   return app;
 }
@@ -142,6 +144,11 @@ function sendError(reply: FastifyReply, request: FastifyRequest, err: WireError)
   const { details: _d, ...wire } = err;
   if (path === '/ai/vision/analyze') {
     const body = analyzeFailure(wire, traceId);
+    if (err.details?.status === 415) body.error = { code: 'UnsupportedMediaType', message: err.message };
+    return reply.code(statusOf(err, false)).send(body);
+  }
+  if (path === THUMBNAIL_PATH) {
+    const body = thumbnailFailure(wire, traceId);
     if (err.details?.status === 415) body.error = { code: 'UnsupportedMediaType', message: err.message };
     return reply.code(statusOf(err, false)).send(body);
   }

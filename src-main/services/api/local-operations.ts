@@ -10,6 +10,8 @@ import { createDetectService } from '../detect.service';
 import { openGalleryMatcher } from '../gallery-open';
 import type { ImageOperations } from './operations';
 import { openLocalEngine } from '../local-engine';
+import { createThumbnailService } from '../thumbnail.service';
+import { defaultRegionSources } from '../thumbnail-open';
 
 /** How the server's own image operations fetch images and share the CPU. */
 export interface LocalOperationsOptions {
@@ -52,6 +54,7 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
     modelBranch: branch?.run,
   });
   const detector = createDetectService({ runner, loader });
+  const thumbnails = createThumbnailService({ loader, regionSources: defaultRegionSources(engine) });
   const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? config.analysisConcurrency) });
   return {
     analyze: (req, signal) =>
@@ -59,6 +62,18 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
     detect: (req, signal) =>
       queue.add(
         async () => (await detector.detect({ image: req.image, minHeadScale: req.minHeadScale, selector: req.selector }, signal)).response,
+        { signal },
+      ),
+    thumbnail: (req, signal) =>
+      queue.add(
+        async () => {
+          const t = await thumbnails.thumbnail(
+            req.image,
+            { width: req.width, height: req.height, smartCropping: req.smartCropping },
+            signal,
+          );
+          return { data: t.data, mimeType: t.mimeType, width: t.width, height: t.height };
+        },
         { signal },
       ),
     async close() {
