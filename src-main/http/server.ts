@@ -8,6 +8,7 @@ import type { WireError } from '../shared/errors';
 import { clientErrorHandler } from './client-errors';
 import { detectStatus, wireMapping } from './errors';
 import { analyzeFailure, detectFailure, genericFailure } from './replies';
+import { registerOpenApi } from './openapi';
 import { facesRoutes } from './routes/faces';
 import { THUMBNAIL_PATH, thumbnailFailure, thumbnailRoutes } from './routes/thumbnail';
 import { visionRoutes } from './routes/vision';
@@ -100,6 +101,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     }),
   );
 
+  await registerOpenApi(app);
   await app.register(visionRoutes, { gateway: opts.api.gateway });
   await app.register(facesRoutes, { gateway: opts.api.gateway });
   await app.register(thumbnailRoutes, { gateway: opts.api.gateway });

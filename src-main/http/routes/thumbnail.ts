@@ -4,6 +4,8 @@ import type { ApiGateway } from '../../services/api';
 import type { WireError } from '../../shared/errors';
 import type { AnalyzeEnvelope } from '../../shared/spec';
 import { wireMapping } from '../errors';
+import { describedRoutes } from '../openapi';
+import { thumbnailRouteSchema } from '../openapi-schemas';
 import { analyzeFailure } from '../replies';
 import { callFromRequest, clientGone } from '../request';
 
@@ -42,6 +44,7 @@ export async function thumbnailRoutes(app: FastifyInstance, opts: { gateway: Api
     if (outcome.refusal?.reason === 'rate-limited') reply.header('retry-after', String(outcome.refusal.retryAfterSec));
     return reply.code(wireMapping(error.code).status).send(thumbnailFailure(error, traceId));
   };
-  app.get(THUMBNAIL_PATH, handler);
-  app.post(THUMBNAIL_PATH, handler);
+  describedRoutes(app);
+  app.get(THUMBNAIL_PATH, { schema: thumbnailRouteSchema('GET') }, handler);
+  app.post(THUMBNAIL_PATH, { schema: thumbnailRouteSchema('POST') }, handler);
 }
