@@ -32,7 +32,7 @@ import type {
   ResultQuery,
 } from '../shared/batch';
 import { importList } from './batches-import';
-import { exportResults } from './export.service';
+import { exportResults, type ExportOptions } from './export.service';
 import { toSummary, validateOptions } from './batches-options';
 
 /** What a BatchService needs. `fetcher` defaults to image intake built from `config`. */
@@ -279,8 +279,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   }
 
   /** Writes the items matching the filter to `out` as CSV, a JSON array or NDJSON; resolves to the row count. */
-  export(filter: ResultFilter, format: ExportFormat, out: Writable): Promise<number> {
-    return exportResults(this.query, filter, format, out);
+  export(filter: ResultFilter, format: ExportFormat, out: Writable, opts?: ExportOptions): Promise<number> {
+    return exportResults(this.query, filter, format, out, opts);
   }
 
   /** Pauses every running batch and releases the fetcher's connections and the processors' models. */

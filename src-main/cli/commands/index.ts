@@ -9,6 +9,7 @@ import { registerServe } from './serve';
 import { registerDetect } from './detect';
 import { registerAnalyze } from './analyze';
 import { registerGallery } from './gallery';
+import { registerThumbnail } from './thumbnail';
 
 /** Every CLI command registers itself on the program; add one line per command file. */
 export type RegisterCommand = (program: Command) => void;
@@ -24,4 +25,5 @@ export const commands: RegisterCommand[] = [
   registerDetect,
   registerAnalyze,
   registerGallery,
+  registerThumbnail,
 ];

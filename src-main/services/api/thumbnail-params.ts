@@ -46,13 +46,18 @@ export const thumbnailParamsSchema = z.object({
 /** Validates thumbnail parameters; every problem except `image`'s is `invalid-parameter` naming the parameter. */
 export function parseThumbnailParams(raw: RawParams): ThumbnailRequest {
   const image = parseImage(raw);
+  return { image, ...parseThumbnailOptions(raw) };
+}
+
+/** Validates `width`, `height` and `smartCropping` alone (the CLI's `export --size WxH [--smart]`). */
+export function parseThumbnailOptions(raw: RawParams): Omit<ThumbnailRequest, 'image'> {
   for (const name of ['width', 'height'] as const) {
     if (raw[name] === undefined || raw[name] === null || raw[name] === '')
       throw new AppError('missing-parameter', `The required parameter \`${name}\` (an integer from 1 to 1024) is missing.`, {
         details: { parameter: name },
       });
   }
-  const parsed = thumbnailParamsSchema.safeParse({ ...raw, image, smartCropping: raw.smartCropping ?? undefined });
+  const parsed = thumbnailParamsSchema.omit({ image: true }).safeParse({ ...raw, smartCropping: raw.smartCropping ?? undefined });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'parameters');
