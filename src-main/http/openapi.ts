@@ -38,6 +38,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'meta', description: 'This document.' },
       ],
     },
+    // Routes without tags (the web-mode UI bridge, the reference page's assets) are not API.
+    hideUntagged: true,
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });

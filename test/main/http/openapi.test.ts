@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import OpenAPIBackend from 'openapi-backend';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpServer } from '../../../src-main/http';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { fixture } from '../../helpers/paths';
 import { realOperations, startApi, type ApiHarness } from './harness';
@@ -92,6 +93,16 @@ describe('OpenAPI document', () => {
       }
     }
     expect(doc.paths['/openapi.json']?.get).toBeDefined();
+  });
+
+  it('leaves out routes that are not API (the UI bridge, the reference page)', async () => {
+    const app = await createHttpServer({
+      api: api.api,
+      extraRoutes: [async (scope) => void scope.get('/api/invoke/:channel', async () => ({}))],
+    });
+    const paths = Object.keys(((await app.inject({ method: 'GET', url: '/openapi.json' })).json() as typeof doc).paths);
+    await app.close();
+    expect(paths.sort()).toEqual(['/ai/faces/detect', '/ai/faces/train', '/ai/vision/analyze', '/ai/vision/thumbnail', '/openapi.json']);
   });
 
   it('serves a readable reference page without the internet', async () => {
