@@ -128,6 +128,22 @@ describe('thumbnail route: errors (analyze envelope and codes, never charged)', 
     expect(api.api.keys.get(k.id).balanceMicrocents).toBe(1_000_000);
   });
 
+  it('403 TierUnavailable for a free-tier key, 413 PayloadTooLarge for a body over 64 KiB', async () => {
+    const k = api.api.keys.create({ name: 'free', tier: 'basic', creditMicrocents: 1_000_000 });
+    api.db.prepare("UPDATE api_keys SET tier = 'free' WHERE id = ?").run(k.id);
+    const free = await postJson(`${api.url}${PATH}`, { image: images.url('/portrait.jpg'), width: 10, height: 10 }, k.key);
+    expect(free.status).toBe(403);
+    expect(free.json).toMatchObject(envelope('TierUnavailable'));
+    const big = await postJson(
+      `${api.url}${PATH}`,
+      { image: images.url('/portrait.jpg'), width: 10, height: 10, pad: 'x'.repeat(70_000) },
+      k.key,
+    );
+    expect(big.status).toBe(413);
+    expect(big.json).toMatchObject(envelope('PayloadTooLarge'));
+    expect(api.api.credits.chargedCount(k.id)).toBe(0);
+  });
+
   it('402 InsufficientCredit under 0.09¢; 415 for uploads; 400 for malformed JSON', async () => {
     const k = api.api.keys.create({ name: 'poor', tier: 'basic', creditMicrocents: 89_999 });
     const poor = await postJson(`${api.url}${PATH}`, { image: images.url('/portrait.jpg'), width: 10, height: 10 }, k.key);
