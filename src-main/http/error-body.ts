@@ -20,8 +20,9 @@ export interface ApiError extends WireError {
  */
 export function errorReply(family: RouteFamily, err: ApiError, traceId: string): { status: number; body: object } {
   const wire: WireError = { code: err.code, message: err.message };
-  if (family === 'analyze') {
-    const body = analyzeFailure(wire, traceId);
+  if (family === 'analyze' || family === 'thumbnail') {
+    // Thumbnails answer errors in analyze's envelope, named by their own query.
+    const body = family === 'thumbnail' ? { ...analyzeFailure(wire, traceId), query: 'thumbnail' } : analyzeFailure(wire, traceId);
     if (err.azure && body.error) body.error = { code: err.azure, message: err.message };
     return { status: err.status ?? wireMapping(err.code).status, body };
   }

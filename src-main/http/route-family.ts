@@ -1,10 +1,11 @@
 /** Which spec body shape an error reply takes: the analyze envelope, Kairos `{ Errors }`, or the generic one. */
-export type RouteFamily = 'analyze' | 'detect' | 'generic';
+export type RouteFamily = 'analyze' | 'thumbnail' | 'detect' | 'generic';
 
 // Matched on the raw path (never decoded), so even a URL too broken to route, e.g.
 // `/ai/vision/analyze%E0%A4%A`, gets its operation's error shape.
 const FAMILIES: ReadonlyArray<[RegExp, RouteFamily]> = [
   [/^\/ai\/vision\/analyze(?=$|[/%?#])/i, 'analyze'],
+  [/^\/ai\/vision\/thumbnail(?=$|[/%?#])/i, 'thumbnail'],
   [/^\/ai\/faces\/(?:detect|train)(?=$|[/%?#])/i, 'detect'],
 ];
 

@@ -6,8 +6,10 @@ import { silentLogger, type Logger } from '../core';
 import type { ApiServices } from '../services/api';
 import { clientErrorHandler } from './client-errors';
 import { fromFastifyError, sendError } from './fastify-errors';
+import { registerOpenApi } from './openapi';
 import { loggablePath } from './route-family';
 import { facesRoutes } from './routes/faces';
+import { thumbnailRoutes } from './routes/thumbnail';
 import { visionRoutes } from './routes/vision';
 
 /** Time limits that stop a slow or idle client from holding a connection (ms). */
@@ -98,8 +100,10 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     }),
   );
 
+  await registerOpenApi(app);
   await app.register(visionRoutes, { gateway: opts.api.gateway });
   await app.register(facesRoutes, { gateway: opts.api.gateway });
+  await app.register(thumbnailRoutes, { gateway: opts.api.gateway });
   for (const extra of opts.extraRoutes ?? []) await app.register(extra);
   return app;
 }

@@ -35,7 +35,7 @@ import type {
 } from '../shared/batch';
 import { importList } from './batches-import';
 import { DistributedRunner, redisForRun, type CoordinatorTuning } from './distributed';
-import { exportResults } from './export.service';
+import { exportResults, type ExportOptions } from './export.service';
 import { toSummary, validateOptions } from './batches-options';
 import { batchLockedError, isLiveHolder, LEASE_HEARTBEAT_MS, RunLease } from './batches-lease';
 
@@ -322,8 +322,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   }
 
   /** Writes the items matching the filter to `out` as CSV, a JSON array or NDJSON; resolves to the row count. */
-  export(filter: ResultFilter, format: ExportFormat, out: Writable): Promise<number> {
-    return exportResults(this.query, filter, format, out);
+  export(filter: ResultFilter, format: ExportFormat, out: Writable, opts?: ExportOptions): Promise<number> {
+    return exportResults(this.query, filter, format, out, opts);
   }
 
   /** Pauses every running batch and releases the fetcher's connections and the processors' models. */

@@ -127,6 +127,8 @@ export interface InvokeMap {
   'results:get': { req: { itemId: number }; res: ResultDetail };
   /** Queues the item for analysis again (its batch resumes); resolves to the item as queued. */
   'results:reanalyze': { req: { itemId: number }; res: ResultItem };
+  /** A smart-cropped thumbnail of the item's image, `width × height` px (each 1..1024), made on demand. */
+  'results:smart-thumbnail': { req: { itemId: number; width: number; height: number }; res: SmartThumbnail };
   /** Desktop: asks where to save, then writes the export of the filter there. */
   'export:save': { req: { filter: ResultFilter; format: ExportFormat }; res: ExportSaved };
   'settings:get': { req: void; res: UiSettings };
@@ -152,6 +154,19 @@ export type Req<C extends Channel> = InvokeMap[C]['req'];
 export type Res<C extends Channel> = InvokeMap[C]['res'];
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: WireError };
 
+/** A smart-cropped thumbnail for download (`results:smart-thumbnail`). */
+export interface SmartThumbnail {
+  /** Suggested file name: `<item id>-<source name>.jpg|png`. */
+  fileName: string;
+  /** JPEG for JPEG sources, PNG for PNG sources. */
+  mimeType: 'image/jpeg' | 'image/png';
+  /** The encoded file, Base64 (travels as JSON in web mode). */
+  dataBase64: string;
+  /** Exactly the requested size, px. */
+  width: number;
+  height: number;
+}
+
 /** Runtime allow-list of invoke channels; missing or extra keys fail to compile. */
 export const CHANNELS = {
   'app:info': true,
@@ -167,6 +182,7 @@ export const CHANNELS = {
   'results:facets': true,
   'results:get': true,
   'results:reanalyze': true,
+  'results:smart-thumbnail': true,
   'export:save': true,
   'settings:get': true,
   'settings:update': true,

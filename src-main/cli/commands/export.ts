@@ -2,7 +2,11 @@ import type { WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
+import { loadConfig } from '../../config';
 import { AppError } from '../../core';
+import { parseThumbnailOptions } from '../../services/api';
+import { doneItems, writeThumbnails } from '../../services/export-thumbnails';
+import { openThumbnailService } from '../../services/thumbnail-open';
 import type { ExportFormat, ItemStatus, ResultFilter } from '../../shared/batch';
 import { COLOR_NAMES } from '../../shared/spec';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
@@ -27,6 +31,9 @@ interface ExportFlags extends DbFlag {
   celebrity?: string;
   landmark?: string;
   caption?: string;
+  thumbnails?: string;
+  size?: string;
+  smart?: boolean;
 }
 
 const STATUSES: readonly ItemStatus[] = ['queued', 'fetching', 'analyzing', 'done', 'failed', 'skipped'];
@@ -89,7 +96,41 @@ async function openOut(path: string): Promise<WriteStream> {
   }
 }
 
-/** `picscan export <id> --format csv|json|ndjson --out <file> [filters]`. */
+/** `--size WxH [--smart]` checked by the thumbnail operation's own parameter schema (1..1024 px). */
+function thumbnailOptionsOf(o: ExportFlags): { width: number; height: number; smartCropping: boolean } | undefined {
+  if (o.thumbnails === undefined) {
+    if (o.size !== undefined || o.smart) throw new AppError('invalid-parameter', '--size and --smart need --thumbnails <dir>.');
+    return undefined;
+  }
+  const m = /^\s*(\d+)\s*[xX×]\s*(\d+)\s*$/.exec(o.size ?? '');
+  if (!m) throw new AppError('invalid-parameter', `--thumbnails needs --size WxH (e.g. 256x256), not "${o.size ?? ''}".`);
+  return parseThumbnailOptions({ width: m[1], height: m[2], smartCropping: Boolean(o.smart) });
+}
+
+/**
+ * Writes one thumbnail per done item into `dir` and returns the file names for the export;
+ * items whose image cannot be read any more are listed on stderr and get an empty cell.
+ */
+async function exportThumbnails(
+  batches: Parameters<typeof doneItems>[0],
+  filter: ResultFilter,
+  dir: string,
+  opts: { width: number; height: number; smartCropping: boolean },
+  dbPath: string | undefined,
+): Promise<Map<number, string>> {
+  const items = await doneItems(batches, filter);
+  const open = openThumbnailService(loadConfig({ dbPath }));
+  try {
+    const made = await writeThumbnails(items, open.service, dir, opts);
+    for (const f of made.failures) process.stderr.write(`No thumbnail for item ${f.itemId} (${f.url}): ${f.error.message}\n`);
+    process.stderr.write(`Wrote ${made.files.size} thumbnails (${opts.width}x${opts.height}) to ${dir}.\n`);
+    return made.files;
+  } finally {
+    await open.close();
+  }
+}
+
+/** `picscan export <id> --format csv|json|ndjson --out <file> [filters] [--thumbnails <dir> --size WxH [--smart]]`. */
 export function registerExport(program: Command): void {
   program
     .command('export')
@@ -117,15 +158,20 @@ export function registerExport(program: Command): void {
     .option('--celebrity <name>', 'only images with this celebrity')
     .option('--landmark <name>', 'only images with this landmark')
     .option('--caption <text>', 'caption contains this text (any case)')
+    .option('--thumbnails <dir>', 'also write one thumbnail per done item into this folder (CSV column `thumbnail` names the file)')
+    .option('--size <WxH>', 'thumbnail size in px, each side 1..1024 (with --thumbnails)')
+    .option('--smart', 'smart-cropped thumbnails: keep the faces, else the main subject (with --thumbnails)')
     .action(async (idText: string, o: ExportFlags) => {
       const id = parseBatchId(idText);
       if (!['csv', 'json', 'ndjson'].includes(o.format))
         throw new AppError('invalid-parameter', `--format must be csv, json or ndjson, not "${o.format}".`);
       const filter = filterOf(id, o);
+      const thumbnailOptions = thumbnailOptionsOf(o);
       await withBatches(o, async ({ service }) => {
         service.get(id); // not-found before creating the file
+        const thumbnails = thumbnailOptions && (await exportThumbnails(service, filter, o.thumbnails!, thumbnailOptions, o.db));
         const out = o.out === '-' ? process.stdout : await openOut(o.out);
-        const count = await service.export(filter, o.format as ExportFormat, out);
+        const count = await service.export(filter, o.format as ExportFormat, out, { thumbnails });
         if (out !== process.stdout) {
           out.end();
           await finished(out);

@@ -10,6 +10,7 @@ import { registerDetect } from './detect';
 import { registerAnalyze } from './analyze';
 import { registerGallery } from './gallery';
 import { registerWorker } from './worker';
+import { registerThumbnail } from './thumbnail';
 
 /** Every CLI command registers itself on the program; add one line per command file. */
 export type RegisterCommand = (program: Command) => void;
@@ -26,4 +27,5 @@ export const commands: RegisterCommand[] = [
   registerAnalyze,
   registerGallery,
   registerWorker,
+  registerThumbnail,
 ];

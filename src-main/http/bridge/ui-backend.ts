@@ -12,6 +12,7 @@ import { createEventHub, type EventHub } from './events';
 import { createApiHandlers, type GalleriesPort } from './handlers';
 import type { ExportSource, ThumbnailSource } from './routes';
 import { createSettingsStore, type KeyVault } from './settings-store';
+import { smartThumbnails } from './smart-thumbnails';
 
 export interface UiBackendOptions {
   config: AppConfig;
@@ -95,6 +96,8 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
     return service.get(batchId);
   };
 
+  // Smart thumbnails need the local models: offered where the local backend is.
+  const thumbnailPort = opts.processor ? smartThumbnails(opts.config, (itemId) => service.result(itemId).item.url) : undefined;
   const handlers = createApiHandlers({
     info: { version: opts.config.version, dataDir: opts.config.dataDir, dbPath: opts.config.dbPath, mode: opts.mode },
     batches: {
@@ -155,6 +158,7 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
     },
     server: { status: async () => opts.server() },
     galleries: opts.galleries,
+    thumbnails: thumbnailPort,
   });
 
   return {
@@ -181,6 +185,7 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
         .map((b) => b.id);
       if (running.length) writeFileSync(resumeFile(opts.config), JSON.stringify(running));
       await service.close();
+      await thumbnailPort?.close();
     },
   };
 }

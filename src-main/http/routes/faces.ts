@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toWireError } from '../../core';
 import type { ApiGateway } from '../../services/api';
 import { detectStatus } from '../errors';
+import { describedRoutes } from '../openapi';
+import { detectRouteSchema } from '../openapi-schemas';
 import { detectBody, detectFailure } from '../replies';
 import { callFromRequest, clientGone } from '../request';
 
@@ -29,8 +31,10 @@ export async function facesRoutes(app: FastifyInstance, opts: { gateway: ApiGate
     if (outcome.refusal?.reason === 'rate-limited') reply.header('retry-after', String(outcome.refusal.retryAfterSec));
     return reply.code(detectStatus(error.code)).send(detectFailure(error, traceId));
   };
+  describedRoutes(app);
   for (const path of ['/ai/faces/detect', '/ai/faces/train']) {
-    app.get(path, handler);
-    app.post(path, handler);
+    const alias = path === '/ai/faces/train';
+    app.get(path, { schema: detectRouteSchema('GET', alias) }, handler);
+    app.post(path, { schema: detectRouteSchema('POST', alias) }, handler);
   }
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toWireError } from '../../core';
 import type { ApiGateway } from '../../services/api';
 import { wireMapping } from '../errors';
+import { describedRoutes } from '../openapi';
+import { analyzeRouteSchema } from '../openapi-schemas';
 import { analyzeFailure, analyzeSuccess } from '../replies';
 import { callFromRequest, clientGone } from '../request';
 
@@ -26,6 +28,7 @@ export async function visionRoutes(app: FastifyInstance, opts: { gateway: ApiGat
     if (outcome.refusal?.reason === 'rate-limited') reply.header('retry-after', String(outcome.refusal.retryAfterSec));
     return reply.code(wireMapping(error.code).status).send(analyzeFailure(error, traceId));
   };
-  app.get('/ai/vision/analyze', handler);
-  app.post('/ai/vision/analyze', handler);
+  describedRoutes(app);
+  app.get('/ai/vision/analyze', { schema: analyzeRouteSchema('GET') }, handler);
+  app.post('/ai/vision/analyze', { schema: analyzeRouteSchema('POST') }, handler);
 }

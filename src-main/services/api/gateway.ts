@@ -3,8 +3,9 @@ import type { WireError } from '../../shared/errors';
 import type { AnalyzeData, DetectResponse } from '../../shared/spec';
 import type { Credits, Hold } from './credits';
 import type { ApiAccount, KeysService } from './keys.service';
-import { PROCESSED_DETECT_CODES, type ImageOperations } from './operations';
+import { PROCESSED_DETECT_CODES, type ImageOperations, type ThumbnailImage } from './operations';
 import { parseAnalyzeParams, parseDetectParams, type RawParams } from './params';
+import { parseThumbnailParams } from './thumbnail-params';
 import type { RateLimiter } from './rate-limit';
 import { FREE_TIER_MESSAGE, TIERS } from './tiers';
 
@@ -71,6 +72,19 @@ export class ApiGateway {
       (req, signal) => this.ops.detect(req, signal),
       (body) => ('Errors' in body ? body.Errors.some((e) => PROCESSED_DETECT_CODES.has(e.ErrCode)) : true),
     );
+  }
+
+  /**
+   * A thumbnail call: the same key, parameter, credit and limit steps as analyze, one transaction
+   * at the tier's price when the image was processed. The ledger records it under `analyze` (the
+   * vision operations; the transactions table accepts `analyze` and `detect` only).
+   */
+  thumbnail(call: ApiCall): Promise<CallOutcome<ThumbnailImage>> {
+    const make = this.ops.thumbnail?.bind(this.ops);
+    if (!make) {
+      return Promise.resolve({ ok: false, error: { code: 'not-found', message: 'This server offers no thumbnail operation.' } });
+    }
+    return this.run(call, 'analyze', parseThumbnailParams, make, () => true);
   }
 
   private async run<Req, T>(

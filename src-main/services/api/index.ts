@@ -14,7 +14,15 @@ export { KeysService, hashKey, type ApiAccount } from './keys.service';
 export { Credits, type Hold } from './credits';
 export { RateLimiter, windowsAt, type LimitDecision } from './rate-limit';
 export { ApiGateway, type ApiCall, type CallOutcome, type ChargedTransaction, type Refusal } from './gateway';
-export { type ImageOperations, PROCESSED_DETECT_CODES } from './operations';
+export { type ImageOperations, type ThumbnailImage, PROCESSED_DETECT_CODES } from './operations';
+export { analyzeParamsSchema, detectParamsSchema } from './param-schemas';
+export {
+  parseThumbnailParams,
+  parseThumbnailOptions,
+  thumbnailParamsSchema,
+  THUMBNAIL_SIDE_PX,
+  type ThumbnailRequest,
+} from './thumbnail-params';
 export { parseAnalyzeParams, parseDetectParams, type AnalyzeRequest, type DetectRequest, type RawParams } from './params';
 export { TIERS, MIN_BALANCE_MICROCENTS, FREE_TIER_MESSAGE, type TierPolicy } from './tiers';
 export { parseDollars, formatDollars, toDollars, MAX_BALANCE_TEXT } from './money';

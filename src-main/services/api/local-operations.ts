@@ -11,6 +11,8 @@ import { openGalleryMatcher } from '../gallery-open';
 import { addCancellable } from './cancellable-queue';
 import type { ImageOperations } from './operations';
 import { openLocalEngine } from '../local-engine';
+import { createThumbnailService } from '../thumbnail.service';
+import { defaultRegionSources } from '../thumbnail-open';
 
 /** How the server's own image operations fetch images and share the CPU. */
 export interface LocalOperationsOptions {
@@ -53,6 +55,7 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
     modelBranch: branch?.run,
   });
   const detector = createDetectService({ runner, loader });
+  const thumbnails = createThumbnailService({ loader, regionSources: defaultRegionSources(engine) });
   const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? config.analysisConcurrency) });
   return {
     analyze: (req, signal) =>
@@ -66,6 +69,18 @@ export function createLocalOperations(opts: LocalOperationsOptions): ImageOperat
         queue,
         async () => (await detector.detect({ image: req.image, minHeadScale: req.minHeadScale, selector: req.selector }, signal)).response,
         signal,
+      ),
+    thumbnail: (req, signal) =>
+      queue.add(
+        async () => {
+          const t = await thumbnails.thumbnail(
+            req.image,
+            { width: req.width, height: req.height, smartCropping: req.smartCropping },
+            signal,
+          );
+          return { data: t.data, mimeType: t.mimeType, width: t.width, height: t.height };
+        },
+        { signal },
       ),
     async close() {
       queue.clear();

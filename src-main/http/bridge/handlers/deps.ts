@@ -17,6 +17,7 @@ import type {
   ResultQuery,
   ServerState,
   SettingsUpdate,
+  SmartThumbnail,
   UiSettings,
 } from '../../../shared';
 
@@ -41,6 +42,11 @@ export interface ResultsPort {
   reanalyze(itemId: number): Promise<ResultItem>;
 }
 
+/** Thumbnails made on demand from an item's image (the detail screen's download). */
+export interface ThumbnailsPort {
+  smart(itemId: number, width: number, height: number): Promise<SmartThumbnail>;
+}
+
 export interface SettingsPort {
   get(): Promise<UiSettings>;
   update(change: SettingsUpdate): Promise<UiSettings>;
@@ -59,6 +65,8 @@ export interface ApiDeps {
   results: ResultsPort;
   settings: SettingsPort;
   server: { status(): Promise<ServerState> };
+  /** Absent where no models are available. */
+  thumbnails?: ThumbnailsPort;
   /** Absent until this build has galleries (issue 8). */
   galleries?: GalleriesPort;
   /** Desktop only: save dialog + write. Absent in web mode, which downloads `/api/export`. */

@@ -3,7 +3,7 @@ import type { Channel, HandlerEntry, HandlerTable, Req, Res } from '../../../sha
 import type { ApiDeps } from './deps';
 import { parseRequest } from './parse';
 
-export type { ApiDeps, BatchesPort, ResultsPort, SettingsPort, GalleriesPort } from './deps';
+export type { ApiDeps, BatchesPort, ResultsPort, SettingsPort, GalleriesPort, ThumbnailsPort } from './deps';
 export { filterSchema } from './parse';
 
 function entry<C extends Channel>(channel: C, run: (req: Req<C>) => Promise<Res<C>>): HandlerEntry<C> {
@@ -32,6 +32,10 @@ export function createApiHandlers(deps: ApiDeps): HandlerTable {
     'results:facets': entry('results:facets', (r) => results.facets(r.filter)),
     'results:get': entry('results:get', (r) => results.get(r.itemId)),
     'results:reanalyze': entry('results:reanalyze', (r) => results.reanalyze(r.itemId)),
+    'results:smart-thumbnail': entry('results:smart-thumbnail', async (r) => {
+      if (!deps.thumbnails) throw notInThisBuild('Thumbnails');
+      return deps.thumbnails.smart(r.itemId, r.width, r.height);
+    }),
     'export:save': entry('export:save', async (r) => {
       if (!deps.exportToFile) throw new AppError('invalid-input', 'Saving to a file is done by the browser download in web mode.');
       return deps.exportToFile(r.filter, r.format);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../../core';
+import { THUMBNAIL_SIDE_PX } from '../../../services/api';
 import { COLOR_NAMES, DETAILS, SELECTORS, VISUAL_FEATURES, type Channel, type Req } from '../../../shared';
 
 // Renderer input is untrusted: every request is checked here before a use case sees it.
@@ -89,6 +90,13 @@ const schemas: { [C in Channel]: z.ZodType<Req<C>, unknown> } = {
   'results:facets': z.object({ filter: filterSchema }).strict(),
   'results:get': byItem,
   'results:reanalyze': byItem,
+  'results:smart-thumbnail': z
+    .object({
+      itemId: z.number().int().positive(),
+      width: z.number().int().min(THUMBNAIL_SIDE_PX.min).max(THUMBNAIL_SIDE_PX.max),
+      height: z.number().int().min(THUMBNAIL_SIDE_PX.min).max(THUMBNAIL_SIDE_PX.max),
+    })
+    .strict(),
   'export:save': z.object({ filter: filterSchema, format: z.enum(['csv', 'json', 'ndjson']) }).strict(),
   'settings:get': none,
   'settings:update': z

@@ -1,0 +1,45 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config';
+import { parseThumbnailParams } from '../../services/api';
+import { openThumbnailService } from '../../services/thumbnail-open';
+import { ExitCode } from '../exit-codes';
+
+interface ThumbnailFlags {
+  width: string;
+  height: string;
+  smart?: boolean;
+  out: string;
+}
+
+/**
+ * `picscan thumbnail <image> --width W --height H [--smart] --out <file>`: the thumbnail
+ * operation on one image (URL or file), written as JPEG for JPEG input and PNG for PNG input.
+ * Sizes are checked by the API's own parameter schema (1..1024): a bad size exits 2.
+ */
+export function registerThumbnail(program: Command): void {
+  program
+    .command('thumbnail')
+    .description('make a thumbnail of exactly WxH px of one image (URL or file); --smart crops around faces or the main subject')
+    .argument('<image>', 'http(s) URL, file: URL or local path of a JPG/PNG image')
+    .requiredOption('--width <px>', 'thumbnail width, 1..1024 px')
+    .requiredOption('--height <px>', 'thumbnail height, 1..1024 px')
+    .option('--smart', 'smart cropping: keep the faces, else the main subject, else the most salient region (default: centre crop)')
+    .requiredOption('--out <file>', 'where to write the thumbnail (JPEG for JPEG input, PNG for PNG input)')
+    .action(async (image: string, o: ThumbnailFlags) => {
+      const req = parseThumbnailParams({ image, width: o.width, height: o.height, smartCropping: Boolean(o.smart) });
+      const open = openThumbnailService(loadConfig());
+      try {
+        const t = await open.service.thumbnail(req.image, req);
+        await writeFile(o.out, t.data);
+        const how = t.regions ? `smart crop around ${t.regions.kind}` : 'centre crop';
+        const c = t.crop;
+        process.stdout.write(
+          `${o.out}: ${t.width}x${t.height} ${t.format.toUpperCase()}, ${how} of ${c.width}x${c.height} at ${c.left},${c.top}\n`,
+        );
+        process.exitCode = ExitCode.ok;
+      } finally {
+        await open.close();
+      }
+    });
+}

@@ -1,0 +1,269 @@
+/**
+ * zod schemas of the API's responses and the per-route schema objects Fastify and
+ * @fastify/swagger read. Parameters come from the services' own schemas (`param-schemas.ts`,
+ * `thumbnail-params.ts`), so the document and the validation share one source.
+ */
+import { z } from 'zod';
+import { analyzeParamsSchema, detectParamsSchema, thumbnailParamsSchema } from '../services/api';
+import { wireMapping } from '../shared/api-errors';
+import type { ErrorCode } from '../shared/errors';
+import { COLOR_NAMES } from '../shared/spec';
+
+/** Every error code (compile-checked: a new code fails here until listed). */
+const ERROR_CODES = Object.keys({
+  'invalid-input': 1,
+  'not-found': 1,
+  cancelled: 1,
+  internal: 1,
+  'model-missing': 1,
+  'model-failed': 1,
+  'decode-failed': 1,
+  'invalid-image-url': 1,
+  'unsupported-scheme': 1,
+  'image-fetch-failed': 1,
+  'image-timeout': 1,
+  'image-too-large': 1,
+  'invalid-image-format': 1,
+  'image-too-small': 1,
+  'image-dimensions-exceeded': 1,
+  'blocked-address': 1,
+  'file-not-found': 1,
+  'missing-parameter': 1,
+  'invalid-parameter': 1,
+  'unsupported-feature': 1,
+  'invalid-details': 1,
+  'no-faces': 1,
+  'too-many-faces': 1,
+  unauthorized: 1,
+  'insufficient-credit': 1,
+  'rate-limited': 1,
+  'tier-unavailable': 1,
+  'payload-too-large': 1,
+  'malformed-json': 1,
+  'remote-failed': 1,
+  'invalid-list': 1,
+  'storage-failed': 1,
+  'batch-locked': 1,
+  'image-rate-limited': 1,
+} satisfies Record<ErrorCode, 1>) as ErrorCode[];
+
+const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
+
+/** Azure-style codes of analyze and thumbnail failures (415 adds `UnsupportedMediaType`). */
+export const AZURE_CODES = unique([...ERROR_CODES.map((c) => wireMapping(c).azure), 'UnsupportedMediaType']).sort();
+/** Kairos ErrCodes of detect failures (415 adds 1001). */
+export const KAIROS_CODES = unique([...ERROR_CODES.map((c) => wireMapping(c).kairos), 1001]).sort((a, b) => a - b);
+
+const rect = z.object({ left: z.number(), top: z.number(), width: z.number(), height: z.number() });
+const colorName = z.enum(COLOR_NAMES);
+
+/** `data` of a successful analysis (spec §2.2); parts follow the requested features. */
+export const analyzeDataSchema = z
+  .object({
+    categories: z
+      .array(
+        z.object({
+          name: z.string(),
+          score: z.number(),
+          detail: z
+            .object({
+              celebrities: z.array(z.object({ name: z.string(), faceRectangle: rect, confidence: z.number() })).optional(),
+              landmarks: z.array(z.object({ name: z.string(), confidence: z.number() })).optional(),
+            })
+            .optional(),
+        }),
+      )
+      .optional(),
+    adult: z.object({ isAdultContent: z.boolean(), isRacyContent: z.boolean(), adultScore: z.number(), racyScore: z.number() }).optional(),
+    tags: z.array(z.object({ name: z.string(), confidence: z.number() })).optional(),
+    description: z
+      .object({ tags: z.array(z.string()), captions: z.array(z.object({ text: z.string(), confidence: z.number() })) })
+      .optional(),
+    requestId: z.string(),
+    metadata: z.object({ width: z.int(), height: z.int(), format: z.enum(['Jpeg', 'Png']) }),
+    faces: z.array(z.object({ age: z.number(), gender: z.enum(['Male', 'Female']), faceRectangle: rect })).optional(),
+    color: z
+      .object({
+        dominantColorForeground: colorName,
+        dominantColorBackground: colorName,
+        dominantColors: z.array(colorName),
+        accentColor: z.string(),
+        isBWImg: z.boolean(),
+      })
+      .optional(),
+    imageType: z.object({ clipArtType: z.int().min(0).max(3), lineDrawingType: z.int().min(0).max(1) }).optional(),
+    Landmarks: z
+      .array(
+        z.object({
+          mid: z.string(),
+          description: z.string(),
+          score: z.number(),
+          boundingPoly: z.object({ vertices: z.array(z.object({ x: z.number(), y: z.number() })) }),
+          locations: z.array(z.object({ latLng: z.object({ latitude: z.number(), longitude: z.number() }) })),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'AnalyzeData' });
+
+const envelopeBase = {
+  response: z.string().describe('`success`, or the error message.'),
+  status: z.boolean(),
+  classifier: z.array(z.object({ Id: z.string(), Response: z.string() })),
+  transaction: z.object({ Id: z.string().describe('Charged transaction id; empty when nothing was charged.'), Method: z.string() }),
+  trace_id: z.string(),
+};
+const azureError = z.object({ code: z.enum(AZURE_CODES as [string, ...string[]]), message: z.string() });
+
+/** The analyze envelope (spec §2.1): `data` on success, `error` on failure. */
+export const analyzeEnvelopeSchema = z
+  .object({ query: z.literal('analyze'), ...envelopeBase, data: analyzeDataSchema.optional(), error: azureError.optional() })
+  .meta({ id: 'AnalyzeEnvelope' });
+
+/** A failed thumbnail call: analyze's envelope with `query: 'thumbnail'`, no data. */
+export const thumbnailFailureSchema = z
+  .object({ query: z.literal('thumbnail'), ...envelopeBase, error: azureError })
+  .meta({ id: 'ThumbnailFailure' });
+
+const detectedFace = z.object({
+  face_id: z.int(),
+  topLeftX: z.int(),
+  topLeftY: z.int(),
+  width: z.int(),
+  height: z.int(),
+  chinTipX: z.int(),
+  chinTipY: z.int(),
+  leftEyeCenterX: z.int(),
+  leftEyeCenterY: z.int(),
+  rightEyeCenterX: z.int(),
+  rightEyeCenterY: z.int(),
+  yaw: z.int(),
+  pitch: z.int(),
+  roll: z.int(),
+  confidence: z.number(),
+  quality: z.number(),
+  attributes: z.object({
+    lips: z.enum(['Together', 'Apart']),
+    glasses: z.enum(['None', 'Eye', 'Sun']),
+    gender: z.object({ type: z.enum(['M', 'F']), maleConfidence: z.number(), femaleConfidence: z.number() }),
+    age: z.number(),
+    asian: z.number(),
+    hispanic: z.number(),
+    black: z.number(),
+    white: z.number(),
+    other: z.number(),
+  }),
+});
+
+/** Faces found (spec §4.2). */
+export const detectSuccessSchema = z
+  .object({
+    images: z.array(
+      z.object({ status: z.literal('Complete'), width: z.int(), height: z.int(), file: z.string(), faces: z.array(detectedFace) }),
+    ),
+    trace_id: z.string(),
+  })
+  .meta({ id: 'DetectSuccess' });
+
+/** Kairos errors (spec §7), HTTP 200 for parameter and image problems. */
+export const detectErrorsSchema = z
+  .object({
+    Errors: z.array(
+      z.object({
+        Message: z.string(),
+        ErrCode: z.union(KAIROS_CODES.map((c) => z.literal(c)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]]),
+      }),
+    ),
+    trace_id: z.string(),
+  })
+  .meta({ id: 'DetectErrors' });
+
+/** Error body of paths that are no operation (404). */
+export const genericErrorSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string() }), trace_id: z.string() })
+  .meta({ id: 'Error' });
+
+const keyQuery = { key: z.string().optional().describe('API key (the GET form; header `key` also works).') };
+const keyHeader = z.object({ key: z.string().optional().describe('API key (the POST form; query `key` also works).') });
+
+/** HTTP statuses of refusals and failures, with what each means. */
+const FAILURES = {
+  400: 'Bad parameter, malformed JSON, or an invalid, unreachable or blocked image (not charged).',
+  401: 'No key, unknown or revoked key.',
+  402: 'Balance below 0.09 ¢ or below the price.',
+  403: 'Key on the free tier (not offered).',
+  413: 'Body over 64 KiB.',
+  415: 'Not `application/json` (uploads, raw bytes, forms).',
+  429: 'Per-minute, daily or monthly bound reached; see `Retry-After`.',
+  500: 'Model failure or unexpected error.',
+} as const;
+
+const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+const failures = <T extends z.ZodType>(schema: T) =>
+  Object.fromEntries(Object.entries(FAILURES).map(([status, description]) => [status, json(description, schema)]));
+
+type Method = 'GET' | 'POST';
+
+/** `analyzeGet`, `detectPost`, …: one operation id per path and method. */
+const operationId = (name: string, method: Method): string => `${name}${method === 'GET' ? 'Get' : 'Post'}`;
+
+/** Request part of a route schema: query (GET, with `key`) or JSON body plus header `key` (POST). */
+function request<T extends z.ZodObject>(method: Method, params: T) {
+  return method === 'GET'
+    ? { querystring: params.extend(keyQuery) }
+    : { body: params, headers: keyHeader, querystring: z.object(keyQuery) };
+}
+
+/** Route schema of `/ai/vision/analyze`. */
+export function analyzeRouteSchema(method: Method) {
+  return {
+    operationId: operationId('analyze', method),
+    summary: 'Analyze an image',
+    description:
+      'Categories, tags, description, faces, image type, adult scores and colours of one image (spec §4.1). One transaction when it succeeds.',
+    tags: ['vision'],
+    ...request(method, analyzeParamsSchema),
+    response: {
+      200: json('The analysis envelope; `X-Transaction-Id` names the charge.', analyzeEnvelopeSchema),
+      ...failures(analyzeEnvelopeSchema),
+    },
+  };
+}
+
+/** Route schema of `/ai/faces/detect` and `/ai/faces/train`. */
+export function detectRouteSchema(method: Method, alias = false) {
+  const errors = failures(detectErrorsSchema);
+  return {
+    operationId: operationId(alias ? 'train' : 'detect', method),
+    summary: alias ? 'Detect faces (alias of /ai/faces/detect)' : 'Detect faces',
+    description:
+      'Faces with landmarks, pose, quality and attributes (spec §4.2). Parameter and image problems come as Kairos `Errors` with HTTP 200; 5002 (no faces) and 5010 (too many) are charged.',
+    tags: ['faces'],
+    ...request(method, detectParamsSchema),
+    response: {
+      200: json('Faces found, or Kairos errors (1002, 1003, 5000, 5001, 5002, 5010).', z.union([detectSuccessSchema, detectErrorsSchema])),
+      400: json('Malformed JSON (ErrCode 1003).', detectErrorsSchema),
+      ...Object.fromEntries(Object.entries(errors).filter(([s]) => s !== '400')),
+    },
+  };
+}
+
+/** Route schema of `/ai/vision/thumbnail`. */
+export function thumbnailRouteSchema(method: Method) {
+  const image = z.string().meta({ format: 'binary' });
+  return {
+    operationId: operationId('thumbnail', method),
+    summary: 'Make a thumbnail',
+    description:
+      'The image scaled and cropped to exactly `width × height`: JPEG for JPEG input, PNG for PNG input. With `smartCropping` the crop holds the faces, else the main subject, else the most salient region. One transaction at the tier price.',
+    tags: ['vision'],
+    ...request(method, thumbnailParamsSchema),
+    response: {
+      200: {
+        description: 'The thumbnail bytes; `X-Transaction-Id` names the charge.',
+        content: { 'image/jpeg': { schema: image }, 'image/png': { schema: image } },
+      },
+      ...failures(thumbnailFailureSchema),
+    },
+  };
+}

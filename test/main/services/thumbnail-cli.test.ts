@@ -1,0 +1,126 @@
+/** `picscan thumbnail` and `picscan export --thumbnails` as child processes on the real models. */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { thumbnailFileName } from '../../../src-main/services/export-thumbnails';
+import { migrate, openDatabase } from '../../../src-main/store';
+import { runPicscan } from '../../helpers/cli';
+import { fixture } from '../../helpers/paths';
+import { seedBatch } from '../store/seed';
+
+const dir = mkdtempSync(join(tmpdir(), 'picscan-cli-thumbnail-'));
+const dbPath = join(dir, 'picscan.db');
+const env = { PICSCAN_DATA_DIR: dir };
+let batchId = 0;
+let doneIds: number[] = [];
+const sources = [fixture('obama_portrait.jpg'), fixture('cheese_clipart.png'), join(dir, 'gone.jpg')];
+
+beforeAll(() => {
+  const db = openDatabase(dbPath);
+  migrate(db);
+  batchId = seedBatch(db, 3, 1);
+  doneIds = (
+    db.prepare(`SELECT id FROM items WHERE batch_id = ? AND status = 'done' ORDER BY id`).all(batchId) as Array<{ id: number }>
+  ).map((r) => r.id);
+  doneIds.forEach((id, k) => db.prepare('UPDATE items SET url = ? WHERE id = ?').run(sources[k], id));
+  db.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('picscan thumbnail', () => {
+  it('writes a JPEG of exactly the size for a JPEG and a PNG for a PNG', async () => {
+    const jpg = join(dir, 'a.jpg');
+    const r = await runPicscan(['thumbnail', fixture('obama_portrait.jpg'), '--width', '150', '--height', '40', '--smart', '--out', jpg], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/150x40 JPEG, smart crop around faces/);
+    expect(await sharp(jpg).metadata()).toMatchObject({ format: 'jpeg', width: 150, height: 40 });
+    const png = join(dir, 'b.png');
+    expect(
+      (await runPicscan(['thumbnail', fixture('cheese_clipart.png'), '--width', '33', '--height', '99', '--out', png], { env })).code,
+    ).toBe(0);
+    expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 33, height: 99 });
+  });
+
+  it('exits 2 for a bad size or a missing --out, 1 for a missing image', async () => {
+    const out = join(dir, 'never.jpg');
+    const zero = await runPicscan(['thumbnail', fixture('obama_portrait.jpg'), '--width', '0', '--height', '10', '--out', out], { env });
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/width.*1 to 1024/);
+    expect((await runPicscan(['thumbnail', fixture('obama_portrait.jpg'), '--width', '10', '--height', '10'], { env })).code).toBe(2);
+    expect((await runPicscan(['thumbnail', join(dir, 'missing.jpg'), '--width', '10', '--height', '10', '--out', out], { env })).code).toBe(
+      1,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('picscan export --thumbnails', () => {
+  it('writes one thumbnail per done item and names it in the CSV', async () => {
+    const thumbs = join(dir, 'thumbs');
+    const csv = join(dir, 'out.csv');
+    const r = await runPicscan(
+      ['export', String(batchId), '--out', csv, '--thumbnails', thumbs, '--size', '64x48', '--smart', '--db', dbPath],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`No thumbnail for item ${doneIds[2]}`));
+    const records = parse(readFileSync(csv, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(records).toHaveLength(4);
+    expect(Object.keys(records[0]!).at(-1)).toBe('thumbnail');
+    const byUrl = new Map(records.map((rec) => [rec.url, rec]));
+    const expected = [
+      thumbnailFileName({ itemId: doneIds[0]!, url: sources[0]! }, 'Jpeg'),
+      thumbnailFileName({ itemId: doneIds[1]!, url: sources[1]! }, 'Png'),
+    ];
+    expect(expected).toEqual([`${doneIds[0]}-obama_portrait.jpg`, `${doneIds[1]}-cheese_clipart.png`]);
+    expect(byUrl.get(sources[0]!)!.thumbnail).toBe(expected[0]);
+    expect(byUrl.get(sources[1]!)!.thumbnail).toBe(expected[1]);
+    expect(byUrl.get(sources[2]!)!.thumbnail).toBe('');
+    expect(records.filter((rec) => rec.status === 'failed').map((rec) => rec.thumbnail)).toEqual(['']);
+    expect(readdirSync(thumbs).sort()).toEqual([...expected].sort());
+    expect(await sharp(join(thumbs, expected[0]!)).metadata()).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
+    expect(await sharp(join(thumbs, expected[1]!)).metadata()).toMatchObject({ format: 'png', width: 64, height: 48 });
+  });
+
+  it('adds a thumbnail field to NDJSON, and refuses a bad or missing size', async () => {
+    const r = await runPicscan(
+      [
+        'export',
+        String(batchId),
+        '--format',
+        'ndjson',
+        '--out',
+        '-',
+        '--status',
+        'done',
+        '--thumbnails',
+        join(dir, 't2'),
+        '--size',
+        '20x20',
+        '--db',
+        dbPath,
+      ],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { itemId: number; thumbnail: string | null });
+    expect(rows.map((x) => x.thumbnail !== null)).toEqual([true, true, false]);
+    for (const args of [
+      ['--thumbnails', join(dir, 't3'), '--size', '0x10'],
+      ['--thumbnails', join(dir, 't3')],
+      ['--size', '10x10'],
+    ]) {
+      const bad = await runPicscan(['export', String(batchId), '--out', '-', ...args, '--db', dbPath], { env });
+      expect(bad.code, args.join(' ')).toBe(2);
+    }
+    expect(existsSync(join(dir, 't3'))).toBe(false);
+  });
+});
