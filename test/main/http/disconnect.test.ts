@@ -44,8 +44,12 @@ describe('a client that disconnects mid-analysis', () => {
   for (const c of DISCONNECT_CASES) {
     it(`${c.name}: the server stays up, releases the hold at once and charges nothing`, async () => {
       const image = images.url('/family.jpg');
-      const warm = await timedCall(api.url, c, image, key, served);
-      expect(warm.status).toBe(200);
+      // The fastest of three warm calls: on a busy machine one slow call would put the later
+      // disconnects after the reply.
+      const warmCalls = [];
+      for (let i = 0; i < 3; i++) warmCalls.push(await timedCall(api.url, c, image, key, served));
+      for (const w of warmCalls) expect(w.status).toBe(200);
+      const warm = warmCalls.reduce((a, b) => (b.analysisMs < a.analysisMs ? b : a));
       const before = balance();
       const charged = api.api.credits.chargedCount(keyId);
       for (const fraction of DISCONNECT_AT) {
