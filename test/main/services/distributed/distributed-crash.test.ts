@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src-main/config';
 import { openBatchService, unavailableProcessor } from '../../../../src-main/services/batches';
@@ -159,6 +160,14 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
         itemsOf(config.dbPath).filter((i) => i.url.includes('/pz/')),
         urls,
       );
+      // Exports say which worker analysed each item.
+      const csv = new PassThrough();
+      const chunks: Buffer[] = [];
+      csv.on('data', (c: Buffer) => chunks.push(c));
+      await open.service.export({ batchId: batch.id }, 'csv', csv);
+      const rows = parse(Buffer.concat(chunks).toString('utf8'), { columns: true }) as Array<{ url: string; worker: string }>;
+      expect(rows).toHaveLength(urls.length);
+      expect(rows.every((r) => r.worker === 'obedient')).toBe(true);
 
       const more = slowUrls('cx', 16, 500);
       const second = await open.service.create(Readable.from([more.join('\n')]), {
