@@ -25,6 +25,11 @@ const settingsSchema = z
     analysisWorkers: z.number().int().min(1).max(16),
     /** Refuse image URLs on private/loopback addresses (desktop/CLI default: allowed, a user's own LAN). */
     blockPrivateNetworks: z.boolean(),
+    /**
+     * Longest `Retry-After` a batch waits out for one image, in seconds; a server asking for
+     * longer fails the item at once with `image-rate-limited` and the time it gave.
+     */
+    maxRetryAfterSeconds: z.number().int().min(0).max(3600),
   })
   .partial()
   .strict();
@@ -45,6 +50,7 @@ export interface AppConfig {
   readonly analysisConcurrency: number;
   readonly analysisWorkers: number;
   readonly blockPrivateNetworks: boolean;
+  readonly maxRetryAfterSeconds: number;
 }
 
 export interface ConfigOverrides {
@@ -82,6 +88,7 @@ function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
   if (env.PICSCAN_DOWNLOAD_CONCURRENCY) out.downloadConcurrency = Number(env.PICSCAN_DOWNLOAD_CONCURRENCY);
   if (env.PICSCAN_ANALYSIS_CONCURRENCY) out.analysisConcurrency = Number(env.PICSCAN_ANALYSIS_CONCURRENCY);
   if (env.PICSCAN_ANALYSIS_WORKERS) out.analysisWorkers = Number(env.PICSCAN_ANALYSIS_WORKERS);
+  if (env.PICSCAN_MAX_RETRY_AFTER_S) out.maxRetryAfterSeconds = Number(env.PICSCAN_MAX_RETRY_AFTER_S);
   return settingsSchema.parse(out);
 }
 
@@ -98,6 +105,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     analysisConcurrency: Math.max(1, cores),
     analysisWorkers: 1,
     blockPrivateNetworks: false,
+    maxRetryAfterSeconds: 60,
     ...readSettingsFile(join(dataDir, 'settings.json')),
     ...settingsFromEnv(env),
     ...overrides.settings,

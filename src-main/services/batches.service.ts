@@ -109,7 +109,13 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     this.leases = new LeasesRepo(deps.db);
     this.logger = deps.logger ?? silentLogger;
     this.fetcher =
-      deps.fetcher ?? createIntakeFetcher(intakeOptions('desktop', { blockPrivateNetworks: deps.config.blockPrivateNetworks }));
+      deps.fetcher ??
+      createIntakeFetcher(
+        intakeOptions('desktop', {
+          blockPrivateNetworks: deps.config.blockPrivateNetworks,
+          maxRetryAfterMs: deps.config.maxRetryAfterSeconds * 1000,
+        }),
+      );
   }
 
   /** Creates a batch and streams its list (text, CSV or sniffed) into items; does not start it. */

@@ -1,6 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src-main/config';
 import { loadImage } from '../../../src-main/intake';
+import { BatchService } from '../../../src-main/services/batches';
 import { wireMapping } from '../../../src-main/shared';
 import { createTestDb } from '../../helpers/db';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
@@ -93,5 +97,22 @@ describe('Retry-After', () => {
       code: 'image-rate-limited',
       message: expect.stringMatching(/retry after 1 h \(at .*Z\)/) as unknown,
     });
+  });
+
+  it('the longest wait is a setting: maxRetryAfterSeconds 1 fails a batch item asked to wait 2 s', async () => {
+    server.route('/two-seconds.jpg', { status: 429, headers: { 'retry-after': '2' } });
+    const config = loadConfig(
+      { dataDir: mkdtempSync(join(tmpdir(), 'picscan-retry-after-')), settings: { maxRetryAfterSeconds: 1, blockPrivateNetworks: false } },
+      {},
+    );
+    expect(loadConfig({ dataDir: config.dataDir }, { PICSCAN_MAX_RETRY_AFTER_S: '5' }).maxRetryAfterSeconds).toBe(5);
+    const service = new BatchService({ db: createTestDb(), config, processor: fakeProcessor() });
+    const report = await service.create(listOf([server.url('/two-seconds.jpg')]), batchOptions());
+    const summary = await service.start(report.batch.id);
+    expect(summary.counts).toMatchObject({ total: 1, failed: 1 });
+    expect(server.hits('/two-seconds.jpg')).toBe(1);
+    const [item] = service.resultsPage({ filter: { batchId: report.batch.id } }).items;
+    expect(item?.error?.code).toBe('image-rate-limited');
+    await service.close();
   });
 });
