@@ -4,21 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture, repoRoot } from '../../../helpers/paths';
 import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
-import { itemsOf, startPicscan, startWorkerChild, tempDir, writeList, type Child } from './support';
+import { FILES, imageType as type, itemsOf, startPicscan, startWorkerChild, tempDir, writeList, type Child } from './support';
 
 // Distributed batches end to end: a real redis-server, real `picscan worker` processes and a real
 // `picscan batch --redis` coordinator, images from a loopback server. Every URL must end exactly
 // once with the right outcome, whatever is killed or restarted.
-
-const FILES = [
-  'cat_chelsea.jpg',
-  'coffee_cup.jpg',
-  'rocket_launchpad.jpg',
-  'grace_hopper.jpg',
-  'horse_silhouette_clipart.png',
-  'text_bw.png',
-];
-const type = (f: string): string => (f.endsWith('.png') ? 'image/png' : 'image/jpeg');
 
 let redis: TestRedis;
 let images: FixtureServer;

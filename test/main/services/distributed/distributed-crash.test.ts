@@ -8,21 +8,22 @@ import { modelSetOf } from '../../../../src-main/services/distributed';
 import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture } from '../../../helpers/paths';
 import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
-import { itemsOf, startPicscan, startWorkerChild, tempDir, until, writeList, type Child, type ItemRow } from './support';
+import {
+  FILES,
+  imageType as type,
+  itemsOf,
+  startPicscan,
+  startWorkerChild,
+  tempDir,
+  until,
+  writeList,
+  type Child,
+  type ItemRow,
+} from './support';
 
 // What a distributed batch survives: a worker SIGKILLed mid-job, the coordinator SIGKILLed and
 // resumed, Redis restarted (persistence off: it forgets everything), pause and cancel. In every
 // case each URL ends exactly once, with one stored result per done item.
-
-const FILES = [
-  'cat_chelsea.jpg',
-  'coffee_cup.jpg',
-  'rocket_launchpad.jpg',
-  'grace_hopper.jpg',
-  'horse_silhouette_clipart.png',
-  'text_bw.png',
-];
-const type = (f: string): string => (f.endsWith('.png') ? 'image/png' : 'image/jpeg');
 
 let redis: TestRedis;
 let images: FixtureServer;

@@ -5,6 +5,19 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { repoRoot } from '../../../helpers/paths';
 
+/** Fixture images the distributed tests serve: photos and drawings, JPEG and PNG. */
+export const FILES = [
+  'cat_chelsea.jpg',
+  'coffee_cup.jpg',
+  'rocket_launchpad.jpg',
+  'grace_hopper.jpg',
+  'horse_silhouette_clipart.png',
+  'text_bw.png',
+];
+
+/** Content type of a fixture by its extension. */
+export const imageType = (file: string): string => (file.endsWith('.png') ? 'image/png' : 'image/jpeg');
+
 /** A real `picscan` child process kept running (a worker, or a coordinator to kill). */
 export interface Child {
   proc: ChildProcess;
