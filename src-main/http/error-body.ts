@@ -1,6 +1,6 @@
 import type { WireError } from '../shared/errors';
 import { detectStatus, wireMapping } from './errors';
-import { analyzeFailure, detectFailure, genericFailure } from './replies';
+import { analyzeFailure, detectFailure, genericFailure, thumbnailFailure } from './replies';
 import type { RouteFamily } from './route-family';
 
 /**
@@ -22,7 +22,7 @@ export function errorReply(family: RouteFamily, err: ApiError, traceId: string):
   const wire: WireError = { code: err.code, message: err.message };
   if (family === 'analyze' || family === 'thumbnail') {
     // Thumbnails answer errors in analyze's envelope, named by their own query.
-    const body = family === 'thumbnail' ? { ...analyzeFailure(wire, traceId), query: 'thumbnail' } : analyzeFailure(wire, traceId);
+    const body = family === 'thumbnail' ? thumbnailFailure(wire, traceId) : analyzeFailure(wire, traceId);
     if (err.azure && body.error) body.error = { code: err.azure, message: err.message };
     return { status: err.status ?? wireMapping(err.code).status, body };
   }

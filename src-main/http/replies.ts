@@ -14,6 +14,14 @@ export function analyzeFailure(err: WireError, traceId: string): AnalyzeEnvelope
   return buildEnvelope({ error: new AppError(err.code, err.message) }, { transactionId: '', method: '', traceId });
 }
 
+/** The failure body of a thumbnail call: analyze's envelope and Azure codes, `query: 'thumbnail'`. */
+export type ThumbnailFailure = Omit<AnalyzeEnvelope, 'query'> & { query: 'thumbnail' };
+
+/** The thumbnail failure envelope (nothing charged: empty transaction). */
+export function thumbnailFailure(err: WireError, traceId: string): ThumbnailFailure {
+  return { ...analyzeFailure(err, traceId), query: 'thumbnail' };
+}
+
 /** A detect body (success or Kairos errors) with the call's trace id added. */
 export function detectBody(body: DetectResponse, traceId: string): DetectResponse & { trace_id: string } {
   return { ...body, trace_id: traceId };

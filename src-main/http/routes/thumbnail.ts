@@ -1,24 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toWireError } from '../../core';
 import type { ApiGateway } from '../../services/api';
-import type { WireError } from '../../shared/errors';
-import type { AnalyzeEnvelope } from '../../shared/spec';
 import { wireMapping } from '../errors';
 import { describedRoutes } from '../openapi';
 import { thumbnailRouteSchema } from '../openapi-schemas';
-import { analyzeFailure } from '../replies';
+import { thumbnailFailure } from '../replies';
 import { callFromRequest, clientGone } from '../request';
 
 /** Path of the thumbnail operation. */
 export const THUMBNAIL_PATH = '/ai/vision/thumbnail';
-
-/** The failure body of a thumbnail call: analyze's envelope and Azure codes, `query: 'thumbnail'`. */
-export type ThumbnailFailure = Omit<AnalyzeEnvelope, 'query'> & { query: 'thumbnail' };
-
-/** The thumbnail failure envelope (nothing charged: empty transaction). */
-export function thumbnailFailure(err: WireError, traceId: string): ThumbnailFailure {
-  return { ...analyzeFailure(err, traceId), query: 'thumbnail' };
-}
 
 /**
  * `GET|POST /ai/vision/thumbnail`: the image bytes of exactly `width × height` (JPEG for JPEG
