@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../../config';
-import { AppError } from '../../core';
 import { modelSetOf, parseRedisUrl } from '../../services/distributed';
 import type { BatchServiceDeps } from '../../services/batches.service';
 import type { Backend, WorkerStatus } from '../../shared/batch';
@@ -20,12 +19,7 @@ export function distributedBackend(redisUrl: string): Backend {
 
 /** What the batch service needs to run distributed batches from this command. */
 export function distributedDeps(o: RedisFlag, config: AppConfig, env: NodeJS.ProcessEnv = process.env): BatchServiceDeps['distributed'] {
-  let modelSet: string;
-  try {
-    modelSet = modelSetOf(config.modelsDir);
-  } catch {
-    throw new AppError('model-missing', `No model manifest in ${config.modelsDir}: the coordinator needs it to match workers.`);
-  }
+  const modelSet = modelSetOf(config.modelsDir);
   // Test and tuning knobs (ms): how often lost jobs are looked for, how long a pause waits.
   const ms = (name: string): number | undefined => (env[name] === undefined ? undefined : Number(env[name]));
   const tuning = { reconcileMs: ms('PICSCAN_DIST_RECONCILE_MS'), drainMs: ms('PICSCAN_DIST_DRAIN_MS') };
