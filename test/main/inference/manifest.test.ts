@@ -23,7 +23,6 @@ describe('model manifest', () => {
     const m = loadManifest(file);
     expect([...m.models.keys()]).toEqual([
       'blazeface-back',
-      'facemesh-detection-full',
       'facemesh',
       'gear',
       'faceres',
