@@ -47,6 +47,8 @@ export async function buildModel(spec: BuildSpec, outDir: string): Promise<Manif
     outputs: spec.outputs,
   });
   const bytes = graph.serialize({
+    // Provenance text inside the shipped file: the converter's path when the models were first
+    // built, kept so that rebuilds stay byte-identical to the manifest's sha256.
     docString: `${spec.id}: converted from ${spec.source.package}@${version} ${spec.source.path} by models/convert`,
     props: { id: spec.id, source: `${spec.source.package}@${version}/${spec.source.path}`, license: spec.license },
   });

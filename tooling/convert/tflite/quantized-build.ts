@@ -32,6 +32,8 @@ export function convertQuantizedSpec(
     throw new Error(`${spec.id}: model input ${converted.inputShape} != spec ${spec.input.shape}`);
   const source = `${spec.source.repo}@${spec.source.commit}/${spec.source.file}`;
   const bytes = converted.graph.serialize({
+    // Provenance text inside the shipped file: the converter's path when the models were first
+    // built, kept so that rebuilds stay byte-identical to the manifest's sha256.
     docString: `${spec.id}: converted from ${source} by models/convert/tflite (${mode})`,
     props: { id: spec.id, source, license: spec.license },
   });
