@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'main',
           environment: 'node',
-          include: ['test/main/**/*.test.ts', 'models/convert/**/*.test.ts'],
+          include: ['test/main/**/*.test.ts'],
         },
       },
       {

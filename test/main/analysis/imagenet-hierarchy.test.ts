@@ -1,10 +1,8 @@
 // The WordNet-generated ImageNet hierarchy: known classes land on the expected words and
-// categories, and regenerating from WordNet gives the committed table byte for byte.
-import { readFileSync } from 'node:fs';
+// categories (regeneration from WordNet is checked by the tooling package: npm run test:models).
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_NAMES } from '../../../src-main/analysis';
 import { IMAGENET_HIERARCHY, type ImagenetClass } from '../../../src-main/analysis/classifier/hierarchy';
-import { buildImagenetHierarchy, formatHierarchy, HIERARCHY_FILE } from '../../../models/convert/labels/imagenet-hierarchy';
 
 const byName = (name: string): ImagenetClass => {
   const c = IMAGENET_HIERARCHY.classes.find((x) => x.name === name);
@@ -54,9 +52,5 @@ describe('ImageNet hierarchy (models/labels/imagenet-hierarchy.json)', () => {
   it('tells the crane bird from the crane machine by WordNet order', () => {
     const cranes = IMAGENET_HIERARCHY.classes.filter((c) => c.name === 'crane');
     expect(cranes.map((c) => c.tags.includes('animal'))).toEqual([true, false]);
-  });
-
-  it('regenerating from WordNet gives the committed file', () => {
-    expect(formatHierarchy(buildImagenetHierarchy())).toBe(readFileSync(HIERARCHY_FILE, 'utf8'));
   });
 });

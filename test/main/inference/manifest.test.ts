@@ -23,7 +23,6 @@ describe('model manifest', () => {
     const m = loadManifest(file);
     expect([...m.models.keys()]).toEqual([
       'blazeface-back',
-      'facemesh-detection-full',
       'facemesh',
       'gear',
       'faceres',
@@ -52,7 +51,8 @@ describe('model manifest', () => {
 
   it('a bad entry fails fast naming the model id and field', () => {
     const json = raw();
-    json.models[3] = { ...json.models[3], sha256: 'nope' };
+    const at = json.models.findIndex((m) => m['id'] === 'gear');
+    json.models[at] = { ...json.models[at], sha256: 'nope' };
     const err = failure(() => parseManifest(json));
     expect(err.code).toBe('model-failed');
     expect(err.message).toContain('"gear"');
