@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { AppError, BugError } from '../core';
+import { clamp } from './math';
 
 /** Decoded pixels: `data[(y * width + x) * 3 + c]`, c = 0 R, 1 G, 2 B, each 0..255. */
 export interface RgbImage {
@@ -134,5 +135,3 @@ function fromRgb(img: RgbImage): sharp.Sharp {
 
 // sharp returns a Buffer; expose it as a plain Uint8Array view of the same memory.
 const asBytes = (buf: Buffer): Uint8Array => new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-
-const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));

@@ -5,7 +5,8 @@
 export { InferenceEngine, zeroFeeds, type EngineOptions } from './engine';
 export { loadManifest, parseManifest, type Manifest, type ModelSpec, type ModelInputSpec, type ModelOutputSpec } from './manifest';
 export { openSession, validateFeeds, type FloatTensor, type Session, type SessionIo, type SessionOptions, type TensorMap } from './session';
-export { iou, l2Normalize, nms, sigmoid, softmax, topK, type Box, type NmsOptions, type Scored } from './tensor';
+export { clamp, clamp01, sigmoid } from './math';
+export { iou, l2Normalize, nms, softmax, topK, type Box, type NmsOptions, type Scored } from './tensor';
 export {
   decodeImage,
   makeThumbnail,

@@ -3,6 +3,9 @@
  * Boxes are axis-aligned `{ left, top, width, height }` in any one unit (pixels or 0..1).
  */
 
+// The logistic function lives in math.ts; re-exported for callers of the tensor helpers (build tooling).
+export { sigmoid } from './math';
+
 /** An axis-aligned box; `width`/`height` are >= 0 for valid boxes. */
 export interface Box {
   left: number;
@@ -15,13 +18,6 @@ export interface Box {
 export interface Scored {
   index: number;
   score: number;
-}
-
-/** Logistic function 1/(1+e^-x), stable for large |x|. */
-export function sigmoid(x: number): number {
-  if (x >= 0) return 1 / (1 + Math.exp(-x));
-  const e = Math.exp(x);
-  return e / (1 + e);
 }
 
 /** Softmax of a vector (max-subtracted for stability). Empty in, empty out. */

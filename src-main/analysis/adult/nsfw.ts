@@ -1,3 +1,4 @@
+import { clamp01 } from '../../inference';
 import type { Adult } from '../../shared/spec';
 import type { RgbPixels } from '../pixels/types';
 import { resizeBilinearToTensor, type Tensor } from '../tensor/resize';
@@ -33,7 +34,7 @@ export function nsfwProbabilities(outputs: Record<string, Tensor>): NsfwProbabil
   return { Drawing: p[0]!, Hentai: p[1]!, Neutral: p[2]!, Porn: p[3]!, Sexy: p[4]! };
 }
 
-const round3 = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
+const round3 = (x: number): number => Math.round(clamp01(x) * 1000) / 1000;
 
 /** Maps class probabilities to the Adult feature with the documented thresholds. */
 export function adultFromProbabilities(p: NsfwProbabilities): Adult {

@@ -10,6 +10,7 @@
  *   [white, black, asian, indian, other];
  * - `emotion` (64 px luma, −1..1) on the extent: [angry, disgust, fear, happy, sad, surprise, neutral].
  */
+import { clamp, sigmoid } from '../../inference';
 import type { RgbImage } from '../../inference/image';
 import type { FaceModelRunner } from './runner';
 import { withBuffer } from './buffer-pool';
@@ -109,7 +110,7 @@ export interface AttributeOutputs {
  *   hispanic and other; renormalised to sum to 1.
  */
 export function combineAttributes(o: AttributeOutputs): AttributeScores {
-  const male = sigmoidOf((clippedLogit(o.faceresMale) + clippedLogit(o.gearGender[0] ?? 0.5)) / 2);
+  const male = sigmoid((clippedLogit(o.faceresMale) + clippedLogit(o.gearGender[0] ?? 0.5)) / 2);
   const faceresAge = expectation(o.faceresAge, (i) => i);
   const gearAge = expectation(o.gearAge, (i) => GEAR_AGE_YEARS[i] ?? 68);
   const r = Array.from(o.gearRace);
@@ -142,11 +143,9 @@ function expectation(p: ArrayLike<number>, value: (i: number) => number): number
 }
 
 function clippedLogit(p: number): number {
-  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
-  return Math.max(-GENDER_LOGIT_CLIP, Math.min(GENDER_LOGIT_CLIP, Math.log(q / (1 - q))));
+  const q = clamp(p, 1e-6, 1 - 1e-6);
+  return clamp(Math.log(q / (1 - q)), -GENDER_LOGIT_CLIP, GENDER_LOGIT_CLIP);
 }
-
-const sigmoidOf = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** A named model output; throws when the model did not produce it. */
 export function req(out: Record<string, Float32Array>, name: string): Float32Array {

@@ -3,6 +3,7 @@
  * height` thumbnail. Without smart cropping it is the largest centred rectangle of the target
  * aspect ratio; with it, the same-sized rectangle moved to hold a region of interest.
  */
+import { clamp } from '../../inference';
 
 /** A rectangle in source-image pixels, origin top-left; whole pixels inside the image. */
 export interface CropRect {
@@ -126,8 +127,4 @@ function unite(a: Span, b: Span): Span {
     right: Math.max(a.right, b.right),
     bottom: Math.max(a.bottom, b.bottom),
   };
-}
-
-function clamp(v: number, lo: number, hi: number): number {
-  return Math.min(Math.max(v, lo), hi);
 }
