@@ -74,6 +74,8 @@ export interface NmsOptions {
   minScore?: number;
   /** Keep at most this many; default all. */
   maxCount?: number;
+  /** One class per box: a box only suppresses boxes of its own class (per-class NMS); default one class. */
+  classes?: ArrayLike<string | number>;
 }
 
 /**
@@ -89,7 +91,8 @@ export function nms(boxes: readonly Box[], scores: ArrayLike<number>, o: NmsOpti
   const kept: number[] = [];
   for (const i of order) {
     if (kept.length >= maxCount) break;
-    if (kept.every((j) => iou(boxes[i]!, boxes[j]!) <= o.iouThreshold)) kept.push(i);
+    const cls = o.classes;
+    if (kept.every((j) => (cls !== undefined && cls[i] !== cls[j]) || iou(boxes[i]!, boxes[j]!) <= o.iouThreshold)) kept.push(i);
   }
   return kept;
 }

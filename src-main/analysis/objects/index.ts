@@ -6,7 +6,7 @@ import { CENTERNET_MODEL_ID, centernetDecode, centernetFeeds, centernetLetterbox
 import type { DetectedObject } from './types';
 
 export { COCO80, type CocoLabel } from './coco';
-export { iou, nms } from './nms';
+export { nms, objectBox } from './nms';
 export { CENTERNET_MODEL_ID, CENTERNET_INPUT_PX, centernetDecode, centernetFeeds, centernetLetterbox, type Letterbox } from './centernet';
 export type { DetectedObject } from './types';
 
