@@ -6,7 +6,16 @@
 // The logistic function lives in math.ts; re-exported for callers of the tensor helpers (build tooling).
 export { sigmoid } from './math';
 
-/** An axis-aligned box; `width`/`height` are >= 0 for valid boxes. */
+/** A dense float32 tensor: row-major data plus dims (batch first). The one tensor type of the app. */
+export interface FloatTensor {
+  readonly data: Float32Array;
+  readonly dims: readonly number[];
+}
+
+/** Named tensors in or out of a model. */
+export type TensorMap = Record<string, FloatTensor>;
+
+/** An axis-aligned box; the one internal box type (wire shapes are converted at the edge); `width`/`height` are >= 0 for valid boxes. */
 export interface Box {
   left: number;
   top: number;
