@@ -2,7 +2,7 @@
  * The face pipeline: tile search (BlazeFace) → facemesh refinement → geometry, pose, quality and
  * attribute models → `FaceResult`s in image px, ordered for `face_id`.
  */
-import type { RgbImage } from '../../inference/image';
+import type { Box, RgbImage } from '../../inference';
 import { estimateAttributes, req, runFaceres, type AttributeScores } from './attributes';
 import { detectCandidates, type Candidate } from './detector';
 import { facePatch, laplacianStd } from './face-patch';
@@ -20,7 +20,7 @@ import type { SelectorPlan } from './selector';
 /** One detected face with everything the detect and analyze operations report. */
 export interface FaceResult {
   /** Axis-aligned square box around the mesh, image px (float; round at the edge). */
-  box: { left: number; top: number; width: number; height: number };
+  box: Box;
   /** Subject's own eyes (left eye on the viewer's right) and chin tip, image px. */
   leftEye: [number, number];
   rightEye: [number, number];
