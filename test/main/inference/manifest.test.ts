@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BLAZEFACE_BACK_LAYOUT } from '../../../src-main/analysis/faces/anchors';
+import { MESH_INPUT_PX } from '../../../src-main/analysis/faces/mesh-align';
 import { loadManifest, parseManifest } from '../../../src-main/inference';
 import { AppError } from '../../../src-main/core';
 import { repoRoot } from '../../helpers/paths';
@@ -92,6 +94,16 @@ describe('model manifest', () => {
       interpolation: 'bilinear-align-corners',
       scale: 1 / 255,
     });
+  });
+
+  it('the face decoders work in the input frames the manifest declares', () => {
+    // Anchors and mesh coordinates are in input px: they must match the preprocessed size.
+    const m = loadManifest(file);
+    expect(m.models.get('blazeface-back')!.inputs[0]!.preprocess!.size).toEqual([
+      BLAZEFACE_BACK_LAYOUT.inputSize,
+      BLAZEFACE_BACK_LAYOUT.inputSize,
+    ]);
+    expect(m.models.get('facemesh')!.inputs[0]!.preprocess!.size).toEqual([MESH_INPUT_PX, MESH_INPUT_PX]);
   });
 
   it('rejects preprocessing that does not fit its input or cannot be produced', () => {
