@@ -25,7 +25,10 @@ export function valueMap(pre: Preprocess): ValueMap {
   if (pre.mean !== undefined || pre.std !== undefined) {
     const mean = rgb(pre.mean ?? 0);
     const std = rgb(pre.std ?? 1);
-    return { scale: [0, 1, 2].map((c) => 1 / (255 * std[c]!)) as never, offset: [0, 1, 2].map((c) => -mean[c]! / std[c]!) as never };
+    return {
+      scale: [1 / (255 * std[0]), 1 / (255 * std[1]), 1 / (255 * std[2])],
+      offset: [-mean[0] / std[0], -mean[1] / std[1], -mean[2] / std[2]],
+    };
   }
   return { scale: rgb(pre.scale ?? 1), offset: rgb(pre.offset ?? 0) };
 }
