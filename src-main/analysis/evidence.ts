@@ -1,5 +1,5 @@
 import type { Color, ImageType } from '../shared/spec';
-import type { NsfwProbabilities } from './adult';
+import type { ContentProbabilities } from './content-net';
 import type { ClassScore } from './classifier';
 import type { ChromaStats } from './color';
 import type { InkStats } from './image-type';
@@ -20,7 +20,7 @@ export interface Evidence {
   ink: InkStats;
   imageType: ImageType & { clipArtScore: number };
   /** nsfwjs class probabilities, when the classifier ran. */
-  nsfw?: NsfwProbabilities;
+  nsfw?: ContentProbabilities;
   /** COCO detections after NMS, score-sorted. */
   objects: DetectedObject[];
   faces: FaceEvidence[];

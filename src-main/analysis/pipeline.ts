@@ -1,23 +1,24 @@
 import { BugError } from '../core';
 import type { AnalyzeData, Celebrity, Detail, LandmarkDetail, VisualFeature } from '../shared/spec';
-import { adultFromProbabilities, NSFW_MODEL_ID, nsfwPreprocess, nsfwProbabilities, type NsfwProbabilities } from './adult';
+import { adultFromProbabilities } from './adult';
+import { contentProbabilities, runContentNet, type ContentProbabilities } from './content-net';
 import { classifyImage, type ClassScore } from './classifier';
 import { isBlackAndWhite } from './color';
 import type { Evidence } from './evidence';
-import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './gallery';
+import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
 import { classifyImageType } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
 import { toAnalyzeFaces, type FaceEvidence } from './people';
 import { measurePixels, type PixelEvidence } from './pixel-evidence';
-import type { RgbPixels } from './pixels';
+import type { RgbImage } from '../inference';
 import { buildCaption, buildTags, categorize, derive, DESCRIPTION_TAG_CONFIDENCE, scoreCategories } from './rules';
-import type { ModelRunner } from './tensor/runner';
+import type { ModelRunner } from '../inference';
 
 /** What the pipeline needs from the outside: a model runner, the face detector, galleries. */
 export interface AnalyzeDeps {
   runModel: ModelRunner;
   /** The detect operation's faces for this image (analyze uses its default search scale). */
-  detectFaces?: (img: RgbPixels, signal?: AbortSignal) => Promise<FaceEvidence[]>;
+  detectFaces?: (img: RgbImage, signal?: AbortSignal) => Promise<FaceEvidence[]>;
   gallery?: GalleryMatcher;
   /**
    * Runs the branch that needs no faces (objects, NSFW, pixel statistics) elsewhere, e.g. in a
@@ -44,11 +45,11 @@ export interface BranchResult {
   objects: DetectedObject[];
   /** The classifier's top-k, when requested. */
   classes?: ClassScore[];
-  nsfw?: NsfwProbabilities;
+  nsfw?: ContentProbabilities;
   timingsMs: Record<string, number>;
 }
 
-export type ModelBranch = (img: RgbPixels, want: BranchRequest, signal?: AbortSignal) => Promise<BranchResult>;
+export type ModelBranch = (img: RgbImage, want: BranchRequest, signal?: AbortSignal) => Promise<BranchResult>;
 
 /** The feature part of `data` plus per-stage wall times (ms; model stages overlap). */
 export interface AnalysisResult {
@@ -78,7 +79,7 @@ function stageTimer(): { timingsMs: Record<string, number>; timed: <T>(stage: st
  * pure rules. Only the models a feature needs are run.
  */
 export async function analyzePixels(
-  img: RgbPixels,
+  img: RgbImage,
   features: ReadonlySet<VisualFeature>,
   details: ReadonlySet<Detail>,
   deps: AnalyzeDeps,
@@ -151,7 +152,7 @@ export async function analyzePixels(
  * worker.
  */
 export async function runModelBranch(
-  img: RgbPixels,
+  img: RgbImage,
   want: BranchRequest,
   runModel: ModelRunner,
   signal?: AbortSignal,
@@ -161,7 +162,7 @@ export async function runModelBranch(
   const objectsP = want.objects ? timed('objects', () => detectObjects(img, runModel, signal)) : Promise.resolve(noObjects);
   const classesP = want.classes ? timed('classes', () => classifyImage(img, runModel, signal)) : Promise.resolve(undefined);
   const nsfwP = want.nsfw
-    ? timed('nsfw', async () => nsfwProbabilities(await runModel(NSFW_MODEL_ID, nsfwPreprocess(img), signal)))
+    ? timed('nsfw', async () => contentProbabilities(await runContentNet(img, runModel, signal)))
     : Promise.resolve(undefined);
   for (const p of [objectsP, classesP, nsfwP]) p.catch(() => undefined);
   const pixels = want.pixels ? await timed('pixels', () => measurePixels(img)) : undefined;
@@ -169,7 +170,7 @@ export async function runModelBranch(
   return { pixels, objects, classes, nsfw, timingsMs };
 }
 
-function describe(e: Evidence, features: ReadonlySet<VisualFeature>, nsfw: NsfwProbabilities | undefined): AnalysisResult['data'] {
+function describe(e: Evidence, features: ReadonlySet<VisualFeature>, nsfw: ContentProbabilities | undefined): AnalysisResult['data'] {
   const d = derive(e);
   const data: AnalysisResult['data'] = {};
   if (features.has('Categories')) data.categories = categorize(e, d);

@@ -2,7 +2,8 @@ import { resizeRgb } from '../inference';
 import type { Color } from '../shared/spec';
 import { analyzeColor, chromaStats, type ChromaStats } from './color';
 import { measureInk, type InkStats } from './image-type';
-import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail, type RgbPixels, type TextureStats } from './pixels';
+import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail, type TextureStats } from './pixels';
+import type { RgbImage } from '../inference';
 import { measureScene, type SceneCues } from './scene';
 
 /** Longer side at which flat fills are measured, px. */
@@ -24,7 +25,7 @@ export interface PixelEvidence {
  * flat fills (at native resolution a large or upscaled photo has neighbours differing by ≤ 2
  * levels almost everywhere and would pass for clip art).
  */
-export async function measurePixels(img: RgbPixels): Promise<PixelEvidence> {
+export async function measurePixels(img: RgbImage): Promise<PixelEvidence> {
   const mid = await shrinkTo(img, MID_SIDE_PX);
   const field = buildPixelField(img, mid);
   return {
@@ -37,7 +38,7 @@ export async function measurePixels(img: RgbPixels): Promise<PixelEvidence> {
 }
 
 /** The image shrunk so its longer side is ≤ `sidePx` (libvips, area-averaging; JS box filter for tiny results). */
-export async function shrinkTo(img: RgbPixels, sidePx: number): Promise<RgbPixels> {
+export async function shrinkTo(img: RgbImage, sidePx: number): Promise<RgbImage> {
   const scale = sidePx / Math.max(img.width, img.height);
   if (scale >= 1) return img;
   const w = Math.max(1, Math.round(img.width * scale));

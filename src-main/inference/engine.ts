@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { AppError, silentLogger, type Logger } from '../core';
 import type { Manifest, ModelSpec } from './manifest';
+import type { ModelRunner } from './runner';
 import { openSession, type Session, type TensorMap } from './session';
 
 /** Engine settings; everything but `modelsDir` has a default. */
@@ -34,7 +35,7 @@ export function zeroFeeds(spec: ModelSpec): TensorMap {
   return feeds;
 }
 
-export class InferenceEngine {
+export class InferenceEngine implements ModelRunner {
   private readonly loading = new Map<string, Promise<Session>>();
   private readonly threads: number;
 

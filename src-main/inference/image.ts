@@ -1,16 +1,22 @@
 /**
  * Image decoding and pixel helpers: the only place that decodes with sharp. Everything after
- * decoding works on `RgbImage` (8-bit RGB, HWC, rows top to bottom, no padding).
+ * decoding works on `RgbImage` (8-bit RGB, HWC, rows top to bottom, no padding), the one image
+ * type of the app.
  */
 import sharp from 'sharp';
 import { AppError, BugError } from '../core';
+import { clamp } from './math';
 
-/** Decoded pixels: `data[(y * width + x) * 3 + c]`, c = 0 R, 1 G, 2 B, each 0..255. */
+/**
+ * Decoded pixels: `data[(y * width + x) * 3 + c]`, c = 0 R, 1 G, 2 B, each 0..255; origin top-left.
+ * `channels` is always 3 where present: it may be left out, so a plain `{ data, width, height }`
+ * (a worker message, a test pattern) is an image too.
+ */
 export interface RgbImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-  channels: 3;
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly channels?: 3;
 }
 
 /** A small encoded preview for the UI. */
@@ -134,5 +140,3 @@ function fromRgb(img: RgbImage): sharp.Sharp {
 
 // sharp returns a Buffer; expose it as a plain Uint8Array view of the same memory.
 const asBytes = (buf: Buffer): Uint8Array => new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-
-const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));

@@ -1,11 +1,36 @@
 /**
- * Inference: model manifest, ONNX Runtime sessions and pure tensor helpers. Other folders import
+ * Inference: model manifest, ONNX Runtime sessions, the one model runner interface, manifest-driven
+ * preprocessing and the shared image, tensor, box and scalar vocabulary. Other folders import
  * only this file; onnxruntime-node and sharp are imported nowhere else.
  */
 export { InferenceEngine, zeroFeeds, type EngineOptions } from './engine';
-export { loadManifest, parseManifest, type Manifest, type ModelSpec, type ModelInputSpec, type ModelOutputSpec } from './manifest';
-export { openSession, validateFeeds, type FloatTensor, type Session, type SessionIo, type SessionOptions, type TensorMap } from './session';
-export { iou, l2Normalize, nms, sigmoid, softmax, topK, type Box, type NmsOptions, type Scored } from './tensor';
+export {
+  loadManifest,
+  parseManifest,
+  type Manifest,
+  type ModelSpec,
+  type ModelInputSpec,
+  type ModelOutputSpec,
+  type Preprocess,
+} from './manifest';
+export { openSession, validateFeeds, type Session, type SessionIo, type SessionOptions } from './session';
+export { outputData, type ModelRunner } from './runner';
+export { clamp, clamp01, sigmoid } from './math';
+export { iou, l2Normalize, nms, softmax, topK, type Box, type FloatTensor, type NmsOptions, type Scored, type TensorMap } from './tensor';
+export {
+  imageFeeds,
+  imageInput,
+  inputLength,
+  letterboxFit,
+  letterboxTensor,
+  valueMap,
+  warpTarget,
+  windowFeeds,
+  type LetterboxFit,
+  type ValueMap,
+} from './preprocess';
+export { resizeBilinearToTensor, type BilinearOptions } from './bilinear';
+export { imageToWindow, warpToTensor, windowToImage, type WarpTarget, type Window } from './warp';
 export {
   decodeImage,
   makeThumbnail,

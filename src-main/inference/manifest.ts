@@ -12,16 +12,27 @@ const dims = z.array(z.number().int().positive()).min(1);
 const perChannel = z.union([z.number(), z.tuple([z.number(), z.number(), z.number()])]);
 
 /**
- * How an image becomes the input tensor, as data: size [width, height] in px, resize mode, channel
- * order, layout, tensor dtype, and either `scale`/`offset` (value = pixel·scale + offset) or
- * `mean`/`std` (value = (pixel/255 − mean)/std); `pad` is the letterbox fill in pixel units.
+ * How an image becomes the input tensor, as data (read by `preprocess.ts`):
+ * - `size` [width, height] of the tensor in px;
+ * - `resize`: `stretch` (whole image to `size`, aspect not kept), `letterbox` (aspect kept, the
+ *   image at the top-left, `pad` elsewhere; TF Object Detection API's keep-aspect-ratio resizer)
+ *   or `window` (the task chooses a square, possibly rotated, window of the image: a face);
+ * - `interpolation`: `bilinear` is antialiased (libvips linear for whole images, area-averaging
+ *   when shrinking; the crop warp averages up to 4×4 bilinear taps), `bilinear-align-corners` is
+ *   TF.js `resizeBilinear(alignCorners = true)`, point-sampled (stretch only);
+ * - `channels`: RGB, or `grey` (BT.601 luma 0.299 R + 0.587 G + 0.114 B; window only);
+ * - values: `scale`/`offset` (value = pixel·scale + offset, pixel 0..255) or `mean`/`std`
+ *   (value = (pixel/255 − mean)/std), one number or one per channel (one number for `window`);
+ *   `pad` is the letterbox fill in pixel units;
+ * - `layout` and `dtype` repeat the input's (checked); a uint8 input gets the values rounded and
+ *   clamped by the session (quantised models: scale 1, offset 0).
  */
 const preprocessSchema = z
   .object({
     size: z.tuple([z.number().int().positive(), z.number().int().positive()]),
-    resize: z.enum(['stretch', 'letterbox', 'center-crop']),
-    interpolation: z.enum(['bilinear', 'bilinear-align-corners', 'nearest']),
-    channels: z.enum(['RGB', 'BGR']),
+    resize: z.enum(['stretch', 'letterbox', 'window']),
+    interpolation: z.enum(['bilinear', 'bilinear-align-corners']),
+    channels: z.enum(['RGB', 'grey']),
     layout: z.enum(['NHWC', 'NCHW']),
     dtype: z.enum(['uint8', 'float32']),
     scale: perChannel.optional(),
@@ -32,6 +43,13 @@ const preprocessSchema = z
   })
   .refine((p) => !((p.scale !== undefined || p.offset !== undefined) && (p.mean !== undefined || p.std !== undefined)), {
     message: 'preprocess takes scale/offset or mean/std, not both',
+  })
+  .refine((p) => p.interpolation !== 'bilinear-align-corners' || p.resize === 'stretch', {
+    message: 'bilinear-align-corners applies to stretch only',
+  })
+  .refine((p) => p.channels !== 'grey' || p.resize === 'window', { message: 'grey input is produced by the window warp only' })
+  .refine((p) => p.resize !== 'window' || [p.scale, p.offset, p.mean, p.std].every((v) => typeof v !== 'object'), {
+    message: 'window preprocessing takes one scale/offset (or mean/std) for all channels',
   });
 
 const inputSchema = z
@@ -52,6 +70,13 @@ const inputSchema = z
       ctx.addIssue({ code: 'custom', path: ['preprocess', 'layout'], message: 'preprocess layout differs from the input layout' });
     if (p.dtype !== input.dtype)
       ctx.addIssue({ code: 'custom', path: ['preprocess', 'dtype'], message: 'preprocess dtype differs from the input dtype' });
+    const c = p.layout === 'NHWC' ? input.shape[3] : input.shape[1];
+    if (c !== (p.channels === 'grey' ? 1 : 3))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['preprocess', 'channels'],
+        message: `preprocess channels ${p.channels} differ from the input shape`,
+      });
     if (p.size[0] !== w || p.size[1] !== h)
       ctx.addIssue({
         code: 'custom',
@@ -109,6 +134,8 @@ const modelSchema = z
 export type ModelSpec = z.infer<typeof modelSchema>;
 /** One graph input: shape (batch first), layout, dtype, value range, normalization text and structured preprocessing. */
 export type ModelInputSpec = ModelSpec['inputs'][number];
+/** An image input's preprocessing as the manifest declares it. */
+export type Preprocess = z.infer<typeof preprocessSchema>;
 /** One graph output by name, with its shape and meaning. */
 export type ModelOutputSpec = ModelSpec['outputs'][number];
 

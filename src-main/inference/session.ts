@@ -5,15 +5,9 @@
  */
 import * as ort from 'onnxruntime-node';
 import { AppError, throwIfAborted } from '../core';
+import type { FloatTensor, TensorMap } from './tensor';
 
-/** A dense float32 tensor: row-major data plus dims (batch first). */
-export interface FloatTensor {
-  readonly data: Float32Array;
-  readonly dims: readonly number[];
-}
-
-/** Named tensors in or out of a model. */
-export type TensorMap = Record<string, FloatTensor>;
+export type { FloatTensor, TensorMap } from './tensor';
 
 /** What the session checks feeds against (from the manifest). */
 export interface SessionIo {

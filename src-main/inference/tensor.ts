@@ -3,7 +3,19 @@
  * Boxes are axis-aligned `{ left, top, width, height }` in any one unit (pixels or 0..1).
  */
 
-/** An axis-aligned box; `width`/`height` are >= 0 for valid boxes. */
+// The logistic function lives in math.ts; re-exported for callers of the tensor helpers (build tooling).
+export { sigmoid } from './math';
+
+/** A dense float32 tensor: row-major data plus dims (batch first). The one tensor type of the app. */
+export interface FloatTensor {
+  readonly data: Float32Array;
+  readonly dims: readonly number[];
+}
+
+/** Named tensors in or out of a model. */
+export type TensorMap = Record<string, FloatTensor>;
+
+/** An axis-aligned box; the one internal box type (wire shapes are converted at the edge); `width`/`height` are >= 0 for valid boxes. */
 export interface Box {
   left: number;
   top: number;
@@ -15,13 +27,6 @@ export interface Box {
 export interface Scored {
   index: number;
   score: number;
-}
-
-/** Logistic function 1/(1+e^-x), stable for large |x|. */
-export function sigmoid(x: number): number {
-  if (x >= 0) return 1 / (1 + Math.exp(-x));
-  const e = Math.exp(x);
-  return e / (1 + e);
 }
 
 /** Softmax of a vector (max-subtracted for stability). Empty in, empty out. */
@@ -78,6 +83,8 @@ export interface NmsOptions {
   minScore?: number;
   /** Keep at most this many; default all. */
   maxCount?: number;
+  /** One class per box: a box only suppresses boxes of its own class (per-class NMS); default one class. */
+  classes?: ArrayLike<string | number>;
 }
 
 /**
@@ -93,7 +100,8 @@ export function nms(boxes: readonly Box[], scores: ArrayLike<number>, o: NmsOpti
   const kept: number[] = [];
   for (const i of order) {
     if (kept.length >= maxCount) break;
-    if (kept.every((j) => iou(boxes[i]!, boxes[j]!) <= o.iouThreshold)) kept.push(i);
+    const cls = o.classes;
+    if (kept.every((j) => (cls !== undefined && cls[i] !== cls[j]) || iou(boxes[i]!, boxes[j]!) <= o.iouThreshold)) kept.push(i);
   }
   return kept;
 }

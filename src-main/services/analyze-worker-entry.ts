@@ -2,12 +2,13 @@
 // engine, one ONNX Runtime thread per session, while the faces run on the calling thread.
 // Messages: see analyze-worker.ts.
 import { parentPort, workerData } from 'node:worker_threads';
-import { runModelBranch, type BranchRequest, type RgbPixels } from '../analysis';
+import { runModelBranch, type BranchRequest } from '../analysis';
 import type { AppConfig } from '../config';
+import type { RgbImage } from '../inference';
 import { toWireError } from '../core';
 import { openLocalEngine } from './local-engine';
 
-type Request = { type: 'run'; id: number; image: RgbPixels; want: BranchRequest } | { type: 'cancel'; id: number } | { type: 'close' };
+type Request = { type: 'run'; id: number; image: RgbImage; want: BranchRequest } | { type: 'cancel'; id: number } | { type: 'close' };
 
 const port = parentPort!;
 const aborts = new Map<number, AbortController>();
@@ -15,7 +16,6 @@ const aborts = new Map<number, AbortController>();
 try {
   const { config, threads } = workerData as { config: AppConfig; threads: number };
   const engine = openLocalEngine({ ...config, modelThreads: threads });
-  const runModel = engine.run.bind(engine);
   port.on('message', (msg: Request) => {
     if (msg.type === 'cancel') return void aborts.get(msg.id)?.abort();
     if (msg.type === 'close') {
@@ -24,7 +24,7 @@ try {
     }
     const controller = new AbortController();
     aborts.set(msg.id, controller);
-    runModelBranch(msg.image, msg.want, runModel, controller.signal)
+    runModelBranch(msg.image, msg.want, engine, controller.signal)
       .then(
         (result) => port.postMessage({ type: 'done', id: msg.id, result }),
         (err: unknown) =>

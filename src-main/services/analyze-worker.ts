@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { BranchRequest, BranchResult, ModelBranch, RgbPixels } from '../analysis';
+import type { BranchRequest, BranchResult, ModelBranch } from '../analysis';
+import type { RgbImage } from '../inference';
 import type { AppConfig } from '../config';
 import { AppError, silentLogger, type Logger } from '../core';
 import type { WireError } from '../shared/errors';
@@ -95,7 +96,7 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
     });
   };
 
-  const inWorker = (w: Worker, img: RgbPixels, want: BranchRequest, signal?: AbortSignal): Promise<BranchResult> => {
+  const inWorker = (w: Worker, img: RgbImage, want: BranchRequest, signal?: AbortSignal): Promise<BranchResult> => {
     if (signal?.aborted) return Promise.reject(new AppError('cancelled', 'The operation was cancelled.'));
     const id = nextId++;
     return new Promise<BranchResult>((resolve, reject) => {

@@ -10,10 +10,9 @@ import {
   type GalleryMatcher,
   type ListParam,
   type ModelBranch,
-  type ModelRunner,
-  type RgbPixels,
 } from '../analysis';
-import { detectFacesInImage, engineRunner, parseSelector, type EngineLike, type FaceModelRunner } from '../analysis/faces';
+import { detectFacesInImage, parseSelector } from '../analysis/faces';
+import type { ModelRunner, RgbImage } from '../inference';
 import { BugError, throwIfAborted } from '../core';
 import type { ImageLoader } from '../intake';
 import type { AnalyzeData, DetectedFace, ImageMetadata } from '../shared/spec';
@@ -28,7 +27,7 @@ export const ANALYZE_MIN_HEAD_SCALE = 0.1;
 
 /** A decoded image with its spec metadata (intake's `LoadedImage` fits). */
 export interface DecodedInput {
-  image: RgbPixels;
+  image: RgbImage;
   metadata: ImageMetadata;
 }
 
@@ -41,7 +40,7 @@ export interface AnalyzeParams {
 
 /** Dependencies; everything the service touches from outside is injected. */
 export interface AnalyzeServiceDeps {
-  /** Runs a model by manifest id (the inference engine's `run`). */
+  /** Runs the analysis models by manifest id (the inference engine). */
   runModel: ModelRunner;
   /** Loads inputs given as strings (URL or, for the desktop/CLI, a path). */
   loader?: Pick<ImageLoader, 'load'>;
@@ -50,9 +49,9 @@ export interface AnalyzeServiceDeps {
    * also gives the emotion behind "smiling". Without it (and without `detectFaces`) analyze
    * reports no faces.
    */
-  faceRunner?: FaceModelRunner;
+  faceRunner?: ModelRunner;
   /** Alternative face source: detect-shaped faces (smiling then comes from lips apart). */
-  detectFaces?: (img: RgbPixels, signal?: AbortSignal) => Promise<DetectedFace[]>;
+  detectFaces?: (img: RgbImage, signal?: AbortSignal) => Promise<DetectedFace[]>;
   /** Default ANALYZE_MIN_HEAD_SCALE. */
   minHeadScale?: number;
   /** Celebrity/landmark galleries (their own issue). */
@@ -81,7 +80,7 @@ export interface AnalyzeService {
  * Creates the analyze use case.
  *
  * @example
- * const svc = createAnalyzeService({ runModel: (id, feeds, s) => engine.run(id, feeds, s), loader, detectFaces });
+ * const svc = createAnalyzeService({ runModel: engine, loader, detectFaces });
  * const { data } = await svc.analyze('https://example.com/cat.jpg', { features: 'Tags,Color' });
  */
 export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
@@ -94,7 +93,7 @@ export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
     gallery: deps.gallery,
     modelBranch: deps.modelBranch,
     detectFaces: faceRunner
-      ? async (img, signal) => faceEvidenceFromResults(await detectFacesInImage({ ...img, channels: 3 }, faceOptions, faceRunner, signal))
+      ? async (img, signal) => faceEvidenceFromResults(await detectFacesInImage(img, faceOptions, faceRunner, signal))
       : detectFaces
         ? async (img, signal) => faceEvidenceFromDetected(await detectFaces(img, signal))
         : undefined,
@@ -128,8 +127,8 @@ export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
 }
 
 /** Model dependencies from one inference engine: the analysis runner and the face runner. */
-export function analyzeModelsFromEngine(engine: EngineLike): Pick<AnalyzeServiceDeps, 'runModel' | 'faceRunner'> {
-  return { runModel: (id, feeds, signal) => engine.run(id, feeds, signal), faceRunner: engineRunner(engine) };
+export function analyzeModelsFromEngine(engine: ModelRunner): Pick<AnalyzeServiceDeps, 'runModel' | 'faceRunner'> {
+  return { runModel: engine, faceRunner: engine };
 }
 
 /** `data` keys in the order of spec §2.2 (JSON readers see the familiar layout). */

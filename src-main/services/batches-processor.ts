@@ -1,4 +1,3 @@
-import { engineRunner } from '../analysis/faces';
 import type { AppConfig } from '../config';
 import type { ImageProcessor } from '../jobs';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
@@ -16,7 +15,6 @@ export async function localBatchProcessor(config: AppConfig): Promise<ImageProce
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);
   const analyzer = createAnalyzeService({ ...analyzeModelsFromEngine(engine), gallery: galleries.matcher });
-  const runner = engineRunner(engine);
   return {
     async process(image, operation, signal) {
       if (operation.kind === 'analyze') {
@@ -24,7 +22,7 @@ export async function localBatchProcessor(config: AppConfig): Promise<ImageProce
         return { kind: 'analyze', data };
       }
       // The detect service loads by URL; hand it the image this batch already holds.
-      const detector = createDetectService({ runner, loader: { load: async () => image } });
+      const detector = createDetectService({ runner: engine, loader: { load: async () => image } });
       const { response } = await detector.detect(
         { image: image.source, minHeadScale: operation.minHeadScale, selector: operation.selector },
         signal,

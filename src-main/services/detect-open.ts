@@ -1,5 +1,4 @@
 /** Builds the detect service over the local models for the desktop app and the CLI. */
-import { engineRunner } from '../analysis/faces';
 import type { AppConfig } from '../config';
 import { createImageLoader, intakeOptions, type LoadedPixels, type LoadOptions } from '../intake';
 import { createDetectService, type DetectService } from './detect.service';
@@ -40,7 +39,7 @@ export function openDetectService(config: AppConfig, opts: OpenDetectOptions = {
     },
   };
   return {
-    service: createDetectService({ runner: engineRunner(engine), loader: watched, maxFaces: opts.maxFaces }),
+    service: createDetectService({ runner: engine, loader: watched, maxFaces: opts.maxFaces }),
     async close() {
       await loader.close();
       await engine.dispose();

@@ -3,15 +3,9 @@
  * faces, shape the response. Expected failures come back as a Kairos `{ Errors }` body, never as
  * exceptions; only model/internal failures and cancellation throw.
  */
-import {
-  detectFacesInImage,
-  parseMinHeadScale,
-  parseSelector,
-  type FaceModelRunner,
-  type FaceResult,
-  type FaceSearchStats,
-} from '../analysis/faces';
+import { detectFacesInImage, parseMinHeadScale, parseSelector, type FaceResult, type FaceSearchStats } from '../analysis/faces';
 import { AppError, throwIfAborted } from '../core';
+import type { ModelRunner } from '../inference';
 import { intakeErrorKind, type LoadedPixels, type LoadOptions } from '../intake';
 import type { DetectResponse } from '../shared/spec';
 import { KAIROS, kairosError, toDetectedFace } from './detect-response';
@@ -25,7 +19,7 @@ export interface DetectParams {
 
 /** Dependencies of the detect service. */
 export interface DetectServiceDeps {
-  runner: FaceModelRunner;
+  runner: ModelRunner;
   /** An `ImageLoader` (or a stub); detect asks it for pixels only, no thumbnail. */
   loader: { load(input: string, signal: AbortSignal | undefined, opts: LoadOptions): Promise<LoadedPixels> };
   /** More faces than this → 5010 (the spec's rule; Kairos has no detect limit). Default 50. */
@@ -54,7 +48,7 @@ export const DEFAULT_MAX_FACES = 50;
  * Creates the detect use case.
  *
  * @example
- * const svc = createDetectService({ runner: engineRunner(engine), loader });
+ * const svc = createDetectService({ runner: engine, loader });
  * const { response } = await svc.detect({ image: 'https://example.com/team.jpg', selector: ['frontal', 'roll'] });
  */
 export function createDetectService(deps: DetectServiceDeps): DetectService {

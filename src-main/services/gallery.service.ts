@@ -16,9 +16,8 @@ import {
   type SnapshotMatcher,
 } from '../analysis/gallery/index'; // the folder, not ../analysis/gallery.ts (analyze's hook types)
 import type { GalleryMatcher } from '../analysis';
-import type { EngineLike } from '../analysis/faces';
 import { AppError, BugError } from '../core';
-import type { ModelSpec } from '../inference';
+import type { ModelRunner } from '../inference';
 import type { ImageLoader } from '../intake';
 import { GalleryRepo, type Db, type GalleryEntryRecord, type NewGalleryReference } from '../store';
 import {
@@ -34,7 +33,7 @@ import {
 /** What the service needs: the database, models (with manifest specs for the sha256) and intake. */
 export interface GalleryServiceDeps {
   db: Db;
-  engine: EngineLike & { spec(id: string): Pick<ModelSpec, 'sha256'> };
+  engine: ModelRunner;
   /** Loads reference images; only enrolment needs it (a matching-only service may omit it). */
   loader?: Pick<ImageLoader, 'load'>;
 }

@@ -1,6 +1,6 @@
 /** Builds the thumbnail service over the local models for the desktop app, the CLI and the API. */
-import { engineRunner, type EngineLike } from '../analysis/faces';
 import type { AppConfig } from '../config';
+import type { ModelRunner } from '../inference';
 import { createImageLoader, intakeOptions, type ImageLoader } from '../intake';
 import { openLocalEngine } from './local-engine';
 import { createThumbnailService, type ThumbnailService } from './thumbnail.service';
@@ -10,8 +10,8 @@ import { faceRegions, objectRegions, saliencyRegions, type RegionSource } from '
  * Smart cropping's region sources over one engine: faces, then objects, then saliency. A main
  * subject source (segmentation) goes between faces and objects when it exists.
  */
-export function defaultRegionSources(engine: EngineLike): RegionSource[] {
-  return [faceRegions(engineRunner(engine)), objectRegions((id, feeds, signal) => engine.run(id, feeds, signal)), saliencyRegions()];
+export function defaultRegionSources(engine: ModelRunner): RegionSource[] {
+  return [faceRegions(engine), objectRegions(engine), saliencyRegions()];
 }
 
 /** A thumbnail service plus `close()` for its models and connections. */

@@ -14,14 +14,14 @@ import { join } from 'node:path';
 import {
   analyzePixels,
   detectObjects,
-  nsfwPreprocess,
+  runContentNet,
   faceEvidenceFromResults,
   measurePixels,
   runModelBranch,
   type AnalyzeDeps,
   type ModelBranch,
 } from '../../src-main/analysis';
-import { detectFacesInImage, engineRunner, parseSelector } from '../../src-main/analysis/faces';
+import { detectFacesInImage, parseSelector } from '../../src-main/analysis/faces';
 import { loadConfig } from '../../src-main/config';
 import { decodeImage, InferenceEngine, loadManifest } from '../../src-main/inference';
 import { analyzeBranchWorker } from '../../src-main/services/analyze-worker';
@@ -115,9 +115,9 @@ const oneThread = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.jso
 const alone: Record<string, () => Promise<unknown>> = {
   decode: () => decodeImage(bytes[0]!, { maxPixels: 50_000_000 }),
   'objects (2 threads)': () => detectObjects(img, models.runModel),
-  'objects (1 thread)': () => detectObjects(img, (id, feeds, s) => oneThread.run(id, feeds, s)),
-  nsfw: () => models.runModel('nsfw-mobilenet-v2-mid', nsfwPreprocess(img)),
-  faces: () => detectFacesInImage(img, faceOptions, engineRunner(engine)),
+  'objects (1 thread)': () => detectObjects(img, oneThread),
+  nsfw: () => runContentNet(img, models.runModel),
+  faces: () => detectFacesInImage(img, faceOptions, engine),
   pixels: () => measurePixels(img),
 };
 const sequential: string[] = [];

@@ -7,7 +7,7 @@
 // Figures go to docs/benchmarks.md "Galleries" and docs/galleries.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectFacesInImage, engineRunner, parseSelector } from '../../src-main/analysis/faces';
+import { detectFacesInImage, parseSelector } from '../../src-main/analysis/faces';
 import {
   bestEntries,
   centred,
@@ -51,7 +51,7 @@ function boxIou(a: { left: number; top: number; width: number; height: number },
 }
 
 async function faces(): Promise<Float32Array[]> {
-  const runner = engineRunner(engine);
+  const runner = engine;
   const found: { id: string; file: string; v: Float32Array }[] = [];
   for (const m of manifest.filter((x) => x.truth.faces.length > 0)) {
     const img = await load(m.file);
@@ -103,7 +103,7 @@ async function augment(img: RgbImage): Promise<RgbImage> {
 }
 
 async function places(writeCentre: boolean): Promise<void> {
-  const run = (id: string, feeds: Parameters<typeof engine.run>[1]) => engine.run(id, feeds);
+  const run = engine;
   const items: { file: string; original: boolean; v: Float32Array }[] = [];
   for (const m of manifest) {
     const img = await load(m.file);
@@ -209,7 +209,7 @@ async function speed(real: Float32Array[]): Promise<void> {
 
 // `--write-golden`: the descriptors golden.test.ts compares against (run after a deliberate recipe change).
 async function writeGolden(): Promise<void> {
-  const runner = engineRunner(engine);
+  const runner = engine;
   const portrait = await load('obama_portrait.jpg');
   const [face] = await detectFacesInImage(
     portrait,
@@ -217,7 +217,7 @@ async function writeGolden(): Promise<void> {
     runner,
   );
   const person = await describeFace(portrait, face!.box, runner);
-  const place = await describePlace(await load('colosseum.jpg'), (id, feeds) => engine.run(id, feeds));
+  const place = await describePlace(await load('colosseum.jpg'), engine);
   const file = join(repoRoot, 'test', 'main', 'gallery', 'golden-descriptors.ts');
   writeFileSync(
     file,

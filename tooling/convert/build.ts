@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertGraph } from './convert';
+import type { Preprocess } from '../../src-main/inference/manifest';
 import { buildSpecs, type BuildSpec } from './specs';
 import { loadArtifacts, packageVersion } from './tfjs-source';
 
@@ -29,7 +30,7 @@ export interface ManifestEntry {
     layout: string;
     range: [number, number];
     normalization: string;
-    preprocess?: object;
+    preprocess?: Preprocess;
   }[];
   outputs: { name: string; shape: number[]; dtype?: string; meaning: string }[];
   labels?: string;
@@ -87,6 +88,7 @@ export function manifestEntry(
         layout: spec.input.layout,
         range: spec.input.range,
         normalization: spec.input.normalization,
+        ...(spec.input.preprocess ? { preprocess: spec.input.preprocess } : {}),
       },
     ],
     outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: built.outputShapes[i]!, meaning: o.meaning })),

@@ -2,6 +2,7 @@
  * What `npm run models:build` converts: source, cut points (graphs end before NMS/TopK), ONNX
  * tensor names and the manifest text that decoders rely on. Batch is fixed to 1.
  */
+import type { Preprocess } from '../../src-main/inference/manifest';
 import type { OutputSpec } from './convert';
 import type { SourceRef } from './tfjs-source';
 
@@ -11,7 +12,21 @@ export interface InputDoc {
   layout: 'NHWC' | 'NCHW';
   range: [number, number];
   normalization: string;
+  /** The manifest's structured preprocessing, read by the app's pipelines (`src-main/inference/preprocess.ts`). */
+  preprocess?: Preprocess;
 }
+
+/** A face model's input: a square window of the image warped to `side` px, value = pixel·scale + offset. */
+const faceWindow = (side: number, scale: number, offset: number, channels: 'RGB' | 'grey' = 'RGB'): Preprocess => ({
+  size: [side, side],
+  resize: 'window',
+  interpolation: 'bilinear',
+  channels,
+  layout: 'NHWC',
+  dtype: 'float32',
+  scale,
+  offset,
+});
 
 export interface BuildSpec {
   id: string;
@@ -41,6 +56,7 @@ export const buildSpecs: BuildSpec[] = [
       layout: 'NHWC',
       range: [-1, 1],
       normalization: 'RGB x/127.5-1, bilinear resize of the whole image to 256x256',
+      preprocess: faceWindow(256, 1 / 127.5, -1),
     },
     outputs: [
       out('Identity', 'scores_16', 'logits (apply sigmoid) for the 512 stride-16 anchors: 16x16 grid, 2 anchors per cell, row-major'),
@@ -64,6 +80,7 @@ export const buildSpecs: BuildSpec[] = [
       layout: 'NHWC',
       range: [0, 1],
       normalization: 'RGB x/255 of a square face crop (box enlarged 1.5x around the detection) resized to 192x192',
+      preprocess: faceWindow(192, 1 / 255, 0),
     },
     outputs: [
       out('Identity_2', 'mesh', '468 landmarks x (x, y, z) flattened, in crop pixels (0..192); z relative depth in the same scale'),
@@ -82,6 +99,7 @@ export const buildSpecs: BuildSpec[] = [
       layout: 'NHWC',
       range: [0, 1],
       normalization: 'RGB x/255 of the face crop, bilinear resize to 198x198',
+      preprocess: faceWindow(198, 1 / 255, 0),
     },
     outputs: [
       out('Identity', 'age', 'softmax over 7 age buckets: <20, 21-25, 26-30, 31-40, 41-50, 51-60, >60'),
@@ -101,6 +119,7 @@ export const buildSpecs: BuildSpec[] = [
       layout: 'NHWC',
       range: [0, 255],
       normalization: 'RGB 0..255 (no scaling) of the face crop, bilinear resize to 224x224',
+      preprocess: faceWindow(224, 1, 0),
     },
     outputs: [
       out('gender_pred/Sigmoid', 'gender', 'sigmoid probability of male (<= 0.5: female)'),
@@ -123,6 +142,7 @@ export const buildSpecs: BuildSpec[] = [
       layout: 'NHWC',
       range: [-1, 1],
       normalization: 'grey = 0.2989R+0.5870G+0.1140B on x/255, then (grey-0.5)*2; bilinear resize of the face crop to 64x64',
+      preprocess: faceWindow(64, 2 / 255, -1, 'grey'),
     },
     outputs: [out('Identity', 'emotion', 'softmax [angry, disgust, fear, happy, sad, surprise, neutral]')],
     labels: 'labels/emotion.json',
@@ -138,6 +158,16 @@ export const buildSpecs: BuildSpec[] = [
       layout: 'NHWC',
       range: [0, 1],
       normalization: 'RGB x/255, bilinear resize (align_corners=true, as nsfwjs) of the whole image to 224x224',
+      preprocess: {
+        size: [224, 224],
+        resize: 'stretch',
+        interpolation: 'bilinear-align-corners',
+        channels: 'RGB',
+        layout: 'NHWC',
+        dtype: 'float32',
+        scale: 1 / 255,
+        offset: 0,
+      },
     },
     outputs: [
       out('Identity', 'probabilities', 'softmax [Drawing, Hentai, Neutral, Porn, Sexy]'),
@@ -161,6 +191,17 @@ export const buildSpecs: BuildSpec[] = [
       range: [0, 255],
       normalization:
         'RGB 0..255 (no scaling); the image scaled to fit 512x512 with its aspect kept (bilinear), at the top-left, zero padding elsewhere (TF Object Detection API keep-aspect-ratio resizer)',
+      preprocess: {
+        size: [512, 512],
+        resize: 'letterbox',
+        interpolation: 'bilinear',
+        channels: 'RGB',
+        layout: 'NHWC',
+        dtype: 'float32',
+        scale: 1,
+        offset: 0,
+        pad: 0,
+      },
     },
     outputs: [
       out('tower_0/keypoints', 'heatmap', 'NHWC [1,128,128,80] sigmoid class centre heatmap, stride 4; peaks = 3x3 max-pool maxima'),

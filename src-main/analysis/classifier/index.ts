@@ -1,12 +1,3 @@
 /** Whole-image ImageNet-1k classification and the WordNet-generated words of its classes. */
 export { IMAGENET_HIERARCHY, subjectWord, type ImagenetClass, type ImagenetHierarchy } from './hierarchy';
-export {
-  CLASSIFIER_TOP_K,
-  IMAGENET_MODEL_ID,
-  IMAGENET_PREPROCESS,
-  classifierFeeds,
-  classifierTopK,
-  classifyImage,
-  type ClassScore,
-  type ClassifierPreprocess,
-} from './imagenet';
+export { CLASSIFIER_TOP_K, IMAGENET_MODEL_ID, classifierTopK, classifyImage, type ClassScore } from './imagenet';

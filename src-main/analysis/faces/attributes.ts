@@ -2,7 +2,8 @@
  * Stage 3: attribute models on upright face crops, and the pure mapping of their outputs.
  *
  * Crops are taken in the face's own frame (`face`: upright window whose side is the mesh's
- * extent); each model gets the framing it was trained on:
+ * extent); each model gets the framing it was trained on, and the size and value mapping of its
+ * manifest entry (`preprocess`):
  * - `faceres` (224 px, RGB 0..255) on the face extent: male probability (sigmoid) and an age
  *   softmax over 0..99 years;
  * - `gear` (198 px, RGB 0..1) on 1.2× the extent, shifted up by a tenth (UTKFace-style crops
@@ -10,10 +11,8 @@
  *   [white, black, asian, indian, other];
  * - `emotion` (64 px luma, −1..1) on the extent: [angry, disgust, fear, happy, sad, surprise, neutral].
  */
-import type { RgbImage } from '../../inference/image';
-import type { FaceModelRunner } from './runner';
-import { withBuffer } from './buffer-pool';
-import { warpToTensor, type WarpTarget, type Window } from './warp';
+import { clamp, sigmoid, type ModelRunner, type RgbImage, type Window } from '../../inference';
+import { runOnWindow } from './runner';
 
 /** Emotion labels in model output order. */
 export const EMOTIONS = ['angry', 'disgust', 'fear', 'happy', 'sad', 'surprise', 'neutral'] as const;
@@ -36,9 +35,6 @@ export const GEAR_AGE_YEARS = [15, 23, 28, 35.5, 45.5, 55.5, 68] as const;
 /** Gender logits are clipped to ±this before averaging, so one saturated model cannot veto the other. */
 export const GENDER_LOGIT_CLIP = 4;
 
-/** faceres' input crop: the upright face window, RGB 0..255, 224 px. */
-const FACERES_TARGET: WarpTarget = { side: 224, layout: 'nhwc', scale: 1, offset: 0, channels: 3 };
-
 /**
  * Runs `faceres` alone on the upright face window: male probability, age softmax and the
  * 1024-d descriptor (the verification stage reads the descriptor before the other models run).
@@ -46,12 +42,10 @@ const FACERES_TARGET: WarpTarget = { side: 224, layout: 'nhwc', scale: 1, offset
 export async function runFaceres(
   img: RgbImage,
   face: Window,
-  runner: FaceModelRunner,
+  runner: ModelRunner,
   signal?: AbortSignal,
 ): Promise<Record<string, Float32Array>> {
-  return withBuffer(FACERES_TARGET.side * FACERES_TARGET.side * FACERES_TARGET.channels, (buf) =>
-    runner.run('faceres', warpToTensor(img, face, FACERES_TARGET, buf), signal),
-  );
+  return runOnWindow(runner, 'faceres', img, face, signal);
 }
 
 /**
@@ -61,7 +55,7 @@ export async function runFaceres(
 export async function estimateAttributes(
   img: RgbImage,
   face: Window,
-  runner: FaceModelRunner,
+  runner: ModelRunner,
   signal?: AbortSignal,
   faceres?: Record<string, Float32Array>,
 ): Promise<AttributeScores> {
@@ -73,12 +67,10 @@ export async function estimateAttributes(
   };
   // All started before awaiting: with an asynchronous runner the warps overlap model runs
   // (onnxruntime-node's run blocks the calling thread, so through the engine they run in turn).
-  const run = (id: 'gear' | 'emotion', win: Window, t: WarpTarget): Promise<Record<string, Float32Array>> =>
-    withBuffer(t.side * t.side * t.channels, (buf) => runner.run(id, warpToTensor(img, win, t, buf), signal));
   const [faceresOut, gear, emotion] = await Promise.all([
     faceres ?? runFaceres(img, face, runner, signal),
-    run('gear', gearWin, { side: 198, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }),
-    run('emotion', face, { side: 64, layout: 'nhwc', scale: 2 / 255, offset: -1, channels: 1 }),
+    runOnWindow(runner, 'gear', img, gearWin, signal),
+    runOnWindow(runner, 'emotion', img, face, signal),
   ]);
   return combineAttributes({
     faceresMale: req(faceresOut, 'gender')[0]!,
@@ -109,7 +101,7 @@ export interface AttributeOutputs {
  *   hispanic and other; renormalised to sum to 1.
  */
 export function combineAttributes(o: AttributeOutputs): AttributeScores {
-  const male = sigmoidOf((clippedLogit(o.faceresMale) + clippedLogit(o.gearGender[0] ?? 0.5)) / 2);
+  const male = sigmoid((clippedLogit(o.faceresMale) + clippedLogit(o.gearGender[0] ?? 0.5)) / 2);
   const faceresAge = expectation(o.faceresAge, (i) => i);
   const gearAge = expectation(o.gearAge, (i) => GEAR_AGE_YEARS[i] ?? 68);
   const r = Array.from(o.gearRace);
@@ -142,11 +134,9 @@ function expectation(p: ArrayLike<number>, value: (i: number) => number): number
 }
 
 function clippedLogit(p: number): number {
-  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
-  return Math.max(-GENDER_LOGIT_CLIP, Math.min(GENDER_LOGIT_CLIP, Math.log(q / (1 - q))));
+  const q = clamp(p, 1e-6, 1 - 1e-6);
+  return clamp(Math.log(q / (1 - q)), -GENDER_LOGIT_CLIP, GENDER_LOGIT_CLIP);
 }
-
-const sigmoidOf = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** A named model output; throws when the model did not produce it. */
 export function req(out: Record<string, Float32Array>, name: string): Float32Array {

@@ -6,6 +6,7 @@
  * subject's own sides): 0 right eye, 1 left eye, 2 nose tip, 3 mouth centre, 4 right ear
  * tragion, 5 left ear tragion.
  */
+import { sigmoid } from '../../inference';
 
 /** Number of floats per anchor row. */
 export const ROW_SIZE = 17;
@@ -24,8 +25,6 @@ export interface RawDetection {
   /** Keypoints `[x0, y0, …, x5, y5]`. */
   keypoints: number[];
 }
-
-const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /**
  * Decodes rows whose score passes `minScore` (0..1). `rows` is `[anchors × 17]` float32;

@@ -2,7 +2,7 @@
  * The face pipeline: tile search (BlazeFace) → facemesh refinement → geometry, pose, quality and
  * attribute models → `FaceResult`s in image px, ordered for `face_id`.
  */
-import type { RgbImage } from '../../inference/image';
+import type { Box, RgbImage } from '../../inference';
 import { estimateAttributes, req, runFaceres, type AttributeScores } from './attributes';
 import { detectCandidates, type Candidate } from './detector';
 import { facePatch, laplacianStd } from './face-patch';
@@ -13,14 +13,14 @@ import { meshCandidate, MESH_MIN_SCORE, type MeshedFace } from './landmarks';
 import { eyeLineAngle, windowFromMesh } from './mesh-align';
 import { headPose, keyPoints, mouthOpening, type Point3 } from './mesh-geometry';
 import { faceQuality } from './quality';
-import type { FaceModelRunner } from './runner';
+import type { ModelRunner } from '../../inference';
 import { countWindows, minFacePx, planSearch, type SearchLevel } from './search-plan';
 import type { SelectorPlan } from './selector';
 
 /** One detected face with everything the detect and analyze operations report. */
 export interface FaceResult {
   /** Axis-aligned square box around the mesh, image px (float; round at the edge). */
-  box: { left: number; top: number; width: number; height: number };
+  box: Box;
   /** Subject's own eyes (left eye on the viewer's right) and chin tip, image px. */
   leftEye: [number, number];
   rightEye: [number, number];
@@ -73,12 +73,12 @@ export const LIPS_APART_RATIO = 0.03;
  * Finds faces in a decoded image. `runner` runs the ONNX models (see `engineRunner`).
  *
  * @example
- * const faces = await detectFacesInImage(image, { minHeadScale: 0.015, selector: parseSelector('FRONTAL')! }, engineRunner(engine));
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.015, selector: parseSelector('FRONTAL')! }, engine);
  */
 export async function detectFacesInImage(
   img: RgbImage,
   opts: DetectOptions,
-  runner: FaceModelRunner,
+  runner: ModelRunner,
   signal?: AbortSignal,
 ): Promise<FaceResult[]> {
   const t0 = performance.now();
@@ -126,7 +126,7 @@ async function describeFace(
   img: RgbImage,
   m: MeshedFace,
   opts: DetectOptions,
-  runner: FaceModelRunner,
+  runner: ModelRunner,
   signal?: AbortSignal,
 ): Promise<FaceResult | null> {
   const kp = keyPoints(m.mesh);

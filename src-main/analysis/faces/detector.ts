@@ -3,12 +3,20 @@
  * image px and merged across windows with NMS.
  */
 import { throwIfAborted } from '../../core';
-import { nms, resizeRgb, type RgbImage } from '../../inference';
+import {
+  inputLength,
+  nms,
+  outputData,
+  resizeRgb,
+  windowFeeds,
+  windowToImage,
+  type ModelRunner,
+  type RgbImage,
+  type Window,
+} from '../../inference';
 import { BLAZEFACE_BACK_LAYOUT, generateAnchors } from './anchors';
 import { decodeDetections, KEYPOINTS, ROW_SIZE, type RawDetection } from './decode-detections';
-import type { FaceModelRunner } from './runner';
 import type { SearchLevel } from './search-plan';
-import { warpToTensor, windowToImage, type Window } from './warp';
 
 /** A face candidate in image px: square-ish box centre/size, score and the 6 keypoints. */
 export interface Candidate {
@@ -35,7 +43,7 @@ const N32 = 384;
 export async function detectCandidates(
   img: RgbImage,
   levels: readonly SearchLevel[],
-  runner: FaceModelRunner,
+  runner: ModelRunner,
   signal?: AbortSignal,
   minScore: number = DETECTOR_MIN_SCORE,
 ): Promise<Candidate[]> {
@@ -45,7 +53,8 @@ export async function detectCandidates(
   const pending: Array<Promise<void>> = [];
   // Three input buffers in rotation: at most two runs are in flight, so the buffer reused is
   // always one whose run has finished (saves ~0.8 MB of garbage per window).
-  const buffers = [0, 1, 2].map(() => new Float32Array(SIDE * SIDE * 3));
+  const spec = runner.spec('blazeface-back');
+  const buffers = [0, 1, 2].map(() => new Float32Array(inputLength(spec)));
   let n = 0;
   try {
     for (const level of levels) {
@@ -55,10 +64,10 @@ export async function detectCandidates(
       for (const win of level.windows) {
         throwIfAborted(signal);
         const w: Window = { cx: win.cx * sx, cy: win.cy * sy, size: win.size * Math.sqrt(sx * sy), angleRad: win.angleRad };
-        const input = warpToTensor(src, w, { side: SIDE, layout: 'nhwc', scale: 1 / 127.5, offset: -1, channels: 3 }, buffers[n++ % 3]);
+        const feeds = windowFeeds(src, spec, w, buffers[n++ % 3]);
         pending.push(
-          runner.run('blazeface-back', input, signal).then((out) => {
-            for (const d of decodeDetections(blazefaceRows(out), ANCHORS, minScore)) {
+          runner.run('blazeface-back', feeds, signal).then((out) => {
+            for (const d of decodeDetections(blazefaceRows(outputData(out)), ANCHORS, minScore)) {
               const c = toImage(d, w, sx, sy);
               if (c.size <= level.maxFacePx) all.push(c);
             }

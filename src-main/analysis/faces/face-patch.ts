@@ -4,7 +4,7 @@
  */
 import type { RgbImage } from '../../inference/image';
 import type { Point3 } from './mesh-geometry';
-import { imageToWindow, warpToTensor, type Window } from './warp';
+import { imageToWindow, warpToTensor, type Window } from '../../inference';
 
 /** Patch side in px: enough for frames and lens edges, cheap to scan. */
 export const PATCH_PX = 96;

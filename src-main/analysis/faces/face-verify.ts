@@ -13,6 +13,7 @@
  * lowest on a face blurred by σ 2.5 px and on 19 px faces), non-human candidates that reach
  * facemesh ≤ 9.4 on the negative set's tuning half.
  */
+import { clamp01 } from '../../inference';
 
 /** Named thresholds of the verification rules. */
 export const FACE_VERIFY_RULES = {
@@ -80,5 +81,3 @@ export function verifyFace(e: FaceEvidence, partial = false): FaceVerdict {
   const min = partial ? r.partialMinDescriptorSpread : r.minDescriptorSpread;
   return { accepted: e.descriptorSpread >= min, confidence: faceConfidence(e) };
 }
-
-const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));

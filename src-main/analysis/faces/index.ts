@@ -3,8 +3,8 @@
  * attributes (see docs/faces.md). Used by the detect service and by analyze's `faces`.
  *
  * @example
- * const runner = engineRunner(engine);
- * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: parseSelector('frontal')! }, runner, signal);
+ * // engine: the InferenceEngine, or any ModelRunner
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: parseSelector('frontal')! }, engine, signal);
  * faces[0].box; // { left, top, width, height } in image px
  */
 export {
@@ -17,12 +17,10 @@ export {
   type FaceSearchStats,
 } from './detect-faces';
 export { parseSelector, parseMinHeadScale, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
-export { engineRunner, type EngineLike } from './engine-runner';
 export { EMOTIONS, type Emotion } from './attributes';
-export { FACE_MODEL_THREADS, type FaceModelRunner, type FaceModelId } from './runner';
+export { FACE_MODEL_THREADS, runOnWindow, type FaceModelId } from './runner';
 export { minFacePx, planSearch, countWindows, MIN_FACE_IMAGE_PX, MIN_FACE_DETECTOR_PX } from './search-plan';
 // Alignment building blocks, shared with the person gallery's face descriptor.
 export { meshCandidate } from './landmarks';
 export { eyeLineAngle, windowFromMesh } from './mesh-align';
 export { keyPoints } from './mesh-geometry';
-export { warpToTensor, type Window } from './warp';

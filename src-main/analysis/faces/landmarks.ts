@@ -4,11 +4,10 @@
  * (MediaPipe's landmarks-to-ROI) and meshed again. Facemesh's face flag gates the candidate.
  */
 import type { Candidate } from './detector';
-import { eyeLineAngle, MESH_INPUT_PX, meshToImage, meshWindow, windowFromMesh } from './mesh-align';
+import { eyeLineAngle, meshToImage, meshWindow, windowFromMesh } from './mesh-align';
 import { keyPoints, type Point3 } from './mesh-geometry';
-import type { FaceModelRunner } from './runner';
-import { withBuffer } from './buffer-pool';
-import { warpToTensor, type Window } from './warp';
+import type { ModelRunner, RgbImage, Window } from '../../inference';
+import { runOnWindow } from './runner';
 
 /** A meshed face: 468 points in image px, the crop used and facemesh's face-presence score. */
 export interface MeshedFace {
@@ -24,9 +23,9 @@ export const MESH_MIN_SCORE = 0.5;
 
 /** Meshes one candidate; returns null when facemesh's face flag is below `minScore`. */
 export async function meshCandidate(
-  img: Parameters<typeof warpToTensor>[0],
+  img: RgbImage,
   c: Candidate,
-  runner: FaceModelRunner,
+  runner: ModelRunner,
   signal?: AbortSignal,
   minScore: number = MESH_MIN_SCORE,
 ): Promise<MeshedFace | null> {
@@ -54,18 +53,12 @@ export function framingChanged(a: Window, b: Window): boolean {
 }
 
 async function runMesh(
-  img: Parameters<typeof warpToTensor>[0],
+  img: RgbImage,
   win: Window,
-  runner: FaceModelRunner,
+  runner: ModelRunner,
   signal?: AbortSignal,
 ): Promise<{ mesh: Point3[]; faceScore: number }> {
-  const out = await withBuffer(MESH_INPUT_PX * MESH_INPUT_PX * 3, (buf) =>
-    runner.run(
-      'facemesh',
-      warpToTensor(img, win, { side: MESH_INPUT_PX, layout: 'nhwc', scale: 1 / 255, offset: 0, channels: 3 }, buf),
-      signal,
-    ),
-  );
+  const out = await runOnWindow(runner, 'facemesh', img, win, signal);
   if (!out.mesh || !out.face_flag) throw new Error('facemesh: missing mesh/face_flag output');
   return { mesh: meshToImage(out.mesh, win), faceScore: out.face_flag[0]! };
 }

@@ -2,7 +2,7 @@
  * Facemesh alignment: the rotated square crop fed to the 192 px mesh model and the mapping of
  * its 468 output points back to image px.
  */
-import { windowToImage, type Window } from './warp';
+import { windowToImage, type Window } from '../../inference';
 import type { Point3 } from './mesh-geometry';
 
 /** Mesh model input side, px. */

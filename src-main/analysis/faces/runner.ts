@@ -1,13 +1,10 @@
 /**
- * The narrow model interface the face pipeline needs: run one model on one float32 input and
- * get its named float32 outputs. Adapted from the inference engine in `engine-runner.ts`;
- * tests may pass any implementation.
+ * How the face pipeline runs its models: preprocess a window of the image as the model's manifest
+ * entry says (size, value mapping, RGB or luma), run it through the one `ModelRunner`, and read
+ * the outputs as flat arrays.
  */
-
-/** Runs a model by manifest id on a single NHWC float32 input (batch 1). */
-export interface FaceModelRunner {
-  run(modelId: FaceModelId, input: Float32Array, signal?: AbortSignal): Promise<Record<string, Float32Array>>;
-}
+import { inputLength, outputData, windowFeeds, type ModelRunner, type RgbImage, type Window } from '../../inference';
+import { withBuffer } from './buffer-pool';
 
 /** Manifest ids of the models this pipeline uses. */
 export type FaceModelId = 'blazeface-back' | 'facemesh' | 'gear' | 'faceres' | 'emotion';
@@ -25,3 +22,18 @@ export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.
   faceres: 1,
   emotion: 1,
 });
+
+/**
+ * preprocess → session for a face model on the square window `win` of `img` (a pooled input
+ * buffer is reused); outputs' data by name.
+ */
+export function runOnWindow(
+  runner: ModelRunner,
+  id: FaceModelId,
+  img: RgbImage,
+  win: Window,
+  signal?: AbortSignal,
+): Promise<Record<string, Float32Array>> {
+  const spec = runner.spec(id);
+  return withBuffer(inputLength(spec), async (buf) => outputData(await runner.run(id, windowFeeds(img, spec, win, buf), signal)));
+}

@@ -7,7 +7,7 @@
  * wholly inside one window. The top level is one window over the whole image and also takes
  * faces up to the full image size.
  */
-import type { Window } from './warp';
+import type { Window } from '../../inference';
 
 /** Detector input side, px. */
 export const DETECTOR_INPUT_PX = 256;

@@ -3,8 +3,8 @@
  * the user picked), and the pooled scene descriptor of a place's reference photo.
  */
 import { AppError } from '../../core';
-import { cropRgb, makeThumbnail, type RgbImage, type Thumbnail } from '../../inference/image';
-import { detectFacesInImage, engineRunner, parseSelector, type EngineLike } from '../faces';
+import { cropRgb, makeThumbnail, type ModelRunner, type RgbImage, type Thumbnail } from '../../inference';
+import { detectFacesInImage, parseSelector } from '../faces';
 import { describeFace, type FaceBox } from './face-descriptor';
 import { describePlace } from './place-descriptor';
 
@@ -26,11 +26,11 @@ export interface ReferenceDescriptor {
  */
 export async function describePersonReference(
   img: RgbImage,
-  engine: EngineLike,
+  engine: ModelRunner,
   opts: { source: string; faceNumber?: number },
   signal?: AbortSignal,
 ): Promise<ReferenceDescriptor> {
-  const runner = engineRunner(engine);
+  const runner = engine;
   const faces = await detectFacesInImage(
     img,
     { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
@@ -69,8 +69,8 @@ export async function describePersonReference(
 }
 
 /** Describes a place's reference photo (the whole frame). */
-export async function describePlaceReference(img: RgbImage, engine: EngineLike, signal?: AbortSignal): Promise<ReferenceDescriptor> {
-  const d = await describePlace(img, (id, feeds, s) => engine.run(id, feeds, s), signal);
+export async function describePlaceReference(img: RgbImage, engine: ModelRunner, signal?: AbortSignal): Promise<ReferenceDescriptor> {
+  const d = await describePlace(img, engine, signal);
   return { vector: d.vector, face: null, thumbnail: await makeThumbnail(img, REFERENCE_THUMBNAIL_PX, 'jpeg') };
 }
 

@@ -6,25 +6,16 @@
  * box → facemesh twice (MediaPipe landmarks-to-ROI) → upright window 1.5 × the mesh extent →
  * faceres (224 px NHWC, RGB 0..255) → `descriptor` [1,1024] → L2-normalised.
  */
-import { l2Normalize } from '../../inference/tensor';
-import type { RgbImage } from '../../inference/image';
+import { l2Normalize, type Box, type ModelRunner, type RgbImage, type Window } from '../../inference';
 // The faces module's mesh refinement and warp are not in its public index; reusing them keeps one
 // alignment for detection and galleries instead of a copy here. The recipe depends on them: a
 // change there that moves descriptors must bump FACE_DESCRIPTOR.method (the golden-descriptor
 // test in test/main/gallery fails when it does).
-import { eyeLineAngle, keyPoints, meshCandidate, warpToTensor, windowFromMesh, type FaceModelRunner, type Window } from '../faces';
+import { eyeLineAngle, keyPoints, meshCandidate, runOnWindow, windowFromMesh } from '../faces';
 import { FACE_DESCRIPTOR } from './descriptor-spec';
 
 /** An axis-aligned face box in image px. */
-export interface FaceBox {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
-/** faceres input side, px. */
-export const FACERES_INPUT_PX = 224;
+export type FaceBox = Box;
 
 /**
  * Crop side relative to the mesh extent. faceres was trained on loose crops; 1.3–1.7 measured
@@ -43,12 +34,7 @@ export interface FaceDescriptor {
  * The L2-normalised faceres descriptor of the face in `box`, or null when facemesh finds no face
  * there (the box came from elsewhere and holds no face).
  */
-export async function describeFace(
-  img: RgbImage,
-  box: FaceBox,
-  runner: FaceModelRunner,
-  signal?: AbortSignal,
-): Promise<FaceDescriptor | null> {
+export async function describeFace(img: RgbImage, box: FaceBox, runner: ModelRunner, signal?: AbortSignal): Promise<FaceDescriptor | null> {
   const side = Math.max(box.width, box.height);
   const cx = box.left + box.width / 2;
   const cy = box.top + box.height / 2;
@@ -59,8 +45,7 @@ export async function describeFace(
   // Upright window from the second (refined) mesh.
   const eyes = keyPoints(meshed.mesh);
   const window = windowFromMesh(meshed.mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye), FACE_CROP_SCALE);
-  const input = warpToTensor(img, window, { side: FACERES_INPUT_PX, layout: 'nhwc', scale: 1, offset: 0, channels: 3 });
-  const out = await runner.run('faceres', input, signal);
+  const out = await runOnWindow(runner, 'faceres', img, window, signal);
   const raw = out[FACE_DESCRIPTOR.output];
   if (!raw || raw.length !== FACE_DESCRIPTOR.dim)
     throw new Error(`faceres: expected a ${FACE_DESCRIPTOR.dim}-d ${FACE_DESCRIPTOR.output} output`);

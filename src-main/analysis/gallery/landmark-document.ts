@@ -2,7 +2,7 @@
  * Spec output shapes for matched places: the Azure category detail `{ name, confidence }` and the
  * spec §2.3 (Google Vision) landmark annotation with a four-vertex box and the place's location.
  */
-import type { PixelRect } from '../../inference/image';
+import type { Box } from '../../inference';
 import type { LandmarkAnnotation, LandmarkDetail } from '../../shared/spec';
 import type { GalleryEntryInfo } from './contents';
 
@@ -10,7 +10,7 @@ import type { GalleryEntryInfo } from './contents';
 export interface PlaceHit {
   entry: GalleryEntryInfo;
   confidence: number;
-  rect: PixelRect;
+  rect: Box;
 }
 
 /** Entity id reported when the user enrolled the place without a `mid`. */

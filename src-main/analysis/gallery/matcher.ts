@@ -2,12 +2,10 @@
  * The gallery matcher analyze calls (its `GalleryMatcher` hook): faces → enrolled people,
  * whole image → enrolled places. Built from one immutable snapshot of the galleries.
  */
-import type { RgbImage } from '../../inference/image';
+import type { ModelRunner, RgbImage } from '../../inference';
 import type { Celebrity } from '../../shared/spec';
-import { engineRunner, type EngineLike } from '../faces';
-import type { GalleryMatcher, LandmarkMatch } from '../gallery';
+import type { GalleryMatcher, LandmarkMatch } from '../details';
 import type { FaceEvidence } from '../people';
-import type { RgbPixels } from '../pixels';
 import { centred } from './centre';
 import type { GalleryContents, GalleryEntryInfo } from './contents';
 import { cosine, FACE_DESCRIPTOR, PLACE_DESCRIPTOR } from './descriptor-spec';
@@ -24,11 +22,11 @@ export interface SnapshotMatcher extends Required<GalleryMatcher> {
   dispose(): Promise<void>;
 }
 
-// RgbPixels (analysis) and RgbImage (inference) are the same layout; the type differs only in `channels`.
-const asImage = (img: RgbPixels): RgbImage => ({ data: img.data, width: img.width, height: img.height, channels: 3 });
+// RgbImage (analysis) and RgbImage (inference) are the same layout; the type differs only in `channels`.
+const asImage = (img: RgbImage): RgbImage => ({ data: img.data, width: img.width, height: img.height, channels: 3 });
 
 /** Builds the matcher for `contents`, running models through `engine`. */
-export function createSnapshotMatcher(engine: EngineLike, contents: GalleryContents): SnapshotMatcher {
+export function createSnapshotMatcher(engine: ModelRunner, contents: GalleryContents): SnapshotMatcher {
   const entries = new Map<number, GalleryEntryInfo>(contents.entries.map((e) => [e.id, e]));
   const people = GalleryIndex.build(FACE_DESCRIPTOR.dim, contents.people);
   // Places are indexed centred (centre.ts); queries are centred the same way.
@@ -36,7 +34,7 @@ export function createSnapshotMatcher(engine: EngineLike, contents: GalleryConte
     PLACE_DESCRIPTOR.dim,
     contents.places.map((r) => ({ entryId: r.entryId, vector: centred(r.vector) })),
   );
-  const faceRunner = engineRunner(engine);
+  const faceRunner = engine;
 
   return {
     version: contents.version,
@@ -58,7 +56,7 @@ export function createSnapshotMatcher(engine: EngineLike, contents: GalleryConte
 
     async matchLandmarks(img, signal): Promise<LandmarkMatch> {
       if (places.rows === 0) return { details: [] };
-      const d = await describePlace(asImage(img), (id, feeds, s) => engine.run(id, feeds, s), signal);
+      const d = await describePlace(asImage(img), engine, signal);
       const query = centred(d.vector);
       const crops = d.crops.map((c) => ({ rect: c.rect, vector: centred(c.vector) }));
       const hits: PlaceHit[] = [];

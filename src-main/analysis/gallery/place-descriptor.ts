@@ -4,7 +4,7 @@
  * 0. Resampling to a canonical size (shorter side `PLACE_CANONICAL_PX`).
  * 1. Grey-world colour balance (each channel scaled to the common mean): a colour cast or white
  *    balance shift becomes nearly a no-op before the network sees the pixels.
- * 2. MobileNetV2 (the nsfwjs backbone already shipped) on the whole frame plus square crops at
+ * 2. The photo-content network (`content-net/`, a MobileNetV2 already shipped) on the whole frame plus square crops at
  *    1.0 and 0.7 of the shorter side, overlapping by half: each crop's 1792-d global-average-
  *    pooled `features` is L2-normalised.
  * 3. The mean of the crop vectors, L2-normalised, is the image's descriptor. A differently
@@ -12,10 +12,8 @@
  *
  * Per-crop vectors are kept for queries: the best-matching crop gives the landmark's box.
  */
-import { cropRgb, resizeRgb, type PixelRect, type RgbImage } from '../../inference/image';
-import { l2Normalize } from '../../inference/tensor';
-import { nsfwPreprocess, NSFW_MODEL_ID } from '../adult';
-import type { ModelRunner } from '../tensor/runner';
+import { cropRgb, l2Normalize, resizeRgb, type Box, type ModelRunner, type RgbImage } from '../../inference';
+import { CONTENT_NET_MODEL_ID, runContentNet } from '../content-net';
 import { PLACE_DESCRIPTOR } from './descriptor-spec';
 
 /**
@@ -30,7 +28,7 @@ export const PLACE_CROP_SCALES = [1, 0.7] as const;
 
 /** One described crop: its rectangle (image px) and L2-normalised features. */
 export interface PlaceCrop {
-  rect: PixelRect;
+  rect: Box;
   vector: Float32Array;
 }
 
@@ -41,8 +39,8 @@ export interface PlaceDescriptor {
 }
 
 /** Whole frame first, then overlapping squares per scale (row-major). */
-export function placeWindows(width: number, height: number): PixelRect[] {
-  const out: PixelRect[] = [{ left: 0, top: 0, width, height }];
+export function placeWindows(width: number, height: number): Box[] {
+  const out: Box[] = [{ left: 0, top: 0, width, height }];
   for (const scale of PLACE_CROP_SCALES) {
     const side = Math.max(1, Math.round(scale * Math.min(width, height)));
     const xs = positions(width, side);
@@ -83,10 +81,10 @@ export async function describePlace(img: RgbImage, runModel: ModelRunner, signal
   const pooled = new Float32Array(PLACE_DESCRIPTOR.dim);
   for (const rect of placeWindows(balanced.width, balanced.height)) {
     signal?.throwIfAborted();
-    const out = await runModel(NSFW_MODEL_ID, nsfwPreprocess(cropRgb(balanced, rect)), signal);
+    const out = await runContentNet(cropRgb(balanced, rect), runModel, signal);
     const raw = out[PLACE_DESCRIPTOR.output]?.data;
     if (!raw || raw.length !== PLACE_DESCRIPTOR.dim)
-      throw new Error(`${NSFW_MODEL_ID}: expected a ${PLACE_DESCRIPTOR.dim}-d ${PLACE_DESCRIPTOR.output} output`);
+      throw new Error(`${CONTENT_NET_MODEL_ID}: expected a ${PLACE_DESCRIPTOR.dim}-d ${PLACE_DESCRIPTOR.output} output`);
     const vector = l2Normalize(raw);
     for (let i = 0; i < vector.length; i++) pooled[i]! += vector[i]!;
     // Rectangles are reported in the caller's image px.

@@ -4,6 +4,7 @@
  * figures; re-measure people with `npm run eval:gallery` (test/eval/gallery.ts) and places with
  * `npm run bench -- gallery` (test/bench/gallery.ts).
  */
+import { sigmoid } from '../../inference';
 
 /** Person matching on raw cosine of L2-normalised faceres descriptors. */
 export const PERSON_MATCH = {
@@ -51,6 +52,6 @@ export const PLACE_MATCH = {
  * above the threshold reports ~0.5 and clear matches approach 1. Rounded to 4 digits.
  */
 export function matchConfidence(score: number, threshold: number, scale: number): number {
-  const c = 1 / (1 + Math.exp(-(score - threshold) / scale));
+  const c = sigmoid((score - threshold) / scale);
   return Math.round(c * 10000) / 10000;
 }

@@ -1,3 +1,4 @@
+import { clamp01 } from '../../inference';
 import type { ImageType } from '../../shared/spec';
 import type { TextureStats } from '../pixels/pixel-field';
 import type { InkStats } from './strokes';
@@ -23,8 +24,6 @@ export const IMAGE_TYPE_RULES = {
   /** From this many text lines the image is a page of text: no line drawing, clip-art score × 0.3. */
   textPageLines: 3,
 } as const;
-
-const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
 /**
  * Line drawing: mostly white paper with a little dark ink in thin strokes and almost no

@@ -1,6 +1,6 @@
 import { histogramQuantile } from '../pixels/histogram';
 import { thumbnail, toGray } from '../pixels/thumbnail';
-import type { RgbPixels } from '../pixels/types';
+import type { RgbImage } from '../../inference';
 
 /** Ink/paper statistics of an image, measured on a ≤ 320 px grey copy. */
 export interface InkStats {
@@ -24,7 +24,7 @@ export interface InkStats {
 }
 
 /** Measures paper/ink shares and stroke thinness; `mid` is the ≤ 320 px thumbnail when at hand. */
-export function measureInk(img: RgbPixels, mid: RgbPixels = thumbnail(img, 320)): InkStats {
+export function measureInk(img: RgbImage, mid: RgbImage = thumbnail(img, 320)): InkStats {
   const t = mid;
   const g = toGray(t);
   const w = t.width;

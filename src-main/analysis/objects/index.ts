@@ -1,13 +1,11 @@
 /** COCO-80 object detection (CenterNet) with per-class NMS. */
-import type { RgbPixels } from '../pixels/types';
-import type { ModelRunner } from '../tensor/runner';
-import { resizeRgb } from '../../inference';
-import { CENTERNET_MODEL_ID, centernetDecode, centernetFeeds, centernetLetterbox } from './centernet';
+import { imageFeeds, type ModelRunner, type RgbImage } from '../../inference';
+import { CENTERNET_MODEL_ID, centernetDecode } from './centernet';
 import type { DetectedObject } from './types';
 
 export { COCO80, type CocoLabel } from './coco';
-export { iou, nms } from './nms';
-export { CENTERNET_MODEL_ID, CENTERNET_INPUT_PX, centernetDecode, centernetFeeds, centernetLetterbox, type Letterbox } from './centernet';
+export { nms, objectBox } from './nms';
+export { CENTERNET_MODEL_ID, centernetDecode } from './centernet';
 export type { DetectedObject } from './types';
 
 /**
@@ -16,10 +14,11 @@ export type { DetectedObject } from './types';
  */
 export const DETECTION = { minScore: 0.2, iouMax: 0.5, maxCount: 30 } as const;
 
-/** Detects COCO objects in the image (letterboxed, aspect kept); boxes in source pixels, best first. */
-export async function detectObjects(img: RgbPixels, run: ModelRunner, signal?: AbortSignal): Promise<DetectedObject[]> {
-  const box = centernetLetterbox(img.width, img.height);
-  const resized = await resizeRgb({ ...img, channels: 3 }, box.width, box.height, { fit: 'fill', kernel: 'linear' });
-  const outputs = await run(CENTERNET_MODEL_ID, centernetFeeds(resized), signal);
+/**
+ * decode → preprocess (the manifest's letterbox, aspect kept) → session → postprocess: COCO
+ * objects with boxes in source pixels, best first.
+ */
+export async function detectObjects(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<DetectedObject[]> {
+  const outputs = await runner.run(CENTERNET_MODEL_ID, await imageFeeds(img, runner.spec(CENTERNET_MODEL_ID)), signal);
   return centernetDecode(outputs, img.width, img.height, DETECTION);
 }

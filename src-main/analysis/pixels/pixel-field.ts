@@ -1,6 +1,6 @@
 import { rgbToLab } from './lab';
 import { thumbnail, toGray } from './thumbnail';
-import type { RgbPixels } from './types';
+import type { RgbImage } from '../../inference';
 
 /** Longer side of the statistics thumbnail, px (see `thumbnail`). */
 export const FIELD_SIDE_PX = 160;
@@ -32,7 +32,7 @@ export interface PixelField {
  * Builds the shared pixel field from a decoded image. Pass `base` (a larger thumbnail of the
  * same image, e.g. the 320 px one) to downscale from it instead of from the full image.
  */
-export function buildPixelField(img: RgbPixels, base?: RgbPixels): PixelField {
+export function buildPixelField(img: RgbImage, base?: RgbImage): PixelField {
   const t = thumbnail(base ?? img, FIELD_SIDE_PX);
   const n = t.width * t.height;
   const L = new Float32Array(n);
@@ -82,7 +82,7 @@ export interface TextureStats {
  * Measures texture: exact flat-fill share (on the ≤ 640 px copy the caller passes), strong-edge density (on `mid`, a
  * ≤ 320 px thumbnail of the same image) and palette size.
  */
-export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, MID_SIDE_PX)): TextureStats {
+export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID_SIDE_PX)): TextureStats {
   const { data, width, height } = img;
   // Sample at most ~80k pixels on a regular grid; flatness is judged against the true neighbours.
   const stride = Math.max(1, Math.floor(Math.sqrt((width * height) / 80_000)));
@@ -134,7 +134,7 @@ export function measureTexture(img: RgbPixels, mid: RgbPixels = thumbnail(img, M
   };
 }
 
-function sobelDensity(t: RgbPixels): number {
+function sobelDensity(t: RgbImage): number {
   const g = toGray(t);
   const w = t.width;
   let strong = 0;

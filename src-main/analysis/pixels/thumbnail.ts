@@ -1,11 +1,11 @@
-import type { RgbPixels } from './types';
+import type { RgbImage } from '../../inference';
 
 /**
  * Area-averaging downscale so that the longer side is at most `maxSidePx` (never upscales).
  * Pixel statistics run on this thumbnail: averaging removes JPEG noise and makes every statistic
  * independent of the input resolution, and 160 px keeps the whole colour/scene pass under ~2 ms.
  */
-export function thumbnail(img: RgbPixels, maxSidePx: number): RgbPixels {
+export function thumbnail(img: RgbImage, maxSidePx: number): RgbImage {
   const scale = Math.min(1, maxSidePx / Math.max(img.width, img.height));
   if (scale === 1) return img;
   const w = Math.max(1, Math.round(img.width * scale));
@@ -41,7 +41,7 @@ export function thumbnail(img: RgbPixels, maxSidePx: number): RgbPixels {
 }
 
 /** Rec. 601 luma of every pixel, 0..255, row-major. */
-export function toGray(img: RgbPixels): Float32Array {
+export function toGray(img: RgbImage): Float32Array {
   const out = new Float32Array(img.width * img.height);
   const d = img.data;
   for (let i = 0, p = 0; i < out.length; i++, p += 3) out[i] = 0.299 * d[p]! + 0.587 * d[p + 1]! + 0.114 * d[p + 2]!;

@@ -1,5 +1,5 @@
 import type { PixelField } from '../pixels/pixel-field';
-import type { RgbPixels } from '../pixels/types';
+import type { RgbImage } from '../../inference';
 import { measureTextLines } from './text-lines';
 
 /**
@@ -62,7 +62,7 @@ export const CUE_BOXES = {
  * Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text);
  * `mid` (the ≤ 320 px thumbnail) adds the text-line count.
  */
-export function measureScene(f: PixelField, mid?: RgbPixels): SceneCues {
+export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
   const lines = mid ? measureTextLines(mid) : { lines: 0, page: 0 };
   const { width: w, height: h } = f;
   const n = w * h;

@@ -1,6 +1,6 @@
 import { histogramQuantile } from '../pixels/histogram';
 import { toGray } from '../pixels/thumbnail';
-import type { RgbPixels } from '../pixels/types';
+import type { RgbImage } from '../../inference';
 
 /** Line structure of text: what makes a page of print or handwriting differ from line art. */
 export interface TextLines {
@@ -24,7 +24,7 @@ const PAPER_RADIUS = 4;
  * ink and blank under 0.5 %; runs of inked rows between blank rows are text lines when their
  * height and width fit a line of writing.
  */
-export function measureTextLines(mid: RgbPixels): TextLines {
+export function measureTextLines(mid: RgbImage): TextLines {
   const g = toGray(mid);
   const w = mid.width;
   const h = mid.height;

@@ -1,6 +1,5 @@
 import PQueue from 'p-queue';
 import { runModelBranch } from '../../analysis';
-import { engineRunner } from '../../analysis/faces';
 import type { AppConfig } from '../../config';
 import type { Logger } from '../../core';
 import { createImageLoader, intakeOptions } from '../../intake';
@@ -38,23 +37,21 @@ export interface LocalOperationsOptions {
 export function createLocalOperations(opts: LocalOperationsOptions): ImageOperations & { close(): Promise<void> } {
   const { config } = opts;
   const engine = openLocalEngine(config);
-  const runner = engineRunner(engine);
   const loader = createImageLoader(intakeOptions('api', { blockPrivateNetworks: opts.blockPrivateNetworks }));
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);
-  const runModel = engine.run.bind(engine);
   const branch =
     (opts.branchWorker ?? config.modelThreads >= 2)
-      ? analyzeBranchWorker(config, { logger: opts.logger, fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal) })
+      ? analyzeBranchWorker(config, { logger: opts.logger, fallback: (img, want, signal) => runModelBranch(img, want, engine, signal) })
       : undefined;
   const analyzer = createAnalyzeService({
-    runModel,
+    runModel: engine,
     loader,
-    faceRunner: runner,
+    faceRunner: engine,
     gallery: galleries.matcher,
     modelBranch: branch?.run,
   });
-  const detector = createDetectService({ runner, loader });
+  const detector = createDetectService({ runner: engine, loader });
   const thumbnails = createThumbnailService({ loader, regionSources: defaultRegionSources(engine) });
   const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? config.analysisConcurrency) });
   return {

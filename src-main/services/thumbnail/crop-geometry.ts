@@ -3,24 +3,16 @@
  * height` thumbnail. Without smart cropping it is the largest centred rectangle of the target
  * aspect ratio; with it, the same-sized rectangle moved to hold a region of interest.
  */
+import { clamp, type Box } from '../../inference';
 
 /** A rectangle in source-image pixels, origin top-left; whole pixels inside the image. */
-export interface CropRect {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
+export type CropRect = Box;
 
 /**
  * A region of interest in source-image pixels (may be fractional, may overhang the image edge).
  * `weight` > 0 ranks regions: the heaviest is kept first when not all fit in the crop.
  */
-export interface WeightedBox {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
+export interface WeightedBox extends Box {
   weight: number;
 }
 
@@ -126,8 +118,4 @@ function unite(a: Span, b: Span): Span {
     right: Math.max(a.right, b.right),
     bottom: Math.max(a.bottom, b.bottom),
   };
-}
-
-function clamp(v: number, lo: number, hi: number): number {
-  return Math.min(Math.max(v, lo), hi);
 }

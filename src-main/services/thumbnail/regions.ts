@@ -4,9 +4,9 @@
  * object boxes (CenterNet), then the saliency estimate. Each source returns weighted boxes in
  * source-image pixels; the crop geometry does the rest.
  */
-import { detectObjects, type ModelRunner } from '../../analysis';
-import { detectFacesInImage, parseSelector, type FaceModelRunner } from '../../analysis/faces';
-import { resizeRgb, type RgbImage } from '../../inference';
+import { detectObjects, objectBox } from '../../analysis';
+import { detectFacesInImage, parseSelector } from '../../analysis/faces';
+import { resizeRgb, type ModelRunner, type RgbImage } from '../../inference';
 import type { WeightedBox } from './crop-geometry';
 import { SALIENCY, saliencyBox } from './saliency';
 
@@ -39,7 +39,7 @@ export const REGION_RULES = {
 } as const;
 
 /** Faces as regions, weighted by area × confidence so the main face wins when not all fit. */
-export function faceRegions(runner: FaceModelRunner): RegionSource {
+export function faceRegions(runner: ModelRunner): RegionSource {
   const selector = parseSelector('FRONTAL')!;
   return {
     kind: 'faces',
@@ -73,7 +73,7 @@ export function objectRegions(runModel: ModelRunner): RegionSource {
       const objects = await detectObjects(img, runModel, signal);
       return objects
         .filter((o) => o.score >= REGION_RULES.objectMinScore)
-        .map((o) => ({ ...toLeftTop(o.box), weight: o.box.w * o.box.h * o.score }));
+        .map((o) => ({ ...objectBox(o.box), weight: o.box.w * o.box.h * o.score }));
     },
   };
 }
@@ -106,8 +106,4 @@ export async function findRegions(
     if (boxes.length > 0) return { kind: source.kind, boxes };
   }
   return undefined;
-}
-
-function toLeftTop(b: { x: number; y: number; w: number; h: number }): Omit<WeightedBox, 'weight'> {
-  return { left: b.x, top: b.y, width: b.w, height: b.h };
 }

@@ -7,7 +7,7 @@
 import type { WeightedBox } from './crop-geometry';
 
 /** 8-bit RGB pixels, HWC without padding (`RgbImage` of inference fits). */
-export interface RgbPixelsLike {
+export interface RgbImage {
   data: Uint8Array;
   width: number;
   height: number;
@@ -35,7 +35,7 @@ export const SALIENCY = {
  * // 64×32 grey image with a checkerboard patch at x 48–61, y 8–21
  * saliencyBox(img); // { left: 50, top: 10, width: 10, height: 10, weight: 1 }: the patch's core
  */
-export function saliencyBox(img: RgbPixelsLike): WeightedBox {
+export function saliencyBox(img: RgbImage): WeightedBox {
   const { width, height } = img;
   const energy = gradientEnergy(img);
   let mean = 0;
@@ -58,7 +58,7 @@ export function saliencyBox(img: RgbPixelsLike): WeightedBox {
 }
 
 /** Luminance (BT.601) gradient magnitude by central differences; borders repeat the edge pixel. */
-function gradientEnergy(img: RgbPixelsLike): Float64Array {
+function gradientEnergy(img: RgbImage): Float64Array {
   const { width, height, data } = img;
   const luma = new Float64Array(width * height);
   for (let i = 0; i < luma.length; i++) luma[i] = 0.299 * data[i * 3]! + 0.587 * data[i * 3 + 1]! + 0.114 * data[i * 3 + 2]!;

@@ -4,9 +4,8 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzePixels, classifyImage, IMAGENET_HIERARCHY, IMAGENET_MODEL_ID, type RgbPixels } from '../../../src-main/analysis';
-import { IMAGENET_PREPROCESS } from '../../../src-main/analysis/classifier';
-import { loadManifest } from '../../../src-main/inference';
+import { analyzePixels, classifyImage, IMAGENET_HIERARCHY, IMAGENET_MODEL_ID } from '../../../src-main/analysis';
+import { imageFeeds, loadManifest, resizeRgb, type RgbImage } from '../../../src-main/inference';
 import type { VisualFeature } from '../../../src-main/shared/spec';
 import { repoRoot } from '../../helpers/paths';
 import { createEngine, decodeFixture, runnerOf } from './fixtures';
@@ -15,20 +14,26 @@ const engine = createEngine();
 const runModel = runnerOf(engine);
 afterAll(() => engine.dispose());
 const features = new Set<VisualFeature>(['Tags', 'Description', 'Categories', 'ImageType']);
-const analyze = async (img: RgbPixels) => (await analyzePixels(img, features, new Set(), { runModel })).data;
+const analyze = async (img: RgbImage) => (await analyzePixels(img, features, new Set(), { runModel })).data;
 const tagConf = (data: Awaited<ReturnType<typeof analyze>>, name: string): number =>
   data.tags!.find((t) => t.name === name)?.confidence ?? 0;
 
 describe('ImageNet classifier', () => {
-  it('feeds the model as its manifest entry says (size, input name, layout, value scale)', () => {
+  it('feeds the model as its manifest entry says (size, input name, layout, value scale)', async () => {
     const spec = loadManifest(join(repoRoot, 'models', 'manifest.json')).models.get(IMAGENET_MODEL_ID)!;
     const input = spec.inputs[0]!;
     const pre = input.preprocess!;
-    expect(input.name).toBe(IMAGENET_PREPROCESS.input);
-    expect(pre.size).toEqual([IMAGENET_PREPROCESS.size, IMAGENET_PREPROCESS.size]);
+    // Coral's uint8 graph takes 0..255 RGB of the whole image stretched to 224×224.
+    expect(pre.size).toEqual([224, 224]);
     expect([pre.resize, pre.layout, pre.channels]).toEqual(['stretch', 'NHWC', 'RGB']);
-    expect([pre.scale ?? 1, pre.offset ?? 0]).toEqual([IMAGENET_PREPROCESS.scale, IMAGENET_PREPROCESS.offset]);
+    expect([pre.scale ?? 1, pre.offset ?? 0]).toEqual([1, 0]);
     expect(spec.outputs[0]!.shape).toEqual([1, IMAGENET_HIERARCHY.classes.length]);
+    const img = await decodeFixture('cat_chelsea.jpg');
+    const feeds = await imageFeeds(img, spec);
+    expect(Object.keys(feeds)).toEqual([input.name]);
+    expect(feeds[input.name]!.dims).toEqual([1, 224, 224, 3]);
+    const resized = await resizeRgb(img, 224, 224, { fit: 'fill', kernel: 'linear' });
+    expect(Array.from(feeds[input.name]!.data)).toEqual(Array.from(resized.data));
   });
 
   it('reads the cat and the espresso, with probabilities that sum to at most 1', async () => {

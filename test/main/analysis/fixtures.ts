@@ -2,8 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeImage, type RgbImage } from '../../../src-main/inference/image';
-import { InferenceEngine, loadManifest } from '../../../src-main/inference';
-import type { ModelRunner } from '../../../src-main/analysis';
+import { InferenceEngine, loadManifest, type ModelRunner } from '../../../src-main/inference';
 import { fixture, fixturesDir, repoRoot } from '../../helpers/paths';
 
 /** One manifest entry of the shared fixtures (fields used by the analysis tests). */
@@ -41,7 +40,13 @@ export function createEngine(): InferenceEngine {
   return new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), { modelsDir, intraOpNumThreads: 2 });
 }
 
-/** Adapts the engine to the analysis layer's runner type. */
+/** The engine as the analysis layer's runner (it is one). */
 export function runnerOf(engine: InferenceEngine): ModelRunner {
-  return (id, feeds, signal) => engine.run(id, feeds, signal);
+  return engine;
+}
+
+/** A runner with the real manifest's entries (so preprocessing is the shipped one) and a stand-in `run`. */
+export function fakeRunner(run: ModelRunner['run']): ModelRunner {
+  const models = loadManifest(join(repoRoot, 'models', 'manifest.json')).models;
+  return { spec: (id) => models.get(id)!, run };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chromaStats, isBlackAndWhite } from '../../../src-main/analysis/color';
 import { classifyImageType, measureInk } from '../../../src-main/analysis/image-type';
 import { buildPixelField, measureTexture } from '../../../src-main/analysis/pixels';
-import { decodeFixture, manifest } from './fixtures';
+import { decodeFixture, fakeRunner, manifest } from './fixtures';
 import { fixture } from '../../helpers/paths';
 import { measurePixels } from '../../../src-main/analysis';
 
@@ -131,7 +131,7 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
     const img = { data: new Uint8Array(data), width: info.width, height: info.height };
     const { analyzePixels } = await import('../../../src-main/analysis');
     const { data: out } = await analyzePixels(img, new Set(['ImageType', 'Tags', 'Color'] as const), new Set(), {
-      runModel: async (id): Promise<Record<string, { data: Float32Array; dims: number[] }>> =>
+      runModel: fakeRunner(async (id): Promise<Record<string, { data: Float32Array; dims: number[] }>> =>
         id === 'centernet'
           ? {
               heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },
@@ -140,6 +140,7 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
           : id === 'mobilenet-v2-imagenet'
             ? { probabilities: { data: Float32Array.from({ length: 1001 }, (_, i) => (i === 0 ? 256 : 0)), dims: [1, 1001] } }
             : { probabilities: { data: new Float32Array([0, 0, 1, 0, 0]), dims: [1, 5] } },
+      ),
     });
     return { imageType: out.imageType, tag: (name) => out.tags!.find((t) => t.name === name)?.confidence ?? 0 };
   };

@@ -1,8 +1,15 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adultFromProbabilities, ADULT_THRESHOLDS, nsfwPreprocess } from '../../../src-main/analysis/adult';
-import { centernetDecode, centernetFeeds, centernetLetterbox, COCO80 } from '../../../src-main/analysis/objects';
+import { adultFromProbabilities, ADULT_THRESHOLDS } from '../../../src-main/analysis/adult';
+import { CONTENT_NET_MODEL_ID, contentNetFeeds } from '../../../src-main/analysis/content-net';
+import { centernetDecode, COCO80 } from '../../../src-main/analysis/objects';
 import { nms } from '../../../src-main/analysis/objects/nms';
-import { resizeBilinearToTensor } from '../../../src-main/analysis/tensor/resize';
+import { imageInput, letterboxFit, letterboxTensor, loadManifest, resizeBilinearToTensor } from '../../../src-main/inference';
+import { repoRoot } from '../../helpers/paths';
+
+// The shipped manifest's preprocessing: the pipelines read their numbers from it.
+const models = loadManifest(join(repoRoot, 'models', 'manifest.json')).models;
+const centernetPre = imageInput(models.get('centernet')!).pre;
 
 describe('bilinear resize (TF.js resizeBilinear semantics)', () => {
   it('maps corners to corners with alignCorners and interpolates in between', () => {
@@ -15,9 +22,9 @@ describe('bilinear resize (TF.js resizeBilinear semantics)', () => {
     expect(Array.from(u.data.slice(0, 4))).toEqual([0, 127.5, 255, 255]); // src x = 0, 0.5, 1, 1.5→clamped
   });
 
-  it('feeds the nsfw model NHWC 224×224 values in 0..1, as nsfwjs does', () => {
+  it('feeds the nsfw model NHWC 224×224 values in 0..1, as nsfwjs does', async () => {
     const img = { data: new Uint8Array(8 * 6 * 3).fill(255), width: 8, height: 6 };
-    const { input } = nsfwPreprocess(img);
+    const { input } = await contentNetFeeds(img, models.get(CONTENT_NET_MODEL_ID)!);
     expect(input!.dims).toEqual([1, 224, 224, 3]);
     expect(input!.data.reduce((m, v) => Math.min(m, v), 2)).toBeCloseTo(1, 6);
   });
@@ -64,10 +71,10 @@ describe('CenterNet decoding', () => {
   });
 
   it('letterboxes: aspect kept, image at the top-left, zeros elsewhere, boxes clipped to the image', () => {
-    expect(centernetLetterbox(1024, 768)).toEqual({ scale: 0.5, width: 512, height: 384 });
-    expect(centernetLetterbox(100, 400)).toEqual({ scale: 1.28, width: 128, height: 512 });
+    expect(letterboxFit(1024, 768, centernetPre.size)).toEqual({ scale: 0.5, width: 512, height: 384 });
+    expect(letterboxFit(100, 400, centernetPre.size)).toEqual({ scale: 1.28, width: 128, height: 512 });
     const small = { data: new Uint8Array(2 * 3 * 3).fill(200), width: 2, height: 3 };
-    const t = centernetFeeds(small).input!;
+    const t = letterboxTensor(small, centernetPre);
     expect(t.dims).toEqual([1, 512, 512, 3]);
     expect(t.data[0]).toBe(200); // (0, 0)
     expect(t.data[(2 * 512 + 1) * 3 + 2]).toBe(200); // (x 1, y 2), blue

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analyzePixels, attachDetails, IMAGENET_MODEL_ID, type ModelRunner, type Tensor } from '../../../src-main/analysis';
+import { analyzePixels, attachDetails, IMAGENET_MODEL_ID } from '../../../src-main/analysis';
 import { AppError } from '../../../src-main/core';
+import type { TensorMap } from '../../../src-main/inference';
+import { fakeRunner } from './fixtures';
 import { DETAILS, VISUAL_FEATURES } from '../../../src-main/shared/spec';
 
 /** A runner returning neutral outputs of the right shapes (no objects, background, a Neutral image). */
-const quietRunner: ModelRunner = async (id): Promise<Record<string, Tensor>> => {
+const quietRunner = fakeRunner(async (id): Promise<TensorMap> => {
   if (id === 'centernet')
     return {
       heatmap: { data: new Float32Array(128 * 128 * 80), dims: [1, 128, 128, 80] },
@@ -16,7 +18,7 @@ const quietRunner: ModelRunner = async (id): Promise<Record<string, Tensor>> => 
     return { probabilities: { data: p, dims: [1, 1001] } };
   }
   return { probabilities: { data: new Float32Array([0.01, 0, 0.99, 0, 0]), dims: [1, 5] } };
-};
+});
 
 function image(
   w: number,
@@ -47,10 +49,10 @@ describe('analysis pipeline', () => {
 
   it('runs only the models the requested features need', async () => {
     const called: string[] = [];
-    const runner: ModelRunner = async (id, feeds, signal) => {
+    const runner = fakeRunner(async (id, feeds, signal) => {
       called.push(id);
-      return quietRunner(id, feeds, signal);
-    };
+      return quietRunner.run(id, feeds, signal);
+    });
     await analyzePixels(
       image(64, 64, () => [10, 200, 10]),
       new Set(['Color'] as const),
@@ -76,9 +78,9 @@ describe('analysis pipeline', () => {
   });
 
   it('passes model failures through as AppErrors', async () => {
-    const failing: ModelRunner = async () => {
+    const failing = fakeRunner(async () => {
       throw new AppError('model-failed', 'Model centernet failed');
-    };
+    });
     await expect(
       analyzePixels(
         image(64, 64, () => [1, 2, 3]),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFacesInImage, engineRunner, parseSelector } from '../../../src-main/analysis/faces';
+import { detectFacesInImage, parseSelector } from '../../../src-main/analysis/faces';
 import {
   cosine,
   decodeVector,
@@ -31,7 +31,7 @@ describe('descriptor recipes are unchanged (real models)', () => {
 
   it(`${FACE_DESCRIPTOR.method}: obama_portrait.jpg`, async () => {
     const img = await fixtureImage(loader, 'obama_portrait.jpg');
-    const runner = engineRunner(engine);
+    const runner = engine;
     const [face] = await detectFacesInImage(
       img,
       { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
@@ -43,7 +43,7 @@ describe('descriptor recipes are unchanged (real models)', () => {
 
   it(`${PLACE_DESCRIPTOR.method}: colosseum.jpg`, async () => {
     const img = await fixtureImage(loader, 'colosseum.jpg');
-    const d = await describePlace(img, (id, feeds, s) => engine.run(id, feeds, s));
+    const d = await describePlace(img, engine);
     expect(cosine(d.vector, decodeVector(GOLDEN_PLACE))).toBeGreaterThan(0.99);
   });
 });

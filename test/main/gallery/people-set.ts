@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { detectFacesInImage, engineRunner, parseSelector, type FaceModelRunner } from '../../../src-main/analysis/faces';
+import { detectFacesInImage, parseSelector } from '../../../src-main/analysis/faces';
 import { describeFace, type FaceBox } from '../../../src-main/analysis/gallery/index';
-import { cropRgb, type InferenceEngine, type RgbImage } from '../../../src-main/inference';
+import { cropRgb, type InferenceEngine, type ModelRunner, type RgbImage } from '../../../src-main/inference';
 import type { ImageLoader } from '../../../src-main/intake';
 import type { PeopleManifestEntry } from '../../fixtures/people/manifest-types';
 import { fixture, repoRoot } from '../../helpers/paths';
@@ -68,7 +68,7 @@ export const VARIATIONS: readonly Variation[] = [
 const detectOptions = { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true };
 
 /** The detected face closest to `expected` (IoU), or for a variation the largest near the centre. */
-async function findFace(img: RgbImage, runner: FaceModelRunner, expected?: FaceBox): Promise<FaceBox | null> {
+async function findFace(img: RgbImage, runner: ModelRunner, expected?: FaceBox): Promise<FaceBox | null> {
   const faces = (await detectFacesInImage(img, detectOptions, runner)).map((f) => f.box);
   if (faces.length === 0) return null;
   if (expected) {
@@ -91,7 +91,7 @@ interface FaceSource {
 }
 
 /** The fixture faces (full images) and the people crops, with their identities. */
-async function faceSources(loader: ImageLoader, runner: FaceModelRunner): Promise<FaceSource[]> {
+async function faceSources(loader: ImageLoader, runner: ModelRunner): Promise<FaceSource[]> {
   const out: FaceSource[] = [];
   interface Truth {
     file: string;
@@ -127,7 +127,7 @@ export async function describeCalibrationFaces(
   variations: readonly Variation[] = VARIATIONS,
   onProgress?: (done: number, total: number) => void,
 ): Promise<FaceSample[]> {
-  const runner = engineRunner(engine);
+  const runner = engine;
   const sources = await faceSources(loader, runner);
   const out: FaceSample[] = [];
   for (const [i, s] of sources.entries()) {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BLAZEFACE_BACK_LAYOUT } from '../../../src-main/analysis/faces/anchors';
+import { MESH_INPUT_PX } from '../../../src-main/analysis/faces/mesh-align';
 import { loadManifest, parseManifest } from '../../../src-main/inference';
 import { AppError } from '../../../src-main/core';
 import { repoRoot } from '../../helpers/paths';
@@ -80,6 +82,42 @@ describe('model manifest', () => {
     pre['resize'] = 'stretch';
     pre['mean'] = [0.5, 0.5, 0.5];
     expect(failure(() => parseManifest(json)).message).toContain('scale/offset or mean/std');
+  });
+
+  it('every model the app runs declares its preprocessing as data', () => {
+    const m = loadManifest(file);
+    const run = ['blazeface-back', 'facemesh', 'gear', 'faceres', 'emotion', 'nsfw-mobilenet-v2-mid', 'centernet', 'mobilenet-v2-imagenet'];
+    for (const id of run) expect(m.models.get(id)!.inputs[0]!.preprocess, id).toBeDefined();
+    expect(m.models.get('emotion')!.inputs[0]!.preprocess).toMatchObject({ resize: 'window', channels: 'grey', size: [64, 64] });
+    expect(m.models.get('centernet')!.inputs[0]!.preprocess).toMatchObject({ resize: 'letterbox', pad: 0, scale: 1, offset: 0 });
+    expect(m.models.get('nsfw-mobilenet-v2-mid')!.inputs[0]!.preprocess).toMatchObject({
+      interpolation: 'bilinear-align-corners',
+      scale: 1 / 255,
+    });
+  });
+
+  it('the face decoders work in the input frames the manifest declares', () => {
+    // Anchors and mesh coordinates are in input px: they must match the preprocessed size.
+    const m = loadManifest(file);
+    expect(m.models.get('blazeface-back')!.inputs[0]!.preprocess!.size).toEqual([
+      BLAZEFACE_BACK_LAYOUT.inputSize,
+      BLAZEFACE_BACK_LAYOUT.inputSize,
+    ]);
+    expect(m.models.get('facemesh')!.inputs[0]!.preprocess!.size).toEqual([MESH_INPUT_PX, MESH_INPUT_PX]);
+  });
+
+  it('rejects preprocessing that does not fit its input or cannot be produced', () => {
+    const json = raw();
+    const entry = json.models.find((m) => m['id'] === 'emotion') as { inputs: { preprocess: Record<string, unknown> }[] };
+    const pre = entry.inputs[0]!.preprocess;
+    pre['channels'] = 'RGB'; // the input has one channel
+    expect(failure(() => parseManifest(json)).details).toMatchObject({ model: 'emotion', field: 'inputs.0.preprocess.channels' });
+    pre['channels'] = 'grey';
+    pre['resize'] = 'stretch'; // luma comes from the window warp only
+    expect(failure(() => parseManifest(json)).message).toContain('window warp only');
+    pre['resize'] = 'window';
+    pre['scale'] = [1, 1, 1]; // the warp maps all channels alike
+    expect(failure(() => parseManifest(json)).message).toContain('one scale/offset');
   });
 
   it('an integer input needs its quantization', () => {

@@ -3,22 +3,12 @@
  * DeepLabV3 models as published in google-coral/test_data, Apache-2.0; provenance and sha256 in
  * models/sources/coral/README.md). Converted by quantized.ts in `qlinear` mode.
  */
+import type { Preprocess } from '../../../src-main/inference/manifest';
 import type { InputDoc } from '../specs';
 import type { TfliteOutputSpec } from './convert';
 
-/** Structured pre-processing of an image input (the manifest's `preprocess` object). */
-export interface Preprocess {
-  /** Model input [width, height] in pixels. */
-  size: [number, number];
-  resize: 'stretch' | 'letterbox' | 'center-crop';
-  interpolation: 'bilinear' | 'bilinear-align-corners' | 'nearest';
-  channels: 'RGB' | 'BGR';
-  layout: 'NHWC' | 'NCHW';
-  dtype: 'uint8' | 'float32';
-  /** value = pixel * scale + offset (identity for uint8 inputs). */
-  scale: number;
-  offset: number;
-}
+/** Structured pre-processing of an image input (the manifest's `preprocess` object, validated by the app). */
+export type { Preprocess };
 
 /** A file of the google-coral/test_data repository, copied into models/sources/coral. */
 export interface CoralSource {

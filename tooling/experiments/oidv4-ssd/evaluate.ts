@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { centernetDecode, centernetFeeds, centernetLetterbox } from '../../../src-main/analysis/objects/centernet';
+import { centernetDecode } from '../../../src-main/analysis/objects/centernet';
+import { imageInput, letterboxFit, letterboxTensor, loadManifest } from '../../../src-main/inference';
 import { sigmoid } from '../../../src-main/inference/tensor';
 import { fixturesDir } from '../../convert/fixtures';
 import { convertSpec, labelsOf } from './build';
@@ -37,15 +38,15 @@ const modelsDir = new URL('../../../models/', import.meta.url);
 const opts = { intraOpNumThreads: 1, interOpNumThreads: 1 };
 
 async function centernetLabels(centernet: ort.InferenceSession, t: Truth): Promise<string[]> {
-  const lb = centernetLetterbox(t.width, t.height);
+  const { pre } = imageInput(loadManifest(new URL('manifest.json', modelsDir).pathname).models.get('centernet')!);
+  const lb = letterboxFit(t.width, t.height, pre.size);
   const { data } = await sharp(join(fixturesDir, t.file))
     .removeAlpha()
     .toColourspace('srgb')
     .resize(lb.width, lb.height, { fit: 'fill', kernel: 'linear' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const feeds = centernetFeeds({ data: new Uint8Array(data), width: lb.width, height: lb.height });
-  const input = feeds['input']!;
+  const input = letterboxTensor({ data: new Uint8Array(data), width: lb.width, height: lb.height }, pre);
   const out = await centernet.run({ input: new ort.Tensor('float32', input.data, input.dims) });
   const tensors = Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { data: v.data as Float32Array, dims: v.dims }]));
   return centernetDecode(tensors, t.width, t.height, { minScore: MIN, iouMax: 0.5, maxCount: 30 }).map(

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { engineRunner, FACE_MODEL_THREADS, type FaceModelRunner } from '../../../../src-main/analysis/faces';
-import { InferenceEngine, loadManifest } from '../../../../src-main/inference';
+import { FACE_MODEL_THREADS } from '../../../../src-main/analysis/faces';
+import { InferenceEngine, loadManifest, type ModelRunner } from '../../../../src-main/inference';
 import { createImageLoader, intakeOptions, type ImageLoader } from '../../../../src-main/intake';
 import { createDetectService, type DetectService } from '../../../../src-main/services/detect.service';
 import type { DetectedFace } from '../../../../src-main/shared/spec';
@@ -59,7 +59,7 @@ export function loadFixtures(): FixtureEntry[] {
 /** The real stack: engine over `models/`, runner, desktop intake, detect service. */
 export interface FaceStack {
   engine: InferenceEngine;
-  runner: FaceModelRunner;
+  runner: ModelRunner;
   loader: ImageLoader;
   service: DetectService;
   close(): Promise<void>;
@@ -76,7 +76,7 @@ export function openFaceStack(threads = 2): FaceStack {
     intraOpNumThreads: threads,
     maxModelThreads: FACE_MODEL_THREADS,
   });
-  const runner = engineRunner(engine);
+  const runner = engine;
   const loader = createImageLoader(intakeOptions('desktop'));
   const service = createDetectService({ runner, loader });
   return {

@@ -3,7 +3,7 @@ import { BLAZEFACE_BACK_LAYOUT, FULL_RANGE_LAYOUT, generateAnchors } from '../..
 import { decodeDetections, ROW_SIZE } from '../../../../src-main/analysis/faces/decode-detections';
 import { blazefaceRows, mergeCandidates, type Candidate } from '../../../../src-main/analysis/faces/detector';
 import { countWindows, minFacePx, planSearch, MIN_FACE_DETECTOR_PX } from '../../../../src-main/analysis/faces/search-plan';
-import { imageToWindow, warpToTensor, windowToImage, type Window } from '../../../../src-main/analysis/faces/warp';
+import { imageToWindow, warpToTensor, windowToImage, type Window } from '../../../../src-main/inference/warp';
 
 describe('anchors', () => {
   it('match the BlazeFace grids (896 and 2304 centres, stride-16 layer first)', () => {

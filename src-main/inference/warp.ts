@@ -2,7 +2,7 @@
  * Affine resampling of an `RgbImage` window straight into a model input tensor: one pass does
  * crop, rotation, scaling, padding and normalisation (no intermediate images).
  */
-import type { RgbImage } from '../../inference/image';
+import type { RgbImage } from './image';
 
 /**
  * A square window in image px: centre, side and in-plane rotation. `angleRad` rotates the

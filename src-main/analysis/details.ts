@@ -1,6 +1,11 @@
+/**
+ * Category details from the galleries: the matcher hook analysis calls for the requested
+ * `details` (celebrities, landmarks) and where their results attach. The galleries themselves
+ * live in `gallery/`.
+ */
 import type { Category, Celebrity, Detail, LandmarkAnnotation, LandmarkDetail } from '../shared/spec';
 import type { FaceEvidence } from './people/faces';
-import type { RgbPixels } from './pixels/types';
+import type { RgbImage } from '../inference';
 
 /** Landmark gallery result: category detail items plus, optionally, the spec §2.3 document. */
 export interface LandmarkMatch {
@@ -13,8 +18,8 @@ export interface LandmarkMatch {
  * the requested `details`; without a matcher, `people_` still carries `celebrities: []`.
  */
 export interface GalleryMatcher {
-  matchCelebrities?(img: RgbPixels, faces: readonly FaceEvidence[], signal?: AbortSignal): Promise<Celebrity[]>;
-  matchLandmarks?(img: RgbPixels, signal?: AbortSignal): Promise<LandmarkMatch>;
+  matchCelebrities?(img: RgbImage, faces: readonly FaceEvidence[], signal?: AbortSignal): Promise<Celebrity[]>;
+  matchLandmarks?(img: RgbImage, signal?: AbortSignal): Promise<LandmarkMatch>;
 }
 
 /**

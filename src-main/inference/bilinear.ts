@@ -1,10 +1,9 @@
-import type { RgbPixels } from '../pixels/types';
-
-/** A float tensor handed to or returned by a model: flat data plus its dimensions. */
-export interface Tensor {
-  readonly data: Float32Array;
-  readonly dims: readonly number[];
-}
+/**
+ * TF.js-style bilinear resize straight into a float tensor (the align-corners preprocessing of
+ * the nsfwjs model). Pure.
+ */
+import type { RgbImage } from './image';
+import type { FloatTensor } from './tensor';
 
 /** How a bilinear resize maps target to source coordinates (TF.js `resizeBilinear` flags). */
 export interface BilinearOptions {
@@ -23,7 +22,7 @@ export interface BilinearOptions {
  * alignCorners the scale is (in−1)/(out−1), otherwise in/out. No antialiasing, as in TF.js: the
  * models were trained and calibrated on exactly this sampling.
  */
-export function resizeBilinearToTensor(img: RgbPixels, outW: number, outH: number, o: BilinearOptions): Tensor {
+export function resizeBilinearToTensor(img: RgbImage, outW: number, outH: number, o: BilinearOptions): FloatTensor {
   const { data, width: inW, height: inH } = img;
   const sx = o.alignCorners && outW > 1 ? (inW - 1) / (outW - 1) : inW / outW;
   const sy = o.alignCorners && outH > 1 ? (inH - 1) / (outH - 1) : inH / outH;

@@ -1,0 +1,149 @@
+/**
+ * The one preprocessing step of every image model (decode → preprocess → session →
+ * postprocess): turns an `RgbImage` into the model's input tensor exactly as the manifest's
+ * `preprocess` object says (size, resize mode, interpolation, channels, layout, value mapping).
+ * No numbers live here; they are the model's data.
+ */
+import { AppError, BugError } from '../core';
+import { resizeBilinearToTensor } from './bilinear';
+import { resizeRgb, type RgbImage } from './image';
+import type { ModelSpec, Preprocess } from './manifest';
+import type { FloatTensor, TensorMap } from './tensor';
+import { warpToTensor, type WarpTarget, type Window } from './warp';
+
+/** Per-channel affine map of 0..255 pixels to tensor values: value = pixel·scale[c] + offset[c]. */
+export interface ValueMap {
+  scale: readonly [number, number, number];
+  offset: readonly [number, number, number];
+}
+
+const rgb = (v: number | readonly [number, number, number]): [number, number, number] =>
+  typeof v === 'number' ? [v, v, v] : [v[0], v[1], v[2]];
+
+/** The value mapping of `pre`: scale/offset as given, or mean/std turned into scale 1/(255·std), offset −mean/std. */
+export function valueMap(pre: Preprocess): ValueMap {
+  if (pre.mean !== undefined || pre.std !== undefined) {
+    const mean = rgb(pre.mean ?? 0);
+    const std = rgb(pre.std ?? 1);
+    return {
+      scale: [1 / (255 * std[0]), 1 / (255 * std[1]), 1 / (255 * std[2])],
+      offset: [-mean[0] / std[0], -mean[1] / std[1], -mean[2] / std[2]],
+    };
+  }
+  return { scale: rgb(pre.scale ?? 1), offset: rgb(pre.offset ?? 0) };
+}
+
+/** The image input of a model (its first input) and its preprocessing; `model-failed` if the manifest has none. */
+export function imageInput(spec: ModelSpec): { name: string; dims: readonly number[]; pre: Preprocess } {
+  const input = spec.inputs[0];
+  if (!input?.preprocess)
+    throw new AppError('model-failed', `Model ${spec.id} declares no image preprocessing in the manifest`, { details: { model: spec.id } });
+  return { name: input.name, dims: input.shape, pre: input.preprocess };
+}
+
+/** Values per input tensor (batch 1): width × height × channels. */
+export function inputLength(spec: ModelSpec): number {
+  return imageInput(spec).dims.reduce((a, b) => a * b, 1);
+}
+
+/** Where a `srcW`×`srcH` image sits in a letterboxed input of `size` [w, h] px: scale (input px per source px) and its size there. */
+export interface LetterboxFit {
+  scale: number;
+  width: number;
+  height: number;
+}
+
+/** The letterbox fit of a `srcW`×`srcH` image in `size` [w, h] (aspect kept, at least 1 px each way). */
+export function letterboxFit(srcW: number, srcH: number, size: readonly [number, number]): LetterboxFit {
+  const scale = Math.min(size[0] / srcW, size[1] / srcH);
+  return {
+    scale,
+    width: Math.min(size[0], Math.max(1, Math.round(srcW * scale))),
+    height: Math.min(size[1], Math.max(1, Math.round(srcH * scale))),
+  };
+}
+
+/**
+ * An image already resized to its letterbox fit, placed at the top-left of the `pre.size` frame
+ * with `pre.pad` elsewhere, mapped to tensor values (pure).
+ */
+export function letterboxTensor(resized: RgbImage, pre: Preprocess): FloatTensor {
+  const [w, h] = pre.size;
+  if (resized.width > w || resized.height > h) throw new BugError(`letterbox input must fit in ${w}×${h}`);
+  const { scale, offset } = valueMap(pre);
+  const pad = pre.pad ?? 0;
+  const nhwc = pre.layout === 'NHWC';
+  const plane = w * h;
+  const data = new Float32Array(plane * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const inside = x < resized.width && y < resized.height;
+      const o = (y * resized.width + x) * 3;
+      for (let c = 0; c < 3; c++) {
+        const v = (inside ? resized.data[o + c]! : pad) * scale[c]! + offset[c]!;
+        data[nhwc ? (y * w + x) * 3 + c : c * plane + y * w + x] = v;
+      }
+    }
+  }
+  return { data, dims: nhwc ? [1, h, w, 3] : [1, 3, h, w] };
+}
+
+/** A whole image resized (already) to `pre.size`, mapped to tensor values in `pre.layout` (pure). */
+function pixelsToTensor(resized: RgbImage, pre: Preprocess): FloatTensor {
+  const [w, h] = pre.size;
+  const { scale, offset } = valueMap(pre);
+  const plane = w * h;
+  const data = new Float32Array(plane * 3);
+  const nhwc = pre.layout === 'NHWC';
+  for (let p = 0; p < plane; p++) {
+    for (let c = 0; c < 3; c++) data[nhwc ? p * 3 + c : c * plane + p] = resized.data[p * 3 + c]! * scale[c]! + offset[c]!;
+  }
+  return { data, dims: nhwc ? [1, h, w, 3] : [1, 3, h, w] };
+}
+
+/** The warp target of a `window` preprocessing (one value mapping for all channels). */
+export function warpTarget(pre: Preprocess): WarpTarget {
+  const { scale, offset } = valueMap(pre);
+  return {
+    side: pre.size[0],
+    layout: pre.layout === 'NHWC' ? 'nhwc' : 'nchw',
+    scale: scale[0],
+    offset: offset[0],
+    channels: pre.channels === 'grey' ? 1 : 3,
+  };
+}
+
+/**
+ * Feeds of a `window` model: the square window `win` of `img` warped into the input (pure,
+ * synchronous; `out` is an optional buffer of `inputLength(spec)` floats to reuse).
+ */
+export function windowFeeds(img: RgbImage, spec: ModelSpec, win: Window, out?: Float32Array): TensorMap {
+  const { name, dims, pre } = imageInput(spec);
+  if (pre.resize !== 'window') throw new BugError(`model ${spec.id} is not preprocessed by window`);
+  return { [name]: { data: warpToTensor(img, win, warpTarget(pre), out), dims } };
+}
+
+/**
+ * Feeds of a whole-image model (`stretch` or `letterbox`) as its manifest entry says:
+ * - stretch + bilinear-align-corners: TF.js `resizeBilinear` straight into the tensor;
+ * - stretch + bilinear: libvips linear resize to `size` (area-averaging when shrinking);
+ * - letterbox: libvips linear resize to the fit, top-left in the frame, `pad` elsewhere.
+ * `window` models take `windowFeeds`.
+ */
+export async function imageFeeds(img: RgbImage, spec: ModelSpec): Promise<TensorMap> {
+  const { name, pre } = imageInput(spec);
+  const [w, h] = pre.size;
+  if (pre.resize === 'window') throw new BugError(`model ${spec.id} needs a window (windowFeeds)`);
+  if (pre.resize === 'letterbox') {
+    const fit = letterboxFit(img.width, img.height, pre.size);
+    const resized = await resizeRgb(img, fit.width, fit.height, { fit: 'fill', kernel: 'linear' });
+    return { [name]: letterboxTensor(resized, pre) };
+  }
+  if (pre.interpolation === 'bilinear-align-corners') {
+    const { scale, offset } = valueMap(pre);
+    if (scale.some((s) => s !== scale[0]) || offset.some((o) => o !== offset[0]))
+      throw new BugError(`model ${spec.id}: align-corners resize takes one value mapping for all channels`);
+    return { [name]: resizeBilinearToTensor(img, w, h, { alignCorners: true, layout: pre.layout, scale: scale[0], offset: offset[0] }) };
+  }
+  return { [name]: pixelsToTensor(await resizeRgb(img, w, h, { fit: 'fill', kernel: 'linear' }), pre) };
+}

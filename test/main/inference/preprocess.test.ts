@@ -1,0 +1,70 @@
+// The one preprocessing step, driven by manifest data: value mapping, letterbox placement and
+// padding, stretch resize, and the face window warp (RGB and luma), on synthetic images.
+import { describe, expect, it } from 'vitest';
+import { imageFeeds, letterboxFit, valueMap, windowFeeds, type ModelSpec, type Preprocess } from '../../../src-main/inference';
+
+const base: Preprocess = { size: [4, 4], resize: 'stretch', interpolation: 'bilinear', channels: 'RGB', layout: 'NHWC', dtype: 'float32' };
+
+function specOf(pre: Preprocess): ModelSpec {
+  const c = pre.channels === 'grey' ? 1 : 3;
+  const shape = pre.layout === 'NHWC' ? [1, pre.size[1], pre.size[0], c] : [1, c, pre.size[1], pre.size[0]];
+  return {
+    id: 'test-model',
+    task: 'test',
+    file: 'test.onnx',
+    sha256: '0'.repeat(64),
+    bytes: 1,
+    source: { package: 'test', version: '0', path: 'test' },
+    license: 'test',
+    inputs: [{ name: 'pixels', shape, dtype: 'float32', layout: pre.layout, range: [0, 1], normalization: 'test', preprocess: pre }],
+    outputs: [{ name: 'out', shape: [1], meaning: 'test' }],
+  };
+}
+
+const solid = (w: number, h: number, rgb: [number, number, number]) => {
+  const data = new Uint8Array(w * h * 3);
+  for (let i = 0; i < w * h; i++) data.set(rgb, i * 3);
+  return { data, width: w, height: h };
+};
+
+describe('manifest-driven preprocessing', () => {
+  it('maps values by scale/offset, or by mean/std as (x/255 − mean)/std', () => {
+    expect(valueMap({ ...base, scale: 1 / 127.5, offset: -1 })).toEqual({ scale: [1 / 127.5, 1 / 127.5, 1 / 127.5], offset: [-1, -1, -1] });
+    const m = valueMap({ ...base, mean: [0.5, 0.25, 0], std: 0.5 });
+    expect(255 * m.scale[0] + m.offset[0]).toBeCloseTo(1, 12);
+    expect(0 * m.scale[1] + m.offset[1]).toBeCloseTo(-0.5, 12);
+    expect(valueMap(base)).toEqual({ scale: [1, 1, 1], offset: [0, 0, 0] });
+  });
+
+  it('stretches the whole image to the input size, in the declared layout and under the input name', async () => {
+    const pre: Preprocess = { ...base, layout: 'NCHW', scale: [1, 2, 3], offset: 0 };
+    const { pixels } = await imageFeeds(solid(10, 6, [10, 20, 30]), specOf(pre));
+    expect(pixels!.dims).toEqual([1, 3, 4, 4]);
+    expect([pixels!.data[0], pixels!.data[16], pixels!.data[32]]).toEqual([10, 40, 90]);
+  });
+
+  it('letterboxes at the top-left with the pad value, aspect kept', async () => {
+    const pre: Preprocess = { ...base, size: [8, 8], resize: 'letterbox', scale: 1, offset: -100, pad: 50 };
+    expect(letterboxFit(20, 10, pre.size)).toEqual({ scale: 0.4, width: 8, height: 4 });
+    const { pixels } = await imageFeeds(solid(20, 10, [200, 200, 200]), specOf(pre));
+    expect(pixels!.dims).toEqual([1, 8, 8, 3]);
+    expect(pixels!.data[0]).toBe(100); // image, row 0
+    expect(pixels!.data[(3 * 8 + 7) * 3]).toBe(100); // image, last row 3
+    expect(pixels!.data[4 * 8 * 3]).toBe(-50); // padding from row 4
+  });
+
+  it('warps a face window into RGB or luma values as declared', () => {
+    const img = solid(32, 32, [100, 50, 200]);
+    const win = { cx: 16, cy: 16, size: 16, angleRad: 0 };
+    const rgb = windowFeeds(img, specOf({ ...base, size: [8, 8], resize: 'window', scale: 1 / 255, offset: 0 }), win).pixels!;
+    expect(rgb.dims).toEqual([1, 8, 8, 3]);
+    expect(rgb.data[0]).toBeCloseTo(100 / 255, 6);
+    const grey = windowFeeds(
+      img,
+      specOf({ ...base, size: [8, 8], resize: 'window', channels: 'grey', scale: 2 / 255, offset: -1 }),
+      win,
+    ).pixels!;
+    expect(grey.dims).toEqual([1, 8, 8, 1]);
+    expect(grey.data[0]).toBeCloseTo(((0.299 * 100 + 0.587 * 50 + 0.114 * 200) * 2) / 255 - 1, 5);
+  });
+});
