@@ -168,6 +168,10 @@ export const TESTS = {
   'labels.none': { of: 'labelKinds', max: 0, why: 'the detector found nothing' },
   'objectKinds.none': { of: 'objectKinds', max: 0, why: 'no object other than people' },
   // Style.
+  'bw.yes': { of: 'bw', min: 1, why: 'a black-and-white image' },
+  'clipArtType.good': { of: 'clipArtType', min: 3, max: 3, why: 'clip art, type 3' },
+  'clipArtType.normal': { of: 'clipArtType', min: 2, max: 2, why: 'clip art, type 2' },
+  'clipArtType.ambiguous': { of: 'clipArtType', min: 1, max: 1, why: 'ambiguous clip art, type 1' },
   'bw.not': { of: 'bw', max: 0, why: 'a colour image (a B&W photo is not a bronze sculpture)' },
   'lineDrawing.yes': { of: 'lineDrawing', min: 1, why: 'a line drawing' },
   'lineDrawing.not': { of: 'lineDrawing', max: 0, why: 'not a line drawing' },

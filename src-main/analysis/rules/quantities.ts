@@ -27,6 +27,7 @@ export const QUANTITIES = {
   drawing: { of: (_e, d) => d.drawing, what: 'drawing score (line drawing 0.95, clip art 0.8–0.9, ambiguous 0.3)' },
   lineDrawing: { of: (_e, d) => flag(d.lineDrawing), what: '1 for a line drawing' },
   clipArt: { of: (_e, d) => flag(d.clipArt), what: '1 for clip art (clipArtType ≥ 2)' },
+  clipArtType: { of: (e) => e.imageType.clipArtType, what: 'the ImageType clipArtType, 0..3' },
   bw: { of: (e) => flag(e.color.isBWImg), what: '1 for a black-and-white image (isBWImg)' },
   personConf: { of: (_e, d) => d.personConf, what: 'confidence that a person is present' },
   persons: { of: (_e, d) => d.persons, what: 'people counted (faces plus faceless person boxes)' },
