@@ -189,6 +189,12 @@ export const TESTS = {
   'outdoor.sure': { of: 'outdoor', min: 0.5, why: 'snow is reported outdoors only (white paper is not snow)' },
   'page.yes': { of: 'page', min: 0.65, why: 'page-like: grass and gravel make text-like blocks too, but not a paper tone' },
   'colorfulness.plainPage': { of: 'colorfulness', below: 0.35, why: 'a plain page; colourful text blocks count 0.7' },
+  'drawing.much': { of: 'drawing', min: 0.5, why: 'mostly a drawing: no setting words, no sky view' },
+  'night.setting': { of: 'night', min: 0.7, why: '"at night" needs a night sky or lights (a dark portrait scores ≤ 0.45)' },
+  'outdoor.setting': { of: 'outdoor', min: 0.6, why: '"outdoors" a little above present' },
+  'indoor.setting': { of: 'indoor', min: 0.6, why: '"indoors" a little above present' },
+  'snow.setting': { of: 'snow', above: 0.3, why: '"in the snow": snow on a third of the lower half' },
+  'vegetation.setting': { of: 'vegetation', above: 0.25, why: '"in a grassy area": a quarter of the image green' },
   'text.little': { of: 'text', below: 0.3, why: 'hardly text' },
   // Sky and light.
   'sky.none': { of: 'sky', below: 0.03, why: 'no sky: a wall fills the frame' },

@@ -45,6 +45,7 @@ export const QUANTITIES = {
   outdoor: { of: (_e, d) => d.outdoor, what: 'outdoor score' },
   night: { of: (_e, d) => d.night, what: 'night score' },
   text: { of: (_e, d) => d.text, what: 'text score' },
+  openSky: { of: (_e, d) => d.sky * (1 - d.frameFill), what: 'sky × (1 − frameFill): sky not hidden by a close-up thing' },
   sky: { of: (_e, d) => d.sky, what: 'effective sky share (blue sky, plus weighted bright-grey sky; derive.ts)' },
   // Pixel cues (analysis/scene/cues.ts).
   vegetation: { of: (e) => e.scene.vegetation, what: 'green vegetation pixels' },
