@@ -30,7 +30,7 @@ export interface Band {
  */
 export const BANDS = {
   // People.
-  'faceShare.portrait': { of: 'faceShare', from: 0.02, to: 0.06, why: 'a face of 2→6 % of the image is a portrait subject' },
+  'faceShare.portrait': { of: 'faceShare', from: 0.02, to: 0.06, why: 'a face this large is a portrait subject' },
   'water.swim': { of: 'water', from: 0.2, to: 0.4, why: 'a pool or a swim fills much of the frame with water' },
   'brightSpots.stage': { of: 'brightSpots', from: 0.01, to: 0.05, why: 'stage lights: several bright spots in the dark' },
   'skin.hand': { of: 'skin', from: 0.25, to: 0.5, why: 'a hand close up is mostly skin' },
@@ -97,7 +97,7 @@ export const BANDS = {
   'sky.treeTag': { of: 'sky', from: 0.03, to: 0.15, why: 'the tree tag needs a little sky above the green' },
   'snow.cover': { of: 'snow', from: 0.2, to: 0.4, why: 'snow on the ground' },
   // Frame filling (derive.ts).
-  'boxShare.fill': { of: 'boxShare', from: 0.3, to: 0.6, why: 'a box over 30→60 % of the image fills the frame' },
+  'boxShare.fill': { of: 'boxShare', from: 0.3, to: 0.6, why: 'one big confident box fills the frame' },
   'closeUpConf.fill': { of: 'closeUpConf', from: 0.5, to: 0.9, why: 'a surely named close-up thing fills the frame' },
 } as const satisfies Record<string, Band>;
 
@@ -206,7 +206,7 @@ export const TESTS = {
   'brightness.dim': { of: 'brightness', below: 0.3, why: 'a dark image (mean L* < 30)' },
   'brightness.venue': { of: 'brightness', below: 0.4, why: 'a dimmed hall' },
   'skyPixels.night': { of: 'skyPixels', above: 0.1, why: 'a night sky makes a dark photo a night scene' },
-  'brightSpots.lights': { of: 'brightSpots', above: 0.01, why: 'point lights make a dark photo a night scene' },
+  'brightSpots.pointLights': { of: 'brightSpots', above: 0.01, why: 'point lights make a dark photo a night scene' },
   'brightSpots.many': { of: 'brightSpots', above: 0.05, why: 'many bright spots: stained-glass panes' },
   // Structure.
   'straightEdges.none': { of: 'straightEdges', below: 0.04, why: 'no built structure' },

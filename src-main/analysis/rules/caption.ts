@@ -38,25 +38,25 @@ const COMPANIONS: ReadonlySet<CocoLabel> = new Set([
 const TEXT_PHRASE = 'a page of text';
 
 /** Calibrated confidence of a detected thing people sit on or are with (a little above present). */
-const CONTEXT_CONF = 0.6;
+export const CONTEXT_CONF = 0.6;
 /** A companion ("with a dog") must cover this share of the image. */
-const COMPANION_MIN_SHARE = 0.02;
+export const COMPANION_MIN_SHARE = 0.02;
 /** A box rests on another when its bottom centre lies inside the other, extended downwards by this factor. */
-const SUPPORT_SLACK = 1.05;
+export const SUPPORT_SLACK = 1.05;
 /** Gender words (man, woman) need this gender confidence. */
-const GENDER_WORD_CONF = 0.7;
+export const GENDER_WORD_CONF = 0.7;
 /** "smiling" when more than this share of the faces smile. */
-const SMILING_MAJORITY = 0.5;
+export const SMILING_MAJORITY = 0.5;
 /** Subject confidence factors of two people and of a group (counting is less sure). */
-const PEOPLE_CONF = { pair: 0.95, group: 0.9 } as const;
+export const PEOPLE_CONF = { pair: 0.95, group: 0.9 } as const;
 /** Confidence of "a view of the sky" (colour evidence only). */
-const SKY_VIEW_CONF = 0.6;
+export const SKY_VIEW_CONF = 0.6;
 /** A setting phrase changes the confidence to subject × (base + span × setting confidence). */
-const SETTING_CONF = { base: 0.9, span: 0.1 } as const;
+export const SETTING_CONF = { base: 0.9, span: 0.1 } as const;
 /** Confidence of the bare style sentences ("a clip art image") and of "an image". */
-const FALLBACK_CONF = { style: 0.5, image: 0.2 } as const;
+export const FALLBACK_CONF = { style: 0.5, image: 0.2 } as const;
 /** Caption confidences are clamped to this range and rounded to 3 decimals. */
-const CAPTION_CONF = { min: 0.05, max: 0.98, steps: 1000 } as const;
+export const CAPTION_CONF = { min: 0.05, max: 0.98, steps: 1000 } as const;
 
 /** What people are with: a seat they rest on ("sitting on a couch") or a companion ("with a dog"). */
 function peopleContext(e: Evidence, d: Derived): { text: string; placed: boolean } | undefined {
@@ -139,7 +139,7 @@ function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
  * Confidence from which the classifier's word names the subject of the caption (a little above
  * "present": a wrong name reads worse than a vague caption).
  */
-const CLASS_SUBJECT_CONFIDENCE = 0.55;
+export const CLASS_SUBJECT_CONFIDENCE = 0.55;
 
 /**
  * Things (not places) the classifier names confidently, best first; none on a page of text (a
@@ -199,7 +199,7 @@ type SceneSource = { category: CategoryName } | { quantity: QuantityName };
  * ≥ PRESENT names the scene (with the confidence of the source, or `conf`); `refined` replaces
  * the text when its source is present too; `unless` vetoes.
  */
-const SCENE_PHRASES: ReadonlyArray<{
+export const SCENE_PHRASES: ReadonlyArray<{
   from: SceneSource;
   text: string;
   refined?: { from: SceneSource; text: string };
@@ -235,7 +235,7 @@ function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, nu
  * Setting words appended to a people/thing subject in a photo, first match wins, with the
  * confidence of the quantity named by `conf`.
  */
-const SETTINGS: ReadonlyArray<{ when: Condition; text: string; conf: QuantityName }> = [
+export const SETTINGS: ReadonlyArray<{ when: Condition; text: string; conf: QuantityName }> = [
   { when: 'night.setting', text: 'at night', conf: 'night' },
   { when: { all: ['outdoor.setting', 'snow.setting'] }, text: 'in the snow', conf: 'outdoor' },
   { when: { all: ['outdoor.setting', 'vegetation.setting'] }, text: 'in a grassy area', conf: 'outdoor' },

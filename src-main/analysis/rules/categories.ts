@@ -33,7 +33,7 @@ const PARENTS = new Set(['abstract', 'animal', 'building', 'dark', 'drink', 'foo
  * Categories the rules derive from colour cues alone (green → grass, dark → dark_): scaled by
  * 1 − frameFill, since a thing filling the frame (a green apple, a black cat) is not a scene.
  */
-const COLOUR_SCENES: ReadonlySet<string> = new Set([
+export const COLOUR_SCENES: ReadonlySet<string> = new Set([
   'outdoor_grass',
   'outdoor_field',
   'plant_',
@@ -47,10 +47,10 @@ const COLOUR_SCENES: ReadonlySet<string> = new Set([
 ]);
 
 /** Azure reports scores in 1/256 steps; we keep that granularity. */
-const SCORE_STEPS = 256;
+export const SCORE_STEPS = 256;
 const quantize = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * SCORE_STEPS) / SCORE_STEPS;
 /** Score of the `others_` fallback when nothing qualifies (at least; its rule may score higher). */
-const OTHERS_FALLBACK_SCORE = 0.3;
+export const OTHERS_FALLBACK_SCORE = 0.3;
 
 /**
  * Scores every rule and the classifier's categories (max wins); a parent scores at least as high

@@ -52,11 +52,11 @@ export const CLASS_DRAWING_GATE = { discount: 0.6, photoBins: [8, 24] } as const
  * The caption names the kind instead of the best thing when the kind's summed probability exceeds
  * this × the thing's (monastery, castle, palace: "a building").
  */
-const KIND_OVER_THING = 2;
+export const KIND_OVER_THING = 2;
 /** General tags (fruit, animal) count a little less than the name of the thing itself. */
-const GENERAL_TAG_FACTOR = 0.95;
+export const GENERAL_TAG_FACTOR = 0.95;
 /** The specific name ("golden retriever") is reported from its own probability only, a little lower. */
-const SPECIFIC_NAME_FACTOR = 0.9;
+export const SPECIFIC_NAME_FACTOR = 0.9;
 
 /**
  * Kinds of things usually photographed close up: a confident classifier answer of such a kind

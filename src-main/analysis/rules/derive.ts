@@ -43,28 +43,28 @@ export const FACE_PERSON_CONF = { base: 0.6, span: 0.39 } as const;
  */
 export const DRAWING_SCORE = { lineDrawing: 0.95, clipArtBase: 0.6, clipArtPerType: 0.1, ambiguous: 0.3 } as const;
 /** clipArtType from which an image is clip art, and the "ambiguous" type. */
-const CLIP_ART_TYPE = { clipArt: 2, ambiguous: 1 } as const;
+export const CLIP_ART_TYPE = { clipArt: 2, ambiguous: 1 } as const;
 
 /** Night without a night sky or point lights (a dark indoor portrait) stays below 0.5. */
-const NIGHT_WITHOUT_SKY_OR_LIGHTS = 0.45;
+export const NIGHT_WITHOUT_SKY_OR_LIGHTS = 0.45;
 
 /** Text weights: colourful text blocks, and text lines on / off a page-like image. */
-const TEXT_WEIGHT = { colourfulBlocks: 0.7, linesOnPage: 0.95, linesOffPage: 0.6 } as const;
+export const TEXT_WEIGHT = { colourfulBlocks: 0.7, linesOnPage: 0.95, linesOffPage: 0.6 } as const;
 
 /**
  * Weight of the bright-grey ("overcast") sky part in the effective sky: full in B&W photos, low
  * behind a portrait face (studio backdrops and walls are white too), else most of it.
  */
-const GREY_SKY_WEIGHT = { bw: 1, portrait: 0.3, colour: 0.8 } as const;
+export const GREY_SKY_WEIGHT = { bw: 1, portrait: 0.3, colour: 0.8 } as const;
 
 /** Natural cues lower the indoor score by this × the natural score (a window view stays indoors). */
-const INDOOR_NATURAL_PENALTY = 0.5;
+export const INDOOR_NATURAL_PENALTY = 0.5;
 
 /**
  * Extra people from person boxes: calibrated ≥ minConf, ≥ minShare of the image, not overlapping
  * an already counted box by more than maxOverlap of the smaller one.
  */
-const PERSON_BOX = { minConf: 0.6, minShare: 0.01, maxOverlap: 0.3, faceReachWidths: 1 } as const;
+export const PERSON_BOX = { minConf: 0.6, minShare: 0.01, maxOverlap: 0.3, faceReachWidths: 1 } as const;
 /** Area floor (px²) of the overlap denominator (degenerate boxes). */
 const MIN_BOX_AREA_PX = 1e-9;
 
@@ -105,9 +105,10 @@ export interface Derived {
   /** The classifier's words, categories and subjects (empty when it did not run). */
   classes: ClassEvidence;
   /**
-   * 0..1: a thing fills the frame (a detected box over 30→60 % of the image, or a thing of a
-   * close-up kind the classifier names with confidence 0.5→0.9 in a photo without people). Colour-only scene words (grass, sky, night) are
-   * scaled by 1 − frameFill: a close-up of a green apple is not a grassy field.
+   * 0..1: a thing fills the frame (a big confident detected box, band boxShare.fill, or a thing
+   * of a close-up kind the classifier names, band closeUpConf.fill, in a photo without people).
+   * Colour-only scene words (grass, sky, night) are scaled by 1 − frameFill: a close-up of a
+   * green apple is not a grassy field.
    */
   frameFill: number;
 }
@@ -151,7 +152,7 @@ export function derive(e: Evidence): Derived {
   }
   // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
   // alone stays below 0.5 ("night" needs a night sky or lights).
-  const nightSkyOrLights = holds('skyPixels.night', s.sky) || holds('brightSpots.lights', s.brightSpots);
+  const nightSkyOrLights = holds('skyPixels.night', s.sky) || holds('brightSpots.pointLights', s.brightSpots);
   const night =
     (1 - frameFill) *
     (holds('brightness.dim', s.brightness) ? band('dark.night', s.dark) * (nightSkyOrLights ? 1 : NIGHT_WITHOUT_SKY_OR_LIGHTS) * photo : 0);

@@ -24,7 +24,7 @@ export const QUANTITIES = {
     of: (_e, d) => (1 - d.drawing) * (1 - d.frameFill),
     what: 'photo × (1 − frameFill): a photo not filled by one thing, where colour-only scene words apply',
   },
-  drawing: { of: (_e, d) => d.drawing, what: 'drawing score (line drawing 0.95, clip art 0.8–0.9, ambiguous 0.3)' },
+  drawing: { of: (_e, d) => d.drawing, what: 'drawing score from the ImageType (DRAWING_SCORE)' },
   lineDrawing: { of: (_e, d) => flag(d.lineDrawing), what: '1 for a line drawing' },
   clipArt: { of: (_e, d) => flag(d.clipArt), what: '1 for clip art (clipArtType ≥ 2)' },
   clipArtType: { of: (e) => e.imageType.clipArtType, what: 'the ImageType clipArtType, 0..3' },

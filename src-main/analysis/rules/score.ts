@@ -55,8 +55,9 @@ export function conditionHolds(c: Condition, e: Evidence, d: Derived): boolean {
 function factorValue(f: Factor, e: Evidence, d: Derived): number {
   if (typeof f === 'number') return f;
   if (typeof f === 'string') {
-    if (f.startsWith('label:')) return labelConf(d, f.slice(6) as CocoLabel);
-    if (f.startsWith('any:')) return Math.max(0, ...[...LABEL_GROUPS[f.slice(4) as LabelGroupName]].map((l) => labelConf(d, l)));
+    if (f.startsWith('label:')) return labelConf(d, f.slice('label:'.length) as CocoLabel);
+    if (f.startsWith('any:'))
+      return Math.max(0, ...[...LABEL_GROUPS[f.slice('any:'.length) as LabelGroupName]].map((l) => labelConf(d, l)));
     if (f in BANDS) {
       const of = BANDS[f as BandName].of;
       if (!(of in QUANTITIES)) throw new BugError(`rules: band ${f} is over ${of}, which is not a rule quantity`);
