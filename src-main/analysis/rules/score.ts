@@ -52,38 +52,73 @@ export function conditionHolds(c: Condition, e: Evidence, d: Derived): boolean {
   return c.any.some((x) => conditionHolds(x, e, d));
 }
 
-function factorValue(f: Factor, e: Evidence, d: Derived): number {
-  if (typeof f === 'number') return f;
+/** A product or factor compiled to a function of the evidence (once per table entry). */
+type Compiled = (e: Evidence, d: Derived) => number;
+
+function compileFactor(f: Factor): Compiled {
+  if (typeof f === 'number') return () => f;
   if (typeof f === 'string') {
-    if (f.startsWith('label:')) return labelConf(d, f.slice('label:'.length) as CocoLabel);
-    if (f.startsWith('any:'))
-      return Math.max(0, ...[...LABEL_GROUPS[f.slice('any:'.length) as LabelGroupName]].map((l) => labelConf(d, l)));
-    if (f in BANDS) {
-      const of = BANDS[f as BandName].of;
-      if (!(of in QUANTITIES)) throw new BugError(`rules: band ${f} is over ${of}, which is not a rule quantity`);
-      return band(f as BandName, QUANTITIES[of as QuantityName].of(e, d));
+    if (f.startsWith('label:')) {
+      const label = f.slice('label:'.length) as CocoLabel;
+      return (_e, d) => labelConf(d, label);
     }
-    return QUANTITIES[f as QuantityName].of(e, d);
+    if (f.startsWith('any:')) {
+      const labels = [...LABEL_GROUPS[f.slice('any:'.length) as LabelGroupName]];
+      return (_e, d) => labels.reduce((m, l) => Math.max(m, labelConf(d, l)), 0);
+    }
+    if (f in BANDS) {
+      const name = f as BandName;
+      const of = BANDS[name].of;
+      if (!(of in QUANTITIES)) throw new BugError(`rules: band ${f} is over ${of}, which is not a rule quantity`);
+      const q = QUANTITIES[of as QuantityName].of;
+      return (e, d) => band(name, q(e, d));
+    }
+    if (!(f in QUANTITIES)) throw new BugError(`rules: unknown factor ${f}`);
+    return QUANTITIES[f as QuantityName].of;
   }
-  if ('when' in f) return conditionHolds(f.when, e, d) ? (f.then ?? 1) : (f.else ?? 0);
+  if ('when' in f) {
+    const { when, then = 1, else: otherwise = 0 } = f;
+    return (e, d) => (conditionHolds(when, e, d) ? then : otherwise);
+  }
   if ('first' in f) {
-    for (const [c, w] of f.first) if (conditionHolds(c, e, d)) return w;
-    return f.else ?? 0;
+    const { first, else: otherwise = 0 } = f;
+    return (e, d) => first.find(([c]) => conditionHolds(c, e, d))?.[1] ?? otherwise;
   }
-  if ('max' in f) return Math.max(...f.max.map((p) => scoreProduct(p, e, d)));
-  if ('min' in f) return Math.min(...f.min.map((p) => scoreProduct(p, e, d)));
-  if ('sum' in f) return f.sum.reduce((s, p) => s + scoreProduct(p, e, d), 0);
-  return scoreProduct(TERMS[f.term], e, d);
+  if ('max' in f) {
+    const parts = f.max.map(compileProduct);
+    return (e, d) => parts.reduce((m, p) => Math.max(m, p(e, d)), -Infinity);
+  }
+  if ('min' in f) {
+    const parts = f.min.map(compileProduct);
+    return (e, d) => parts.reduce((m, p) => Math.min(m, p(e, d)), Infinity);
+  }
+  if ('sum' in f) {
+    const parts = f.sum.map(compileProduct);
+    return (e, d) => parts.reduce((s, p) => s + p(e, d), 0);
+  }
+  return compileProduct(TERMS[f.term]);
 }
 
-/** The value of a product on the evidence; 0 as soon as a factor is 0 (a gate that does not hold). */
+/** Factors multiplied left to right; 0 as soon as a factor is 0 (a gate that does not hold). */
+function compileProduct(p: Product): Compiled {
+  const factors = p.map(compileFactor);
+  return (e, d) => {
+    let v = 1;
+    for (const f of factors) {
+      v *= f(e, d);
+      if (v === 0) return 0;
+    }
+    return v;
+  };
+}
+
+const compiled = new WeakMap<Product, Compiled>();
+
+/** The value of a product on the evidence (compiled on first use). */
 export function scoreProduct(p: Product, e: Evidence, d: Derived): number {
-  let v = 1;
-  for (const f of p) {
-    v *= factorValue(f, e, d);
-    if (v === 0) return 0;
-  }
-  return v;
+  let c = compiled.get(p);
+  if (!c) compiled.set(p, (c = compileProduct(p)));
+  return c(e, d);
 }
 
 /** Readable form of a condition (docs). */
