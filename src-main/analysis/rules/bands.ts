@@ -231,6 +231,8 @@ export const TESTS = {
 } as const satisfies Record<string, NamedTest>;
 
 export type TestName = keyof typeof TESTS;
+/** Tests that are a range over one quantity (usable on a bare value, see `holds`). */
+export type RangeTestName = { [K in TestName]: (typeof TESTS)[K] extends { of: QuantityName } ? K : never }[TestName];
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
@@ -251,8 +253,8 @@ export function inRange(t: RangeTest, x: number): boolean {
 }
 
 /** Whether a named test holds for the value x of its quantity (range tests only). */
-export function holds(name: TestName, x: number): boolean {
-  return inRange(TESTS[name] as RangeTest, x);
+export function holds(name: RangeTestName, x: number): boolean {
+  return inRange(TESTS[name], x);
 }
 
 /** Whether a named test holds on the evidence. */
