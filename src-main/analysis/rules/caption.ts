@@ -2,8 +2,12 @@ import type { Caption } from '../../shared/spec';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
-import { CAPTION_KINDS, type ClassSubject } from './classes';
-import type { Derived } from './derive';
+import { holds } from './bands';
+import type { CategoryName } from './categories';
+import { CAPTION_KINDS, PRESENT, type ClassSubject } from './classes';
+import { AGE_YEARS, type Derived } from './derive';
+import { QUANTITIES, type QuantityName } from './quantities';
+import { conditionHolds, type Condition } from './score';
 import { labelWord } from './tags';
 import { ANIMALS, FURNITURE, article, plural } from './vocab';
 
@@ -32,14 +36,35 @@ const COMPANIONS: ReadonlySet<CocoLabel> = new Set([
 ]);
 const TEXT_PHRASE = 'a page of text';
 
+/** Calibrated confidence of a detected thing people sit on or are with (a little above present). */
+export const CONTEXT_CONF = 0.6;
+/** A companion ("with a dog") must cover this share of the image. */
+export const COMPANION_MIN_SHARE = 0.02;
+/** A box rests on another when its bottom centre lies inside the other, extended downwards by this factor. */
+export const SUPPORT_SLACK = 1.05;
+/** Gender words (man, woman) need this gender confidence. */
+export const GENDER_WORD_CONF = 0.7;
+/** "smiling" when more than this share of the faces smile. */
+export const SMILING_MAJORITY = 0.5;
+/** Subject confidence factors of two people and of a group (counting is less sure). */
+export const PEOPLE_CONF = { pair: 0.95, group: 0.9 } as const;
+/** Confidence of "a view of the sky" (colour evidence only). */
+export const SKY_VIEW_CONF = 0.6;
+/** A setting phrase changes the confidence to subject × (base + span × setting confidence). */
+export const SETTING_CONF = { base: 0.9, span: 0.1 } as const;
+/** Confidence of the bare style sentences ("a clip art image") and of "an image". */
+export const FALLBACK_CONF = { style: 0.5, image: 0.2 } as const;
+/** Caption confidences are clamped to this range and rounded to 3 decimals. */
+export const CAPTION_CONF = { min: 0.05, max: 0.98, steps: 1000 } as const;
+
 /** What people are with: a seat they rest on ("sitting on a couch") or a companion ("with a dog"). */
 function peopleContext(e: Evidence, d: Derived): { text: string; placed: boolean } | undefined {
-  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= 0.6);
-  const people = e.objects.filter((o) => o.label === 'person' && (d.labels.get('person') ?? 0) >= 0.5);
+  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= CONTEXT_CONF);
+  const people = e.objects.filter((o) => o.label === 'person' && (d.labels.get('person') ?? 0) >= PRESENT);
   const seat = confident.find((o) => SEATS.has(o.label) && people.some((p) => restsOn(p, o)));
   if (seat) return { text: ` sitting on ${article(labelWord(seat.label))}`, placed: true };
   const area = e.width * e.height;
-  const companion = confident.find((o) => COMPANIONS.has(o.label) && (o.box.w * o.box.h) / area >= 0.02);
+  const companion = confident.find((o) => COMPANIONS.has(o.label) && (o.box.w * o.box.h) / area >= COMPANION_MIN_SHARE);
   if (companion) return { text: ` with ${article(labelWord(companion.label))}`, placed: false };
   return undefined;
 }
@@ -53,42 +78,42 @@ function peoplePhrase(e: Evidence, d: Derived): Phrase | undefined {
 
 function peopleNoun(e: Evidence, d: Derived): Phrase | undefined {
   const n = d.persons;
-  if (n === 0 || d.personConf < 0.5) return undefined;
-  const smiling = e.faces.length > 0 && d.smiling * 2 > e.faces.length;
+  if (n === 0 || d.personConf < PRESENT) return undefined;
+  const smiling = e.faces.length > 0 && d.smiling > e.faces.length * SMILING_MAJORITY;
   if (n === 1) {
     const f = e.faces[0];
     let noun = 'person';
-    if (f && f.age < 3) noun = 'baby';
-    else if (f && f.age < 13) noun = 'child';
-    else if (f && f.age >= 18 && f.genderConfidence >= 0.7) noun = f.gender === 'Male' ? 'man' : 'woman';
+    if (f && f.age < AGE_YEARS.baby) noun = 'baby';
+    else if (f && f.age < AGE_YEARS.child) noun = 'child';
+    else if (f && f.age >= AGE_YEARS.adult && f.genderConfidence >= GENDER_WORD_CONF) noun = f.gender === 'Male' ? 'man' : 'woman';
     const adjective = smiling ? 'smiling ' : '';
     const glasses = f?.glasses && !smiling ? ' wearing glasses' : '';
     return { text: `${article(adjective + noun)}${glasses}`, conf: d.personConf, kind: 'people' };
   }
   if (n === 2) {
-    const adults = e.faces.filter((f) => f.age >= 18 && f.genderConfidence >= 0.7);
+    const adults = e.faces.filter((f) => f.age >= AGE_YEARS.adult && f.genderConfidence >= GENDER_WORD_CONF);
     let text = 'two people';
     if (adults.length === 2) {
       const men = adults.filter((f) => f.gender === 'Male').length;
       text = men === 2 ? 'two men' : men === 0 ? 'two women' : 'a man and a woman';
     }
-    return { text: text + (smiling ? ' smiling' : ''), conf: d.personConf * 0.95, kind: 'people' };
+    return { text: text + (smiling ? ' smiling' : ''), conf: d.personConf * PEOPLE_CONF.pair, kind: 'people' };
   }
-  const group = n <= 7 ? 'a group of people' : 'a crowd of people';
-  return { text: group + (smiling ? ' smiling' : ''), conf: d.personConf * 0.9, kind: 'people' };
+  const group = holds('people.group', n) ? 'a group of people' : 'a crowd of people';
+  return { text: group + (smiling ? ' smiling' : ''), conf: d.personConf * PEOPLE_CONF.group, kind: 'people' };
 }
 
 /** Bottom centre of `a` inside `b`: a rests on b. */
 function restsOn(a: DetectedObject, b: DetectedObject): boolean {
   const x = a.box.x + a.box.w / 2;
   const y = a.box.y + a.box.h;
-  return x >= b.box.x && x <= b.box.x + b.box.w && y >= b.box.y && y <= b.box.y + b.box.h * 1.05;
+  return x >= b.box.x && x <= b.box.x + b.box.w && y >= b.box.y && y <= b.box.y + b.box.h * SUPPORT_SLACK;
 }
 
 /** The phrase for a detected thing: count, and what it rests on or a second thing. */
 function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const area = e.width * e.height;
-  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= 0.5);
+  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= PRESENT);
   if (!confident.length) return undefined;
   // Main subject: confidence × √(area share), so a big clear object beats a small sure one;
   // furniture is the subject only when nothing else was found (it is usually the support).
@@ -96,7 +121,8 @@ function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const main = [...(things.length ? things : confident)].sort((p, q) => weight(q, area) - weight(p, area))[0]!;
   const count = d.counts.get(main.label) ?? 1;
   const word = labelWord(main.label);
-  let text = count === 1 ? article(word) : count <= 5 ? `${NUMBER_WORDS[count]} ${plural(word)}` : `a group of ${plural(word)}`;
+  const counted = count < NUMBER_WORDS.length;
+  let text = count === 1 ? article(word) : counted ? `${NUMBER_WORDS[count]} ${plural(word)}` : `a group of ${plural(word)}`;
   const support = confident.find((o) => o !== main && FURNITURE.has(o.label) && restsOn(main, o));
   if (support) {
     const verb = ANIMALS.has(main.label) ? ' lying on ' : ' on ';
@@ -105,14 +131,14 @@ function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
     const second = confident.find((o) => o.label !== main.label && !FURNITURE.has(o.label));
     if (second) text += ` and ${article(labelWord(second.label as CocoLabel))}`;
   }
-  return { text, conf: d.labels.get(main.label) ?? 0.5, kind: support ? 'placed' : 'thing' };
+  return { text, conf: d.labels.get(main.label) ?? PRESENT, kind: support ? 'placed' : 'thing' };
 }
 
 /**
  * Confidence from which the classifier's word names the subject of the caption (a little above
  * "present": a wrong name reads worse than a vague caption).
  */
-const CLASS_SUBJECT_CONFIDENCE = 0.55;
+export const CLASS_SUBJECT_CONFIDENCE = 0.55;
 
 /**
  * Things (not places) the classifier names confidently, best first; none on a page of text (a
@@ -120,7 +146,7 @@ const CLASS_SUBJECT_CONFIDENCE = 0.55;
  * fruit; "projectile" beside "rocket" is the same thing twice).
  */
 function classifiedThings(d: Derived): ClassSubject[] {
-  if (d.text >= 0.5) return [];
+  if (d.text >= PRESENT) return [];
   const things = d.classes.subjects.filter((s) => !s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE && s.coco !== 'person');
   return things.filter((s, i) => i === 0 || s.tags.some((t) => CAPTION_KINDS.has(t)));
 }
@@ -134,7 +160,7 @@ function classifiedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const [main, second] = classifiedThings(d);
   if (!main) return undefined;
   let text = article(main.word);
-  const support = e.objects.find((o) => FURNITURE.has(o.label) && o.label !== main.coco && (d.labels.get(o.label) ?? 0) >= 0.5);
+  const support = e.objects.find((o) => FURNITURE.has(o.label) && o.label !== main.coco && (d.labels.get(o.label) ?? 0) >= PRESENT);
   if (support) text += `${main.animal ? ' lying on ' : ' on '}${article(labelWord(support.label))}`;
   else if (second) text += ` and ${article(second.word)}`;
   return { text, conf: main.conf, kind: support ? 'placed' : 'thing' };
@@ -150,11 +176,11 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   if (!detected || !classified) return detected ?? classified;
   // Furniture is the detector's subject only when it found nothing else: the classified thing
   // (a cat on a sofa the detector missed) is then the subject, placed on it.
-  const detectedThing = e.objects.some((o) => o.label !== 'person' && !FURNITURE.has(o.label) && (d.labels.get(o.label) ?? 0) >= 0.5);
+  const detectedThing = e.objects.some((o) => o.label !== 'person' && !FURNITURE.has(o.label) && (d.labels.get(o.label) ?? 0) >= PRESENT);
   if (!detectedThing) return classified;
   // A drink in a detected cup or glass: "a cup of espresso".
   const [drink] = classifiedThings(d);
-  const vessel = (['cup', 'wine glass'] as const).find((l) => (d.labels.get(l) ?? 0) >= 0.5);
+  const vessel = (['cup', 'wine glass'] as const).find((l) => (d.labels.get(l) ?? 0) >= PRESENT);
   if (drink && vessel && drink.tags.includes('drink') && drink.word !== labelWord(vessel))
     return { text: `${article(labelWord(vessel))} of ${drink.word}`, conf: Math.max(drink.conf, d.labels.get(vessel)!), kind: 'thing' };
   return detected.conf >= classified.conf ? detected : classified;
@@ -164,35 +190,62 @@ function weight(o: DetectedObject, area: number): number {
   return o.score * Math.sqrt((o.box.w * o.box.h) / area);
 }
 
+/** Where a scene phrase's score comes from: a category score or a quantity. */
+type SceneSource = { category: CategoryName } | { quantity: QuantityName };
+
+/**
+ * Scene phrases after a page of text and a classified place, first match wins: a source scoring
+ * ≥ PRESENT names the scene (with the confidence of the source, or `conf`); `refined` replaces
+ * the text when its source is present too; `unless` vetoes.
+ */
+export const SCENE_PHRASES: ReadonlyArray<{
+  from: SceneSource;
+  text: string;
+  refined?: { from: SceneSource; text: string };
+  unless?: Condition;
+  conf?: number;
+}> = [
+  {
+    from: { category: 'building_' },
+    text: 'a building',
+    refined: { from: { category: 'building_arch' }, text: 'an old stone building with arches' },
+  },
+  { from: { quantity: 'night' }, text: 'a dark scene at night' },
+  { from: { category: 'outdoor_water' }, text: 'a body of water' },
+  { from: { category: 'outdoor_grass' }, text: 'a grassy field' },
+  { from: { quantity: 'openSky' }, text: 'a view of the sky', unless: 'drawing.much', conf: SKY_VIEW_CONF },
+];
+
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {
-  const cat = (n: string): number => categories.get(n) ?? 0;
-  if (d.text >= 0.5) return { text: TEXT_PHRASE, conf: d.text, kind: 'scene' };
+  const value = (s: SceneSource): number => ('category' in s ? (categories.get(s.category) ?? 0) : QUANTITIES[s.quantity].of(e, d));
+  if (d.text >= PRESENT) return { text: TEXT_PHRASE, conf: d.text, kind: 'scene' };
   const place = d.classes.subjects.find((s) => s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE);
   if (place) return { text: article(place.word), conf: place.conf, kind: 'scene' };
-  if (cat('building_') >= 0.5)
-    return {
-      text: cat('building_arch') >= 0.5 ? 'an old stone building with arches' : 'a building',
-      conf: cat('building_'),
-      kind: 'scene',
-    };
-  if (d.night >= 0.5) return { text: 'a dark scene at night', conf: d.night, kind: 'scene' };
-  if (cat('outdoor_water') >= 0.5) return { text: 'a body of water', conf: cat('outdoor_water'), kind: 'scene' };
-  if (cat('outdoor_grass') >= 0.5) return { text: 'a grassy field', conf: cat('outdoor_grass'), kind: 'scene' };
-  if (d.sky * (1 - d.frameFill) >= 0.5 && d.drawing < 0.5) return { text: 'a view of the sky', conf: 0.6, kind: 'scene' };
+  for (const p of SCENE_PHRASES) {
+    const v = value(p.from);
+    if (v < PRESENT || (p.unless && conditionHolds(p.unless, e, d))) continue;
+    const text = p.refined && value(p.refined.from) >= PRESENT ? p.refined.text : p.text;
+    return { text, conf: p.conf ?? v, kind: 'scene' };
+  }
   return undefined;
 }
 
-/** Setting words appended to a people/thing subject in a photo. */
+/**
+ * Setting words appended to a people/thing subject in a photo, first match wins, with the
+ * confidence of the quantity named by `conf`.
+ */
+export const SETTINGS: ReadonlyArray<{ when: Condition; text: string; conf: QuantityName }> = [
+  { when: 'night.setting', text: 'at night', conf: 'night' },
+  { when: { all: ['outdoor.setting', 'snow.setting'] }, text: 'in the snow', conf: 'outdoor' },
+  { when: { all: ['outdoor.setting', 'vegetation.setting'] }, text: 'in a grassy area', conf: 'outdoor' },
+  { when: 'outdoor.setting', text: 'outdoors', conf: 'outdoor' },
+  { when: 'indoor.setting', text: 'indoors', conf: 'indoor' },
+];
+
 function setting(e: Evidence, d: Derived): { text: string; conf: number } | undefined {
-  if (d.drawing >= 0.5) return undefined;
-  if (d.night >= 0.7) return { text: 'at night', conf: d.night };
-  if (d.outdoor >= 0.6) {
-    if ((e.scene.snow ?? 0) > 0.3) return { text: 'in the snow', conf: d.outdoor };
-    if (e.scene.vegetation > 0.25) return { text: 'in a grassy area', conf: d.outdoor };
-    return { text: 'outdoors', conf: d.outdoor };
-  }
-  if (d.indoor >= 0.6) return { text: 'indoors', conf: d.indoor };
-  return undefined;
+  if (conditionHolds('drawing.much', e, d)) return undefined;
+  const s = SETTINGS.find((x) => conditionHolds(x.when, e, d));
+  return s && { text: s.text, conf: QUANTITIES[s.conf].of(e, d) };
 }
 
 /**
@@ -216,7 +269,7 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
         : e.color.isBWImg
           ? 'a black and white photo'
           : 'an image';
-    conf = d.lineDrawing || d.clipArt ? 0.5 : 0.2;
+    conf = d.lineDrawing || d.clipArt ? FALLBACK_CONF.style : FALLBACK_CONF.image;
   } else {
     text = subject.text;
     conf = subject.conf;
@@ -224,7 +277,7 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
       const where = setting(e, d);
       if (where) {
         text += ` ${where.text}`;
-        conf *= 0.9 + 0.1 * where.conf;
+        conf *= SETTING_CONF.base + SETTING_CONF.span * where.conf;
       }
     }
     if (subject.text === TEXT_PHRASE) {
@@ -233,5 +286,6 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;
   }
-  return { text, confidence: Math.round(Math.min(0.98, Math.max(0.05, conf)) * 1000) / 1000 };
+  const c = CAPTION_CONF;
+  return { text, confidence: Math.round(Math.min(c.max, Math.max(c.min, conf)) * c.steps) / c.steps };
 }

@@ -2,6 +2,7 @@ import type { Category } from '../../shared/spec';
 import type { Evidence } from '../evidence';
 import { CATEGORY_RULES } from './category-rules';
 import { derive, type Derived } from './derive';
+import { scoreProduct } from './score';
 
 /** The 86 taxonomy names (reference/azure-86-categories.json), in official order. */
 // prettier-ignore
@@ -32,7 +33,7 @@ const PARENTS = new Set(['abstract', 'animal', 'building', 'dark', 'drink', 'foo
  * Categories the rules derive from colour cues alone (green → grass, dark → dark_): scaled by
  * 1 − frameFill, since a thing filling the frame (a green apple, a black cat) is not a scene.
  */
-const COLOUR_SCENES: ReadonlySet<string> = new Set([
+export const COLOUR_SCENES: ReadonlySet<string> = new Set([
   'outdoor_grass',
   'outdoor_field',
   'plant_',
@@ -46,7 +47,10 @@ const COLOUR_SCENES: ReadonlySet<string> = new Set([
 ]);
 
 /** Azure reports scores in 1/256 steps; we keep that granularity. */
-const quantize = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 256) / 256;
+export const SCORE_STEPS = 256;
+const quantize = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * SCORE_STEPS) / SCORE_STEPS;
+/** Score of the `others_` fallback when nothing qualifies (at least; its rule may score higher). */
+export const OTHERS_FALLBACK_SCORE = 0.3;
 
 /**
  * Scores every rule and the classifier's categories (max wins); a parent scores at least as high
@@ -57,7 +61,7 @@ export function scoreCategories(e: Evidence, d: Derived = derive(e)): Map<Catego
   const put = (name: CategoryName, s: number): void => {
     if (s > (scores.get(name) ?? 0)) scores.set(name, s);
   };
-  for (const rule of CATEGORY_RULES) put(rule.name, rule.score(e, d) * (COLOUR_SCENES.has(rule.name) ? 1 - d.frameFill : 1));
+  for (const rule of CATEGORY_RULES) put(rule.name, scoreProduct(rule.score, e, d) * (COLOUR_SCENES.has(rule.name) ? 1 - d.frameFill : 1));
   for (const [name, s] of d.classes.categories) put(name, s);
   for (const [name, s] of [...scores]) {
     const group = name.slice(0, name.indexOf('_'));
@@ -77,5 +81,5 @@ export function categorize(e: Evidence, d: Derived = derive(e)): Category[] {
     .filter(([, s]) => s >= MIN_CATEGORY_SCORE)
     .sort((p, q) => q[1] - p[1])
     .map(([name, s]) => ({ name, score: quantize(s) }));
-  return out.length ? out : [{ name: 'others_', score: quantize(Math.max(0.3, scores.get('others_') ?? 0)) }];
+  return out.length ? out : [{ name: 'others_', score: quantize(Math.max(OTHERS_FALLBACK_SCORE, scores.get('others_') ?? 0)) }];
 }

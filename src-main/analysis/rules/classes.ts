@@ -9,7 +9,32 @@ import { WORDING } from './vocab';
  * (tabby + tiger cat + Egyptian cat all say "cat"): piecewise-linear like the detector's, so that
  * 0.5 means "present". Measured on the fixtures and `npm run eval:unseen` (docs/analysis.md).
  */
-export const CLASS_CALIBRATION = { floor: 0.1, present: 0.3, sure: 0.8 } as const;
+export const CLASS_CALIBRATION = { floor: 0.1, present: 0.3, sure: 0.8, slopeAboveSure: 0.25 } as const satisfies Calibration;
+
+/**
+ * A piecewise-linear calibration from a raw score to a 0..1 confidence: `floor` maps to
+ * CALIBRATED.floor, `present` to CALIBRATED.present, `sure` to CALIBRATED.sure; above `sure` the
+ * confidence rises by `slopeAboveSure` per raw unit up to CALIBRATED.ceiling.
+ */
+export interface Calibration {
+  floor: number;
+  present: number;
+  sure: number;
+  slopeAboveSure: number;
+}
+/** Calibrated confidences at the calibration points: 0.5 means "present". */
+export const CALIBRATED = { floor: 0.3, present: 0.5, sure: 0.9, ceiling: 0.99 } as const;
+/** Calibrated confidence from which a thing counts as present. */
+export const PRESENT = CALIBRATED.present;
+
+/** Calibrated 0..1 confidence of a raw score. */
+export function calibrate(raw: number, c: Calibration): number {
+  const out = CALIBRATED;
+  if (raw <= c.floor) return (raw / c.floor) * out.floor;
+  if (raw <= c.present) return out.floor + ((raw - c.floor) / (c.present - c.floor)) * (out.present - out.floor);
+  if (raw <= c.sure) return out.present + ((raw - c.present) / (c.sure - c.present)) * (out.sure - out.present);
+  return Math.min(out.ceiling, out.sure + (raw - c.sure) * c.slopeAboveSure);
+}
 
 /**
  * The classifier learnt from photos. On drawings its confident answers are mostly wrong (stars
@@ -23,10 +48,15 @@ export const CLASS_CALIBRATION = { floor: 0.1, present: 0.3, sure: 0.8 } as cons
  */
 export const CLASS_DRAWING_GATE = { discount: 0.6, photoBins: [8, 24] } as const;
 
+/**
+ * The caption names the kind instead of the best thing when the kind's summed probability exceeds
+ * this × the thing's (monastery, castle, palace: "a building").
+ */
+export const KIND_OVER_THING = 2;
 /** General tags (fruit, animal) count a little less than the name of the thing itself. */
-const GENERAL_TAG_FACTOR = 0.95;
+export const GENERAL_TAG_FACTOR = 0.95;
 /** The specific name ("golden retriever") is reported from its own probability only, a little lower. */
-const SPECIFIC_NAME_FACTOR = 0.9;
+export const SPECIFIC_NAME_FACTOR = 0.9;
 
 /**
  * Kinds of things usually photographed close up: a confident classifier answer of such a kind
@@ -119,11 +149,7 @@ const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
 /** Calibrated 0..1 confidence of a summed class probability. */
 export function classConfidence(p: number): number {
-  const { floor, present, sure } = CLASS_CALIBRATION;
-  if (p <= floor) return (p / floor) * 0.3;
-  if (p <= present) return 0.3 + ((p - floor) / (present - floor)) * 0.2;
-  if (p <= sure) return 0.5 + ((p - present) / (sure - present)) * 0.4;
-  return Math.min(0.99, 0.9 + (p - sure) * 0.25);
+  return calibrate(p, CLASS_CALIBRATION);
 }
 
 /** COCO label by the word our tags use for it (labelWord) and by its own name. */
@@ -180,7 +206,7 @@ export function classEvidence(e: Evidence): ClassEvidence {
     const c = meta.get(display)!;
     // When the classes disagree on the main thing but agree on its kind (monastery, castle,
     // palace: all buildings), the caption names the kind.
-    const kind = subjects.length ? undefined : c.tags.find((t) => CAPTION_KINDS.has(t) && (sums.tag.get(t) ?? 0) > 2 * q);
+    const kind = subjects.length ? undefined : c.tags.find((t) => CAPTION_KINDS.has(t) && (sums.tag.get(t) ?? 0) > KIND_OVER_THING * q);
     const word = kind ?? display;
     if (subjects.some((x) => x.word === word)) continue;
     const conf = classConfidence(kind ? sums.tag.get(kind)! : q);

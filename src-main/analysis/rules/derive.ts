@@ -1,7 +1,8 @@
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
-import { classEvidence, CLOSE_UP_KINDS, type ClassEvidence } from './classes';
+import { band, holds } from './bands';
+import { calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
 /**
@@ -9,7 +10,7 @@ import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
  * 0.5 sits at the score where detections on real photos become mostly right (`present`), and
  * the floor below which nothing is reported (`floor`). See docs/analysis.md.
  */
-export const OBJECT_CALIBRATION = { floor: 0.25, present: 0.4, sure: 0.7 } as const;
+export const OBJECT_CALIBRATION = { floor: 0.25, present: 0.4, sure: 0.7, slopeAboveSure: 0.3 } as const satisfies Calibration;
 
 /**
  * Raw-score handicap of detections in clip art and line drawings. The detector learnt from photos;
@@ -21,21 +22,51 @@ export const DRAWING_SCORE_SHIFT = 0.15;
 
 /** The raw score the calibration sees: handicapped on drawings. */
 function effectiveScore(e: Evidence, raw: number): number {
-  const drawing = e.imageType.lineDrawingType === 1 || e.imageType.clipArtType >= 2;
+  const drawing = e.imageType.lineDrawingType === 1 || e.imageType.clipArtType >= CLIP_ART_TYPE.clipArt;
   return drawing ? raw - DRAWING_SCORE_SHIFT : raw;
 }
 
 /** Calibrated 0..1 confidence of a raw detector score (0.5 ≈ present). */
 export function objectConfidence(raw: number): number {
-  const { floor, present, sure } = OBJECT_CALIBRATION;
-  if (raw <= floor) return (raw / floor) * 0.3;
-  if (raw <= present) return 0.3 + ((raw - floor) / (present - floor)) * 0.2;
-  if (raw <= sure) return 0.5 + ((raw - present) / (sure - present)) * 0.4;
-  return Math.min(0.99, 0.9 + (raw - sure) * 0.3);
+  return calibrate(raw, OBJECT_CALIBRATION);
 }
 
-const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
-const ramp = (x: number, lo: number, hi: number): number => clamp01((x - lo) / (hi - lo));
+/** Face ages (years) of the people words: baby below `baby`, child below `child`, adult from `adult`. */
+export const AGE_YEARS = { baby: 3, child: 13, adult: 18 } as const;
+
+/** Person confidence from faces: base + span × the best face's detector confidence. */
+export const FACE_PERSON_CONF = { base: 0.6, span: 0.39 } as const;
+
+/**
+ * Drawing score by image type: line drawings almost surely not photos; clip art base + perType ×
+ * clipArtType (type 2 → 0.8, 3 → 0.9); "ambiguous" clip art (type 1) a little.
+ */
+export const DRAWING_SCORE = { lineDrawing: 0.95, clipArtBase: 0.6, clipArtPerType: 0.1, ambiguous: 0.3 } as const;
+/** clipArtType from which an image is clip art, and the "ambiguous" type. */
+export const CLIP_ART_TYPE = { clipArt: 2, ambiguous: 1 } as const;
+
+/** Night without a night sky or point lights (a dark indoor portrait) stays below 0.5. */
+export const NIGHT_WITHOUT_SKY_OR_LIGHTS = 0.45;
+
+/** Text weights: colourful text blocks, and text lines on / off a page-like image. */
+export const TEXT_WEIGHT = { colourfulBlocks: 0.7, linesOnPage: 0.95, linesOffPage: 0.6 } as const;
+
+/**
+ * Weight of the bright-grey ("overcast") sky part in the effective sky: full in B&W photos, low
+ * behind a portrait face (studio backdrops and walls are white too), else most of it.
+ */
+export const GREY_SKY_WEIGHT = { bw: 1, portrait: 0.3, colour: 0.8 } as const;
+
+/** Natural cues lower the indoor score by this × the natural score (a window view stays indoors). */
+export const INDOOR_NATURAL_PENALTY = 0.5;
+
+/**
+ * Extra people from person boxes: calibrated ≥ minConf, ≥ minShare of the image, not overlapping
+ * an already counted box by more than maxOverlap of the smaller one.
+ */
+export const PERSON_BOX = { minConf: 0.6, minShare: 0.01, maxOverlap: 0.3, faceReachWidths: 1 } as const;
+/** Area floor (px²) of the overlap denominator (degenerate boxes). */
+const MIN_BOX_AREA_PX = 1e-9;
 
 /** Quantities shared by the category, tag and caption rules, derived once from the evidence. */
 export interface Derived {
@@ -74,9 +105,10 @@ export interface Derived {
   /** The classifier's words, categories and subjects (empty when it did not run). */
   classes: ClassEvidence;
   /**
-   * 0..1: a thing fills the frame (a detected box over 30→60 % of the image, or a thing of a
-   * close-up kind the classifier names with confidence 0.5→0.9 in a photo without people). Colour-only scene words (grass, sky, night) are
-   * scaled by 1 − frameFill: a close-up of a green apple is not a grassy field.
+   * 0..1: a thing fills the frame (a big confident detected box, band boxShare.fill, or a thing
+   * of a close-up kind the classifier names, band closeUpConf.fill, in a photo without people).
+   * Colour-only scene words (grass, sky, night) are scaled by 1 − frameFill: a close-up of a
+   * green apple is not a grassy field.
    */
   frameFill: number;
 }
@@ -88,7 +120,7 @@ export function derive(e: Evidence): Derived {
   for (const o of e.objects) {
     const c = objectConfidence(effectiveScore(e, o.score));
     labels.set(o.label, Math.max(labels.get(o.label) ?? 0, c));
-    if (c >= 0.5) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
+    if (c >= PRESENT) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
   }
   const classes = classEvidence(e);
   secondOpinion(labels, counts, classes);
@@ -97,12 +129,19 @@ export function derive(e: Evidence): Derived {
   const faces = e.faces;
   const persons = faces.length + extraPeople(e);
   const faceConf = faces.reduce((m, f) => Math.max(m, f.confidence), 0);
-  const personConf = Math.max(labels.get('person') ?? 0, faces.length ? 0.6 + 0.39 * faceConf : 0);
-  const adults = faces.filter((f) => f.age >= 18);
+  const personConf = Math.max(labels.get('person') ?? 0, faces.length ? FACE_PERSON_CONF.base + FACE_PERSON_CONF.span * faceConf : 0);
+  const adults = faces.filter((f) => f.age >= AGE_YEARS.adult);
   const lineDrawing = e.imageType.lineDrawingType === 1;
-  const clipArt = e.imageType.clipArtType >= 2;
+  const clipArt = e.imageType.clipArtType >= CLIP_ART_TYPE.clipArt;
   // Photos (clipArtType 0) are fully photos; "ambiguous" (1) counts as a little drawing.
-  const drawing = lineDrawing ? 0.95 : clipArt ? 0.6 + 0.1 * e.imageType.clipArtType : e.imageType.clipArtType === 1 ? 0.3 : 0;
+  const D = DRAWING_SCORE;
+  const drawing = lineDrawing
+    ? D.lineDrawing
+    : clipArt
+      ? D.clipArtBase + D.clipArtPerType * e.imageType.clipArtType
+      : e.imageType.clipArtType === CLIP_ART_TYPE.ambiguous
+        ? D.ambiguous
+        : 0;
   const photo = 1 - drawing;
   const s = e.scene;
   let outdoorObj = 0;
@@ -113,23 +152,30 @@ export function derive(e: Evidence): Derived {
   }
   // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
   // alone stays below 0.5 ("night" needs a night sky or lights).
+  const nightSkyOrLights = holds('skyPixels.night', s.sky) || holds('brightSpots.pointLights', s.brightSpots);
   const night =
-    (1 - frameFill) * (s.brightness < 0.3 ? ramp(s.dark, 0.25, 0.45) * (s.sky > 0.1 || s.brightSpots > 0.01 ? 1 : 0.45) * photo : 0);
+    (1 - frameFill) *
+    (holds('brightness.dim', s.brightness) ? band('dark.night', s.dark) * (nightSkyOrLights ? 1 : NIGHT_WITHOUT_SKY_OR_LIGHTS) * photo : 0);
   const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
   // Text: many text-like blocks, or several lines of writing on a plain page.
-  // Text blocks count on a page-like image (≥ 65 % of pixels at the local paper tone): grass,
-  // gravel or stone also make bimodal blocks, but most of their pixels sit well below the bright
-  // specks around them.
-  const blocks = lineDrawing || s.page < 0.65 ? 0 : ramp(s.textBlocks, 0.25, 0.45) * (s.colorfulness < 0.35 ? 1 : 0.7);
-  const text = Math.max(blocks, ramp(s.textLines, 2, 5) * (s.page >= 0.65 ? 0.95 : 0.6));
+  // Text blocks count on a page-like image (test 'page.yes'): grass, gravel or stone also make
+  // bimodal blocks, but most of their pixels sit well below the bright specks around them.
+  const page = holds('page.yes', s.page);
+  const blocks =
+    lineDrawing || !page
+      ? 0
+      : band('textBlocks.page', s.textBlocks) * (holds('colorfulness.plainPage', s.colorfulness) ? 1 : TEXT_WEIGHT.colourfulBlocks);
+  const text = Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage));
   // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text.
-  const greyWeight = (e.color.isBWImg ? 1 : largestFaceShare > 0.02 ? 0.3 : 0.8) * (1 - text);
+  const G = GREY_SKY_WEIGHT;
+  const greyWeight = (e.color.isBWImg ? G.bw : holds('face.portrait', largestFaceShare) ? G.portrait : G.colour) * (1 - text);
   const sky = s.sky - s.skyGrey + s.skyGrey * greyWeight;
   // Colour cues of a natural setting; a thing filling the frame (a green apple) is not one.
   const natural =
-    (1 - frameFill) * Math.max(ramp(sky, 0.08, 0.25), ramp(s.vegetation, 0.08, 0.25), ramp(s.water, 0.15, 0.35), ramp(s.snow, 0.15, 0.35));
+    (1 - frameFill) *
+    Math.max(band('sky.natural', sky), band('vegetation.natural', s.vegetation), band('water.body', s.water), band('snow.natural', s.snow));
   const outdoor = photo * Math.max(natural, outdoorObj);
-  const indoor = photo * Math.max(0, indoorObj - 0.5 * natural);
+  const indoor = photo * Math.max(0, indoorObj - INDOOR_NATURAL_PENALTY * natural);
   return {
     labels,
     counts,
@@ -139,8 +185,8 @@ export function derive(e: Evidence): Derived {
     sky,
     men: adults.filter((f) => f.gender === 'Male').length,
     women: adults.filter((f) => f.gender === 'Female').length,
-    children: faces.filter((f) => f.age < 13).length,
-    babies: faces.filter((f) => f.age < 3).length,
+    children: faces.filter((f) => f.age < AGE_YEARS.child).length,
+    babies: faces.filter((f) => f.age < AGE_YEARS.baby).length,
     smiling: faces.filter((f) => f.smiling).length,
     glasses: faces.filter((f) => f.glasses).length,
     drawing,
@@ -164,7 +210,7 @@ function secondOpinion(labels: Map<CocoLabel, number>, counts: Map<CocoLabel, nu
   for (const s of classes.subjects) {
     if (!s.coco || s.conf <= (labels.get(s.coco) ?? 0)) continue;
     labels.set(s.coco, s.conf);
-    if (s.conf >= 0.5 && !counts.has(s.coco)) counts.set(s.coco, 1);
+    if (s.conf >= PRESENT && !counts.has(s.coco)) counts.set(s.coco, 1);
   }
 }
 
@@ -173,22 +219,21 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
   const area = e.width * e.height;
   let fill = 0;
   for (const o of e.objects) {
-    if (o.label === 'person' || (labels.get(o.label) ?? 0) < 0.5) continue;
-    fill = Math.max(fill, ramp((o.box.w * o.box.h) / area, 0.3, 0.6));
+    if (o.label === 'person' || (labels.get(o.label) ?? 0) < PRESENT) continue;
+    fill = Math.max(fill, band('boxShare.fill', (o.box.w * o.box.h) / area));
   }
   // The classifier gives no extent: its answer fills the frame only for things usually shot close
   // up, and not beside people (the tripod next to a cameraman).
-  const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= 0.5);
+  const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= PRESENT);
   const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
-  if (thing && !people) fill = Math.max(fill, ramp(thing.conf, 0.5, 0.9));
+  if (thing && !people) fill = Math.max(fill, band('closeUpConf.fill', thing.conf));
   return fill;
 }
 
 /**
- * People the face search did not count: confident person boxes (calibrated ≥ 0.6, ≥ 1 % of the
- * image) with no detected face centre above them (within one box width to either side) and
- * that do not overlap another counted box by more than
- * 30 % (CenterNet often adds a partial box inside a person). Faces and boxes of the same people
+ * People the face search did not count: confident person boxes (PERSON_BOX) with no detected face
+ * centre above them (within faceReachWidths box widths to either side) and that do not overlap
+ * another counted box by more than maxOverlap (CenterNet often adds a partial box inside a person). Faces and boxes of the same people
  * are thus counted once.
  */
 function extraPeople(e: Evidence): number {
@@ -197,10 +242,14 @@ function extraPeople(e: Evidence): number {
   const counted: DetectedObject['box'][] = [];
   let extra = 0;
   for (const o of e.objects) {
-    if (o.label !== 'person' || objectConfidence(effectiveScore(e, o.score)) < 0.6 || (o.box.w * o.box.h) / area < 0.01) continue;
+    if (o.label !== 'person' || objectConfidence(effectiveScore(e, o.score)) < PERSON_BOX.minConf) continue;
+    if ((o.box.w * o.box.h) / area < PERSON_BOX.minShare) continue;
     // Loose association: CenterNet's person boxes are often narrow or start below the head.
-    const hasFace = centres.some(([x, y]) => x >= o.box.x - o.box.w && x <= o.box.x + 2 * o.box.w && y <= o.box.y + o.box.h);
-    if (counted.some((b) => overlapOfSmaller(b, o.box) > 0.3)) continue;
+    const reach = PERSON_BOX.faceReachWidths;
+    const hasFace = centres.some(
+      ([x, y]) => x >= o.box.x - reach * o.box.w && x <= o.box.x + (1 + reach) * o.box.w && y <= o.box.y + o.box.h,
+    );
+    if (counted.some((b) => overlapOfSmaller(b, o.box) > PERSON_BOX.maxOverlap)) continue;
     counted.push(o.box);
     if (!hasFace) extra++;
   }
@@ -211,5 +260,5 @@ function extraPeople(e: Evidence): number {
 function overlapOfSmaller(a: DetectedObject['box'], b: DetectedObject['box']): number {
   const w = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
   const h = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
-  return (w * h) / Math.max(1e-9, Math.min(a.w * a.h, b.w * b.h));
+  return (w * h) / Math.max(MIN_BOX_AREA_PX, Math.min(a.w * a.h, b.w * b.h));
 }

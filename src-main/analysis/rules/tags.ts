@@ -1,34 +1,92 @@
 import type { Tag } from '../../shared/spec';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
-import type { Derived } from './derive';
-import { ANIMALS, FOOD, VEHICLES, WORDING } from './vocab';
+import { AGE_YEARS, type Derived } from './derive';
+import { scoreProduct, type Product } from './score';
+import { LABEL_GROUPS, WORDING, type LabelGroupName } from './vocab';
 
 /** Tags below this confidence are not reported. */
 export const MIN_TAG_CONFIDENCE = 0.3;
 /** `description.tags` lists the tag names from this confidence up. */
 export const DESCRIPTION_TAG_CONFIDENCE = 0.5;
-
-const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
-const ramp = (x: number, lo: number, hi: number): number => clamp01((x - lo) / (hi - lo));
+/** Tag confidences are rounded to this many steps (4 decimals). */
+const TAG_STEPS = 10000;
 
 /** The tag word of a COCO label. */
 export function labelWord(label: CocoLabel): string {
   return WORDING[label] ?? label;
 }
 
+/** One image-level tag: its confidence as a product over named quantities, bands and tests (score.ts). */
+export interface TagRule {
+  tag: string;
+  score: Product;
+}
+
+/**
+ * Scene and style tags. Colour-only scene words (sky, grass, tree) use `open` (photo × (1 −
+ * frameFill)): they give way to a thing that fills the frame. docs/analysis.md renders this table.
+ */
+export const TAG_RULES: readonly TagRule[] = [
+  { tag: 'person', score: ['personConf'] },
+  { tag: 'outdoor', score: ['outdoor'] },
+  { tag: 'indoor', score: ['indoor'] },
+  { tag: 'sky', score: ['open', 'sky.tag'] },
+  { tag: 'grass', score: ['open', 'vegetation.lawn'] },
+  { tag: 'tree', score: ['open', 'vegetation.green', 'sky.treeTag'] },
+  { tag: 'water', score: ['photo', 'water.body'] },
+  { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }] },
+  { tag: 'night', score: ['night'] },
+  { tag: 'text', score: ['text'] },
+  {
+    tag: 'drawing',
+    score: [
+      {
+        first: [
+          ['lineDrawing.yes', 0.9],
+          ['clipArt.yes', 0.55],
+        ],
+      },
+    ],
+  },
+  {
+    tag: 'clipart',
+    score: [
+      {
+        first: [
+          ['clipArtType.good', 0.9],
+          ['clipArtType.normal', 0.7],
+          ['clipArtType.ambiguous', 0.35],
+        ],
+      },
+    ],
+  },
+  { tag: 'black and white', score: [{ when: 'bw.yes', then: 0.9 }] },
+];
+
+/** General tags of detected labels, at HYPERNYM_FACTOR × the best member. */
+export const HYPERNYM_TAGS: ReadonlyArray<{ tag: string; group: LabelGroupName }> = [
+  { tag: 'animal', group: 'animals' },
+  { tag: 'vehicle', group: 'vehicles' },
+  { tag: 'food', group: 'food' },
+];
+/** A general tag (animal) counts a little less than the detected thing itself. */
+export const HYPERNYM_FACTOR = 0.95;
+
+/** Per-face tags: weights × the face's detection confidence (man/woman: × gender confidence). */
+export const FACE_TAG_WEIGHTS = { child: 0.85, smiling: 0.75, glasses: 0.8 } as const;
+/** The group tag (≥ 3 people): base + perPerson × people, counted up to `upTo`. */
+export const GROUP_TAG = { minPeople: 3, base: 0.6, perPerson: 0.05, upTo: 7 } as const;
+
 /**
  * The Tags feature. Confidences are calibrated so ≥ 0.5 usually means present:
  * - objects: calibrated detector confidence (derive.ts `objectConfidence`), hypernyms (animal,
- *   vehicle, food) at 0.95 × the best member;
+ *   vehicle, food) at HYPERNYM_FACTOR × the best member;
  * - classifier: specific names, display words and WordNet general tags (classes.ts), merged with
  *   the detector's words by maximum;
  * - people: person from faces or person boxes; man/woman per adult face (face × gender
- *   confidence), child for age < 13, group for ≥ 3 people, smiling and glasses from attributes;
- * - scene: ramps over the pixel cues (sky 0.1→0.3 of the image, vegetation 0.1→0.3, water
- *   0.15→0.35, snow 0.2→0.4 on outdoor photos only; sky, grass and tree × (1 − frameFill)),
- *   outdoor/indoor/night/text from derive.ts;
- * - style: drawing, clipart, black and white from the ImageType and Color evidence.
+ *   confidence), child, group, smiling and glasses from attributes;
+ * - scene and style: TAG_RULES.
  */
 export function buildTags(e: Evidence, d: Derived): Tag[] {
   const tags = new Map<string, number>();
@@ -37,39 +95,21 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
   };
   for (const [label, c] of d.labels) {
     put(labelWord(label), c);
-    if (ANIMALS.has(label)) put('animal', 0.95 * c);
-    if (VEHICLES.has(label)) put('vehicle', 0.95 * c);
-    if (FOOD.has(label)) put('food', 0.95 * c);
+    for (const h of HYPERNYM_TAGS) if (LABEL_GROUPS[h.group].has(label)) put(h.tag, HYPERNYM_FACTOR * c);
   }
   for (const [word, c] of d.classes.words) put(word, c);
-  if (d.persons > 0 || d.personConf > 0) put('person', d.personConf);
   for (const f of e.faces) {
     const c = f.confidence;
     put('human face', c);
-    if (f.age < 13) put('child', c * 0.85);
-    else if (f.age >= 18) put(f.gender === 'Male' ? 'man' : 'woman', c * f.genderConfidence);
-    if (f.smiling) put('smiling', c * 0.75);
-    if (f.glasses) put('glasses', c * 0.8);
+    if (f.age < AGE_YEARS.child) put('child', c * FACE_TAG_WEIGHTS.child);
+    else if (f.age >= AGE_YEARS.adult) put(f.gender === 'Male' ? 'man' : 'woman', c * f.genderConfidence);
+    if (f.smiling) put('smiling', c * FACE_TAG_WEIGHTS.smiling);
+    if (f.glasses) put('glasses', c * FACE_TAG_WEIGHTS.glasses);
   }
-  if (d.persons >= 3) put('group', 0.6 + 0.05 * Math.min(d.persons, 7));
-  const photo = 1 - d.drawing;
-  // Colour-only scene words give way to a thing that fills the frame.
-  const open = photo * (1 - d.frameFill);
-  const s = e.scene;
-  put('outdoor', d.outdoor);
-  put('indoor', d.indoor);
-  put('sky', open * ramp(d.sky, 0.1, 0.3));
-  put('grass', open * ramp(s.vegetation, 0.1, 0.3));
-  put('tree', open * ramp(s.vegetation, 0.15, 0.35) * ramp(d.sky, 0.03, 0.15));
-  put('water', photo * ramp(s.water, 0.15, 0.35));
-  put('snow', photo * ramp(s.snow, 0.2, 0.4) * (d.outdoor >= 0.5 ? 1 : 0));
-  put('night', d.night);
-  put('text', d.text);
-  put('drawing', d.lineDrawing ? 0.9 : d.clipArt ? 0.55 : 0);
-  put('clipart', [0, 0.35, 0.7, 0.9][e.imageType.clipArtType] ?? 0);
-  put('black and white', e.color.isBWImg ? 0.9 : 0);
+  if (d.persons >= GROUP_TAG.minPeople) put('group', GROUP_TAG.base + GROUP_TAG.perPerson * Math.min(d.persons, GROUP_TAG.upTo));
+  for (const rule of TAG_RULES) put(rule.tag, scoreProduct(rule.score, e, d));
   return [...tags]
     .filter(([, c]) => c >= MIN_TAG_CONFIDENCE)
     .sort((p, q) => q[1] - p[1] || p[0].localeCompare(q[0]))
-    .map(([name, c]) => ({ name, confidence: Math.round(c * 10000) / 10000 }));
+    .map(([name, c]) => ({ name, confidence: Math.round(c * TAG_STEPS) / TAG_STEPS }));
 }

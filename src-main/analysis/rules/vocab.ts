@@ -101,6 +101,19 @@ export const INDOOR_OBJECTS: ReadonlySet<CocoLabel> = new Set([
 export const FURNITURE: ReadonlySet<CocoLabel> = new Set(['couch', 'bed', 'chair', 'dining table', 'bench']);
 export const SCREENS: ReadonlySet<CocoLabel> = new Set(['tv', 'laptop', 'cell phone']);
 
+/** The label groups rule tables name as `any:<group>` (score.ts). */
+export const LABEL_GROUPS = {
+  animals: ANIMALS,
+  food: FOOD,
+  drink: DRINK,
+  vehicles: VEHICLES,
+  street: STREET,
+  sports: SPORTS,
+  furniture: FURNITURE,
+  screens: SCREENS,
+} as const satisfies Record<string, ReadonlySet<CocoLabel>>;
+export type LabelGroupName = keyof typeof LABEL_GROUPS;
+
 /** Tag/caption wording of COCO labels that read badly as English nouns. */
 export const WORDING: Partial<Record<CocoLabel, string>> = {
   'dining table': 'table',

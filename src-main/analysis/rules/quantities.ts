@@ -1,0 +1,78 @@
+import type { Evidence } from '../evidence';
+import type { Derived } from './derive';
+
+/** A number the rules read, from the evidence or the derived values (derive.ts). */
+export interface Quantity {
+  of(e: Evidence, d: Derived): number;
+  /** What it measures and its unit, for the generated docs. */
+  what: string;
+}
+
+/** A flag as a quantity: 1 when set, 0 otherwise. */
+const flag = (b: boolean): number => (b ? 1 : 0);
+/** Denominator floor of cloudShare (an image without sky has no cloud share). */
+const MIN_SKY_SHARE = 1e-6;
+
+/**
+ * The quantities the bands and tests of bands.ts are defined over. Scene cues are fractions of the
+ * image (analysis/scene/cues.ts) unless said; derived scores are 0..1 (derive.ts).
+ */
+export const QUANTITIES = {
+  // Derived scores (derive.ts).
+  photo: { of: (_e, d) => 1 - d.drawing, what: '1 − drawing score: how much the image is a photo' },
+  open: {
+    of: (_e, d) => (1 - d.drawing) * (1 - d.frameFill),
+    what: 'photo × (1 − frameFill): a photo not filled by one thing, where colour-only scene words apply',
+  },
+  drawing: { of: (_e, d) => d.drawing, what: 'drawing score from the ImageType (DRAWING_SCORE)' },
+  lineDrawing: { of: (_e, d) => flag(d.lineDrawing), what: '1 for a line drawing' },
+  clipArt: { of: (_e, d) => flag(d.clipArt), what: '1 for clip art (clipArtType ≥ 2)' },
+  clipArtType: { of: (e) => e.imageType.clipArtType, what: 'the ImageType clipArtType, 0..3' },
+  bw: { of: (e) => flag(e.color.isBWImg), what: '1 for a black-and-white image (isBWImg)' },
+  personConf: { of: (_e, d) => d.personConf, what: 'confidence that a person is present' },
+  persons: { of: (_e, d) => d.persons, what: 'people counted (faces plus faceless person boxes)' },
+  children: { of: (_e, d) => d.children, what: 'faces under the child age' },
+  babies: { of: (_e, d) => d.babies, what: 'faces under the baby age' },
+  faces: { of: (e) => e.faces.length, what: 'detected faces' },
+  faceShare: { of: (_e, d) => d.largestFaceShare, what: 'largest face area / image area' },
+  personBox: { of: (_e, d) => d.labels.get('person') ?? 0, what: 'calibrated confidence of the best person box' },
+  objectKinds: {
+    of: (_e, d) => [...d.counts.keys()].filter((l) => l !== 'person').length,
+    what: 'distinct confidently detected labels other than person',
+  },
+  labelKinds: { of: (_e, d) => d.labels.size, what: 'distinct detected labels, at any confidence' },
+  indoor: { of: (_e, d) => d.indoor, what: 'indoor score' },
+  outdoor: { of: (_e, d) => d.outdoor, what: 'outdoor score' },
+  night: { of: (_e, d) => d.night, what: 'night score' },
+  text: { of: (_e, d) => d.text, what: 'text score' },
+  openSky: { of: (_e, d) => d.sky * (1 - d.frameFill), what: 'sky × (1 − frameFill): sky not hidden by a close-up thing' },
+  sky: { of: (_e, d) => d.sky, what: 'effective sky share (blue sky, plus weighted bright-grey sky; derive.ts)' },
+  // Pixel cues (analysis/scene/cues.ts).
+  vegetation: { of: (e) => e.scene.vegetation, what: 'green vegetation pixels' },
+  water: { of: (e) => e.scene.water, what: 'blue/teal pixels in the lower half' },
+  snow: { of: (e) => e.scene.snow, what: 'smooth very bright grey pixels in the lower half' },
+  brightness: { of: (e) => e.scene.brightness, what: 'mean L*/100' },
+  dark: { of: (e) => e.scene.dark, what: 'pixels with L* < 20' },
+  brightSpots: { of: (e) => e.scene.brightSpots, what: 'bright saturated pixels on a dark image' },
+  warmGlow: { of: (e) => e.scene.warmGlow, what: 'warm bright saturated pixels' },
+  skin: { of: (e) => e.scene.skin, what: 'skin-tone pixels' },
+  skinOrGlow: { of: (e) => e.scene.skin + e.scene.warmGlow, what: 'skin plus warm glow (sand and sun)' },
+  skyPixels: { of: (e) => e.scene.sky, what: 'sky pixels, blue or grey (before the grey weighting of `sky`)' },
+  textBlocks: { of: (e) => e.scene.textBlocks, what: 'text-like 8×8 blocks' },
+  textLines: { of: (e) => e.scene.textLines, what: 'lines of writing found (a count)' },
+  page: { of: (e) => e.scene.page, what: 'pixels at the local paper tone' },
+  edges: { of: (e) => e.scene.edges, what: 'pixels on a strong edge (ΔL* > 12)' },
+  straightEdges: { of: (e) => e.scene.straightEdges, what: 'pixels on long horizontal or vertical edge runs' },
+  verticalShare: { of: (e) => e.scene.verticalShare, what: 'vertical part of the straight edges (0..1 of them)' },
+  horizontalShare: { of: (e) => 1 - e.scene.verticalShare, what: 'horizontal part of the straight edges (0..1 of them)' },
+  colorfulness: { of: (e) => e.scene.colorfulness, what: 'Hasler–Süsstrunk colourfulness / 100' },
+  cloudShare: {
+    of: (e) => e.scene.skyGrey / Math.max(e.scene.sky, MIN_SKY_SHARE),
+    what: 'bright-grey part of the sky pixels (0..1 of the sky)',
+  },
+  blueSky: { of: (e) => e.scene.sky - e.scene.skyGrey, what: 'blue (not grey) sky pixels' },
+  chromaP50: { of: (e) => e.chroma.p50, what: 'median Lab chroma' },
+  chromaP90: { of: (e) => e.chroma.p90, what: '90th-percentile Lab chroma' },
+} as const satisfies Record<string, Quantity>;
+
+export type QuantityName = keyof typeof QUANTITIES;
