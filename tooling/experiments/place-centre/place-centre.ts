@@ -26,7 +26,7 @@ for (const f of files) {
   const { image } = await loader.load(join(sources, f));
   // The whole image and its crops: queries are matched crop by crop, so the centre is the mean of
   // the same kind of vectors, each image weighted once.
-  const d = await describePlace(image, (id, feeds) => engine.run(id, feeds));
+  const d = await describePlace(image, engine);
   const vs = [d.vector, ...d.crops.map((c) => c.vector)];
   sum ??= new Float32Array(d.vector.length);
   for (const v of vs) for (let i = 0; i < v.length; i++) sum[i]! += v[i]! / vs.length / files.length;

@@ -1,7 +1,7 @@
 /**
  * Measurement: for each float model, fold → plan → calibrate (on captured inputs from calibration
  * images) → QDQ, then compare int8 with float on held-out captured inputs (output agreement) and
- * time both. Usage: tsx models/convert/quantize/explore.ts [model ids…]
+ * time both. Usage: tsx tooling/convert/quantize/explore.ts [model ids…]
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
