@@ -73,7 +73,7 @@ export const LIPS_APART_RATIO = 0.03;
  * Finds faces in a decoded image. `runner` runs the ONNX models (see `engineRunner`).
  *
  * @example
- * const faces = await detectFacesInImage(image, { minHeadScale: 0.015, selector: parseSelector('FRONTAL')! }, engineRunner(engine));
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']) }, engineRunner(engine));
  */
 export async function detectFacesInImage(
   img: RgbImage,

@@ -4,7 +4,7 @@
  *
  * @example
  * const runner = engineRunner(engine);
- * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: parseSelector('frontal')! }, runner, signal);
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']) }, runner, signal);
  * faces[0].box; // { left, top, width, height } in image px
  */
 export {
@@ -16,7 +16,7 @@ export {
   type DetectOptions,
   type FaceSearchStats,
 } from './detect-faces';
-export { parseSelector, parseMinHeadScale, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
+export { selectorPlan, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
 export { engineRunner, type EngineLike } from './engine-runner';
 export { EMOTIONS, type Emotion } from './attributes';
 export { FACE_MODEL_THREADS, type FaceModelRunner, type FaceModelId } from './runner';

@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../core';
 import { cropRgb, makeThumbnail, type RgbImage, type Thumbnail } from '../../inference/image';
-import { detectFacesInImage, engineRunner, parseSelector, type EngineLike } from '../faces';
+import { detectFacesInImage, engineRunner, selectorPlan, type EngineLike } from '../faces';
 import { describeFace, type FaceBox } from './face-descriptor';
 import { describePlace } from './place-descriptor';
 
@@ -33,7 +33,7 @@ export async function describePersonReference(
   const runner = engineRunner(engine);
   const faces = await detectFacesInImage(
     img,
-    { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
+    { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true },
     runner,
     signal,
   );

@@ -5,7 +5,7 @@
  * source-image pixels; the crop geometry does the rest.
  */
 import { detectObjects, type ModelRunner } from '../../analysis';
-import { detectFacesInImage, parseSelector, type FaceModelRunner } from '../../analysis/faces';
+import { detectFacesInImage, selectorPlan, type FaceModelRunner } from '../../analysis/faces';
 import { resizeRgb, type RgbImage } from '../../inference';
 import type { WeightedBox } from './crop-geometry';
 import { SALIENCY, saliencyBox } from './saliency';
@@ -40,7 +40,7 @@ export const REGION_RULES = {
 
 /** Faces as regions, weighted by area × confidence so the main face wins when not all fit. */
 export function faceRegions(runner: FaceModelRunner): RegionSource {
-  const selector = parseSelector('FRONTAL')!;
+  const selector = selectorPlan(['FRONTAL']);
   return {
     kind: 'faces',
     async find(img, signal) {

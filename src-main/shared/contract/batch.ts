@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import type { BatchOptions } from '../batch';
 import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../spec';
-import { ANALYSIS_CONCURRENCY, BATCH_NAME_MAX_CHARS, DOWNLOAD_CONCURRENCY, MIN_HEAD_SCALE, SERVICE_URL_MAX_CHARS, URL_LIST_MAX_CHARS } from './limits';
+import {
+  ANALYSIS_CONCURRENCY,
+  BATCH_NAME_MAX_CHARS,
+  DOWNLOAD_CONCURRENCY,
+  MIN_HEAD_SCALE,
+  SERVICE_URL_MAX_CHARS,
+  URL_LIST_MAX_CHARS,
+} from './limits';
 import { addProblem } from './problems';
 
 /** An integer option within `{ min, max }`, named in its problem. */
@@ -31,20 +38,18 @@ export const backendSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('distributed'), redisUrl: z.literal(''), queueKey: z.literal('') }).strict(),
 ]);
 
-/** What a batch runs on each image: the analyze options (at least one feature) or detect's. */
-export const operationSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('analyze'), features: z.array(z.enum(VISUAL_FEATURES)).min(1), details: z.array(z.enum(DETAILS)) }).strict(),
+const minHeadScale = z.number().superRefine((v, ctx) => {
+  if (!(v >= MIN_HEAD_SCALE.min && v <= MIN_HEAD_SCALE.max))
+    addProblem(ctx, 'invalid-parameter', `minHeadScale must be from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}.`, 'minHeadScale');
+});
+const detectOperation = z.object({ kind: z.literal('detect'), minHeadScale, selector: z.array(z.enum(SELECTORS)) }).strict();
+const analyzeOperation = (minFeatures: number) =>
   z
-    .object({
-      kind: z.literal('detect'),
-      minHeadScale: z.number().superRefine((v, ctx) => {
-        if (!(v >= MIN_HEAD_SCALE.min && v <= MIN_HEAD_SCALE.max))
-          addProblem(ctx, 'invalid-parameter', `minHeadScale must be from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}.`, 'minHeadScale');
-      }),
-      selector: z.array(z.enum(SELECTORS)),
-    })
-    .strict(),
-]);
+    .object({ kind: z.literal('analyze'), features: z.array(z.enum(VISUAL_FEATURES)).min(minFeatures), details: z.array(z.enum(DETAILS)) })
+    .strict();
+
+/** What a batch runs on each image: the analyze options or detect's. */
+export const operationSchema = z.discriminatedUnion('kind', [analyzeOperation(0), detectOperation]);
 
 /** A batch name: trimmed, not empty. */
 export const batchName = z
@@ -55,14 +60,24 @@ export const batchName = z
   })
   .pipe(z.string().max(BATCH_NAME_MAX_CHARS));
 
-/** The options of a new batch. */
+/**
+ * What the batch service checks of every adapter's options: name, operation and concurrency.
+ * The backend is the adapter's own (the CLI fills in a Redis URL and a queue key, the UI leaves
+ * them to Settings), so it is not checked here.
+ */
+export const batchRunOptionsSchema = z.looseObject({
+  name: batchName,
+  operation: operationSchema,
+  downloadConcurrency: downloadConcurrency.optional(),
+  analysisConcurrency: analysisConcurrency.optional(),
+});
+
+/** The options of a new batch from the UI (`batches:create`): at least one feature, the UI's backends. */
 export const batchOptionsSchema: z.ZodType<BatchOptions, unknown> = z
   .object({
-    name: batchName,
-    operation: operationSchema,
+    ...batchRunOptionsSchema.shape,
+    operation: z.discriminatedUnion('kind', [analyzeOperation(1), detectOperation]),
     backend: backendSchema,
-    downloadConcurrency: downloadConcurrency.optional(),
-    analysisConcurrency: analysisConcurrency.optional(),
   })
   .strict();
 

@@ -20,7 +20,9 @@ const MISSING_IMAGE = 'The required parameter `image` (a public JPG or PNG URL) 
 
 /** `image`: a non-empty URL-looking string, trimmed; data URLs and Base64 refused. */
 export const imageParam = z
-  .string({ error: (iss) => (iss.input === undefined || iss.input === null ? MISSING_IMAGE : '`image` must be a string holding an image URL.') })
+  .string({
+    error: (iss) => (iss.input === undefined || iss.input === null ? MISSING_IMAGE : '`image` must be a string holding an image URL.'),
+  })
   .transform((v, ctx) => {
     const s = v.trim();
     if (s === '') {
@@ -28,7 +30,12 @@ export const imageParam = z
       return z.NEVER;
     }
     if (/^data:/i.test(s)) {
-      addProblem(ctx, 'invalid-image-url', 'Data URLs are not accepted: pass a publicly accessible http(s) URL of a JPG or PNG image.', 'image');
+      addProblem(
+        ctx,
+        'invalid-image-url',
+        'Data URLs are not accepted: pass a publicly accessible http(s) URL of a JPG or PNG image.',
+        'image',
+      );
       return z.NEVER;
     }
     if (!/^[a-z][a-z0-9+.-]*:/i.test(s) && BASE64ISH.test(s)) {
@@ -90,9 +97,13 @@ export type AnalyzeOptions = Omit<AnalyzeRequest, 'image'>;
  */
 export const analyzeOptionsSchema = z
   .object({
-    features: featuresList.nullish().describe(`Visual features to compute: comma-separated or a JSON array, any case, of ${VISUAL_FEATURES.join(', ')}; omitted → all.`),
+    features: featuresList
+      .nullish()
+      .describe(`Visual features to compute: comma-separated or a JSON array, any case, of ${VISUAL_FEATURES.join(', ')}; omitted → all.`),
     feature: featureList.nullish().describe('The spec’s other spelling of `features`; both are merged.'),
-    details: detailsList.nullish().describe(`Domain-specific details: comma-separated or a JSON array, any case, of ${DETAILS.join(', ')}; omitted → both.`),
+    details: detailsList
+      .nullish()
+      .describe(`Domain-specific details: comma-separated or a JSON array, any case, of ${DETAILS.join(', ')}; omitted → both.`),
   })
   .transform(({ features, feature, details }): AnalyzeOptions => {
     const out: AnalyzeOptions = {};

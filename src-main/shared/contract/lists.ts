@@ -18,18 +18,16 @@ export function splitList(parts: string | readonly string[]): string[] {
  * @example enumList(SELECTORS, 'selector', 'invalid-parameter').parse('frontal, roll') // ['FRONTAL', 'ROLL']
  */
 export function enumList<T extends string>(allowed: readonly T[], name: string, code: ErrorCode) {
-  return z
-    .union([z.string(), z.array(z.string())], { error: `\`${name}\` must be a comma-separated string.` })
-    .transform((raw, ctx) => {
-      const out: T[] = [];
-      for (const value of splitList(raw)) {
-        const hit = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
-        if (!hit) {
-          addProblem(ctx, code, `"${value}" is not a valid \`${name}\` value; allowed: ${allowed.join(', ')}.`, name, value);
-          return z.NEVER;
-        }
-        if (!out.includes(hit)) out.push(hit);
+  return z.union([z.string(), z.array(z.string())], { error: `\`${name}\` must be a comma-separated string.` }).transform((raw, ctx) => {
+    const out: T[] = [];
+    for (const value of splitList(raw)) {
+      const hit = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+      if (!hit) {
+        addProblem(ctx, code, `"${value}" is not a valid \`${name}\` value; allowed: ${allowed.join(', ')}.`, name, value);
+        return z.NEVER;
       }
-      return out;
-    });
+      if (!out.includes(hit)) out.push(hit);
+    }
+    return out;
+  });
 }

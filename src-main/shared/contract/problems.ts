@@ -38,7 +38,10 @@ export function firstProblem(error: z.ZodError): WireError {
     ...(params?.value !== undefined && { value: params.value }),
   };
   // With `reportInput`, an absent or null required value is missing rather than of a wrong type.
-  const absent = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && 'input' in issue && (issue.input === undefined || issue.input === null);
+  const absent =
+    (issue.code === 'invalid_type' || issue.code === 'invalid_union') &&
+    'input' in issue &&
+    (issue.input === undefined || issue.input === null);
   return {
     code: params?.code ?? (absent ? 'missing-parameter' : 'invalid-parameter'),
     message: issue.message,

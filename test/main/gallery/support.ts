@@ -1,6 +1,6 @@
 /** Shared setup of the gallery tests: real models, real fixtures, an in-memory database. */
 import { join } from 'node:path';
-import { detectFacesInImage, engineRunner, parseSelector } from '../../../src-main/analysis/faces';
+import { detectFacesInImage, engineRunner, selectorPlan } from '../../../src-main/analysis/faces';
 import { faceEvidenceFromResults, type FaceEvidence } from '../../../src-main/analysis/people';
 import { InferenceEngine, loadManifest, type RgbImage } from '../../../src-main/inference';
 import { createImageLoader, intakeOptions, type ImageLoader } from '../../../src-main/intake';
@@ -42,7 +42,7 @@ export async function fixtureImage(loader: ImageLoader, name: string): Promise<R
 export async function facesOf(engine: InferenceEngine, img: RgbImage): Promise<FaceEvidence[]> {
   const results = await detectFacesInImage(
     img,
-    { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
+    { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true },
     engineRunner(engine),
   );
   return faceEvidenceFromResults(results);

@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { parseMinHeadScale, parseSelector } from '../../../../src-main/analysis/faces';
+import { parseMinHeadScale, selectorPlan } from '../../../../src-main/analysis/faces';
 import { headPose, keyPoints, mouthOpening, type Point3 } from '../../../../src-main/analysis/faces/mesh-geometry';
 import { combineAttributes } from '../../../../src-main/analysis/faces/attributes';
 import { faceQuality } from '../../../../src-main/analysis/faces/quality';
 import { classifyGlasses } from '../../../../src-main/analysis/faces/glasses';
 
-describe('parseSelector', () => {
+describe('selectorPlan', () => {
   it('defaults to FRONTAL and accepts any case, commas and arrays', () => {
-    expect(parseSelector(undefined)).toMatchObject({ selectors: ['FRONTAL'], maxAbsYawDeg: 30, roll: false, partial: false });
-    expect(parseSelector('full')).toMatchObject({ selectors: ['FULL'], maxAbsYawDeg: 100 });
-    expect(parseSelector(['frontal', 'roll'])).toMatchObject({ selectors: ['FRONTAL', 'ROLL'], maxAbsYawDeg: 30, roll: true });
-    expect(parseSelector('ROLL')).toMatchObject({ maxAbsYawDeg: 30, roll: true });
-    expect(parseSelector('full, partial')).toMatchObject({ maxAbsYawDeg: 100, partial: true });
+    expect(selectorPlan(undefined)).toMatchObject({ selectors: ['FRONTAL'], maxAbsYawDeg: 30, roll: false, partial: false });
+    expect(selectorPlan('full')).toMatchObject({ selectors: ['FULL'], maxAbsYawDeg: 100 });
+    expect(selectorPlan(['frontal', 'roll'])).toMatchObject({ selectors: ['FRONTAL', 'ROLL'], maxAbsYawDeg: 30, roll: true });
+    expect(selectorPlan('ROLL')).toMatchObject({ maxAbsYawDeg: 30, roll: true });
+    expect(selectorPlan('full, partial')).toMatchObject({ maxAbsYawDeg: 100, partial: true });
   });
 
   it('rejects unknown names and wrong types', () => {
-    expect(parseSelector('SIDEWAYS')).toBeNull();
-    expect(parseSelector(['frontal', 3])).toBeNull();
-    expect(parseSelector(7)).toBeNull();
+    expect(selectorPlan('SIDEWAYS')).toBeNull();
+    expect(selectorPlan(['frontal', 3])).toBeNull();
+    expect(selectorPlan(7)).toBeNull();
   });
 });
 
