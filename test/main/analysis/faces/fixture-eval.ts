@@ -86,7 +86,7 @@ export function openFaceStack(threads = 2): FaceStack {
   const runner = engineRunner(engine);
   const loader = createImageLoader(intakeOptions('desktop'));
   const detector = createDetectService({ runner, loader });
-  const service: RawDetectService = { detect: (params, signal) => detector.detect(parseDetectParams(params), signal) };
+  const service: RawDetectService = { detect: async (params, signal) => detector.detect(parseDetectParams(params), signal) };
   return {
     engine,
     runner,
