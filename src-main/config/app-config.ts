@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AppError } from '../core';
-import { ANALYSIS_CONCURRENCY, ANALYSIS_WORKERS, DOWNLOAD_CONCURRENCY, MAX_RETRY_AFTER_S, MODEL_THREADS } from '../shared/contract';
+import { ANALYSIS_CONCURRENCY, ANALYSIS_WORKERS, DOWNLOAD_CONCURRENCY, MAX_RETRY_AFTER_S, MODEL_THREADS } from '../shared/contract/limits';
 import { defaultAppDataDir } from './app-data-dir';
 
 /** Repository/app root: the folder holding `models/` and `package.json`. */
