@@ -13,7 +13,6 @@ export {
   type ModelBranch,
 } from './pipeline';
 export { measurePixels, shrinkTo, TEXTURE_SIDE_PX, type PixelEvidence } from './pixel-evidence';
-export { parseFeatures, parseDetails, featuresParam, type ListParam } from './params';
 export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
 export { faceEvidenceFromDetected, faceEvidenceFromResults, toAnalyzeFaces, type FaceEvidence } from './people';
 export type { Evidence } from './evidence';

@@ -1,3 +1,4 @@
+import { KAIROS } from '../shared/api-errors';
 import type { ErrorCode } from '../shared/errors';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
 
@@ -8,18 +9,15 @@ import { ExitCode, type ExitCodeValue } from './exit-codes';
  * image, too large, model failure) is 1.
  */
 const KAIROS_EXIT: Readonly<Record<number, ExitCodeValue>> = {
-  /** required parameter missing */
-  1002: ExitCode.usage,
-  /** an invalid parameter was sent */
-  1003: ExitCode.usage,
+  [KAIROS.missingParameter]: ExitCode.usage,
+  [KAIROS.invalidParameter]: ExitCode.usage,
   /** invalid image (format, size) */
-  5000: ExitCode.failed,
+  [KAIROS.invalidImage]: ExitCode.failed,
   /** invalid image URL (unreachable, 404, blocked) */
-  5001: ExitCode.failed,
-  /** no faces found: an answer */
-  5002: ExitCode.ok,
-  /** too many faces: an answer */
-  5010: ExitCode.ok,
+  [KAIROS.invalidUrl]: ExitCode.failed,
+  /** no faces found / too many faces: an answer */
+  [KAIROS.noFaces]: ExitCode.ok,
+  [KAIROS.tooManyFaces]: ExitCode.ok,
 };
 
 /** The exit code for a Kairos detect body: the worst of its errors' codes (0 without errors). */
@@ -28,13 +26,9 @@ export function detectExitCode(errCodes: readonly number[]): ExitCodeValue {
   return codes.includes(ExitCode.usage) ? ExitCode.usage : codes.includes(ExitCode.failed) ? ExitCode.failed : ExitCode.ok;
 }
 
-/** Error codes that mean the command line asked for something invalid. */
-const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'invalid-parameter',
-  'missing-parameter',
-  'unsupported-feature',
-  'invalid-details',
-]);
+/** Error codes of the contract's parameter problems: the command line asked for something invalid. */
+export const PARAMETER_CODES: readonly ErrorCode[] = ['invalid-parameter', 'missing-parameter', 'unsupported-feature', 'invalid-details'];
+const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(PARAMETER_CODES);
 
 /** The exit code for a failed analyze: 2 for a bad command line, else 1. */
 export function analyzeFailureExitCode(code: ErrorCode | undefined): ExitCodeValue {

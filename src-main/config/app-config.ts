@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AppError } from '../core';
+import { ANALYSIS_CONCURRENCY, ANALYSIS_WORKERS, DOWNLOAD_CONCURRENCY, MAX_RETRY_AFTER_S, MODEL_THREADS } from '../shared/contract/limits';
 import { defaultAppDataDir } from './app-data-dir';
 
 /** Repository/app root: the folder holding `models/` and `package.json`. */
@@ -12,24 +13,24 @@ export const appRoot = fileURLToPath(new URL('../..', import.meta.url));
 const settingsSchema = z
   .object({
     /** Model threads per ONNX session (intraOpNumThreads); default = number of cores. */
-    modelThreads: z.number().int().min(1).max(64),
+    modelThreads: z.number().int().min(MODEL_THREADS.min).max(MODEL_THREADS.max),
     /** Concurrent image downloads in a batch. */
-    downloadConcurrency: z.number().int().min(1).max(256),
+    downloadConcurrency: z.number().int().min(DOWNLOAD_CONCURRENCY.min).max(DOWNLOAD_CONCURRENCY.max),
     /** Concurrent analyses in a batch (CPU-bound). */
-    analysisConcurrency: z.number().int().min(1).max(64),
+    analysisConcurrency: z.number().int().min(ANALYSIS_CONCURRENCY.min).max(ANALYSIS_CONCURRENCY.max),
     /**
      * Batch analysis worker threads, each with its own copy of the models. More than one lets
      * analyses run on several cores at once (ONNX Runtime runs a model on its calling thread) at
      * the cost of memory; see docs/benchmarks.md.
      */
-    analysisWorkers: z.number().int().min(1).max(16),
+    analysisWorkers: z.number().int().min(ANALYSIS_WORKERS.min).max(ANALYSIS_WORKERS.max),
     /** Refuse image URLs on private/loopback addresses (desktop/CLI default: allowed, a user's own LAN). */
     blockPrivateNetworks: z.boolean(),
     /**
      * Longest `Retry-After` a batch waits out for one image, in seconds; a server asking for
      * longer fails the item at once with `image-rate-limited` and the time it gave.
      */
-    maxRetryAfterSeconds: z.number().int().min(0).max(3600),
+    maxRetryAfterSeconds: z.number().int().min(MAX_RETRY_AFTER_S.min).max(MAX_RETRY_AFTER_S.max),
   })
   .partial()
   .strict();

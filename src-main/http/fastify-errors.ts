@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toWireError, type Logger } from '../core';
 import { errorReply, type ApiError } from './error-body';
+import { KAIROS } from '../shared/api-errors';
 import { routeFamily } from './route-family';
 
 const UNSUPPORTED_MEDIA =
@@ -20,7 +21,13 @@ export function fromFastifyError(err: FastifyError, log: Logger): ApiError {
         message: 'The request body is too large: send only the JSON parameters; the image goes by URL in `image`.',
       };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { code: 'invalid-input', message: UNSUPPORTED_MEDIA, status: 415, azure: 'UnsupportedMediaType', kairos: 1001 };
+      return {
+        code: 'invalid-input',
+        message: UNSUPPORTED_MEDIA,
+        status: 415,
+        azure: 'UnsupportedMediaType',
+        kairos: KAIROS.unsupportedMediaType,
+      };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: 'malformed-json', message: 'The body is empty although Content-Type is application/json.' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -45,7 +52,7 @@ export function badUrl(): ApiError {
     message: 'The request URL is not valid: check its percent-encoding (e.g. %20 for a space).',
     status: 400,
     azure: 'BadRequest',
-    kairos: 1003,
+    kairos: KAIROS.invalidParameter,
   };
 }
 

@@ -1,11 +1,11 @@
 /**
  * zod schemas of the API's responses and the per-route schema objects Fastify and
- * @fastify/swagger read. Parameters come from the services' own schemas (`param-schemas.ts`,
- * `thumbnail-params.ts`), so the document and the validation share one source.
+ * @fastify/swagger read. Parameters are the contract's schemas (`shared/contract`), the very ones
+ * the gateway parses with, so the document and the validation share one source.
  */
 import { z } from 'zod';
-import { analyzeParamsSchema, detectParamsSchema, thumbnailParamsSchema } from '../services/api';
-import { wireMapping } from '../shared/api-errors';
+import { analyzeParamsSchema, detectParamsSchema, thumbnailParamsSchema } from '../shared/contract';
+import { KAIROS, wireMapping } from '../shared/api-errors';
 import type { ErrorCode } from '../shared/errors';
 import { COLOR_NAMES } from '../shared/spec';
 
@@ -51,8 +51,10 @@ const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
 
 /** Azure-style codes of analyze and thumbnail failures (415 adds `UnsupportedMediaType`). */
 export const AZURE_CODES = unique([...ERROR_CODES.map((c) => wireMapping(c).azure), 'UnsupportedMediaType']).sort();
-/** Kairos ErrCodes of detect failures (415 adds 1001). */
-export const KAIROS_CODES = unique([...ERROR_CODES.map((c) => wireMapping(c).kairos), 1001]).sort((a, b) => a - b);
+/** Kairos ErrCodes of detect failures (415 adds `unsupportedMediaType`). */
+export const KAIROS_CODES = unique<number>([...ERROR_CODES.map((c) => wireMapping(c).kairos), KAIROS.unsupportedMediaType]).sort(
+  (a, b) => a - b,
+);
 
 const rect = z.object({ left: z.number(), top: z.number(), width: z.number(), height: z.number() });
 const colorName = z.enum(COLOR_NAMES);
@@ -208,7 +210,9 @@ type Method = 'GET' | 'POST';
 const operationId = (name: string, method: Method): string => `${name}${method === 'GET' ? 'Get' : 'Post'}`;
 
 /** Request part of a route schema: query (GET, with `key`) or JSON body plus header `key` (POST). */
-function request<T extends z.ZodObject>(method: Method, params: T) {
+function request(method: Method, schema: z.ZodObject | z.ZodPipe<z.ZodObject, z.ZodType>) {
+  // Documentation only (routes parse themselves): a transformed schema is described by its input.
+  const params = schema instanceof z.ZodPipe ? schema.in : schema;
   return method === 'GET'
     ? { querystring: params.extend(keyQuery) }
     : { body: params, headers: keyHeader, querystring: z.object(keyQuery) };
@@ -230,19 +234,28 @@ export function analyzeRouteSchema(method: Method) {
   };
 }
 
+/** The ErrCodes detect answers with HTTP 200: parameter, image and face-count problems. */
+const DETECT_BODY_CODES = [
+  KAIROS.missingParameter,
+  KAIROS.invalidParameter,
+  KAIROS.invalidImage,
+  KAIROS.invalidUrl,
+  KAIROS.noFaces,
+  KAIROS.tooManyFaces,
+];
+
 /** Route schema of `/ai/faces/detect` and `/ai/faces/train`. */
 export function detectRouteSchema(method: Method, alias = false) {
   const errors = failures(detectErrorsSchema);
   return {
     operationId: operationId(alias ? 'train' : 'detect', method),
     summary: alias ? 'Detect faces (alias of /ai/faces/detect)' : 'Detect faces',
-    description:
-      'Faces with landmarks, pose, quality and attributes (spec §4.2). Parameter and image problems come as Kairos `Errors` with HTTP 200; 5002 (no faces) and 5010 (too many) are charged.',
+    description: `Faces with landmarks, pose, quality and attributes (spec §4.2). Parameter and image problems come as Kairos \`Errors\` with HTTP 200; ${KAIROS.noFaces} (no faces) and ${KAIROS.tooManyFaces} (too many) are charged.`,
     tags: ['faces'],
     ...request(method, detectParamsSchema),
     response: {
-      200: json('Faces found, or Kairos errors (1002, 1003, 5000, 5001, 5002, 5010).', z.union([detectSuccessSchema, detectErrorsSchema])),
-      400: json('Malformed JSON (ErrCode 1003).', detectErrorsSchema),
+      200: json(`Faces found, or Kairos errors (${DETECT_BODY_CODES.join(', ')}).`, z.union([detectSuccessSchema, detectErrorsSchema])),
+      400: json(`Malformed JSON (ErrCode ${KAIROS.invalidParameter}).`, detectErrorsSchema),
       ...Object.fromEntries(Object.entries(errors).filter(([s]) => s !== '400')),
     },
   };

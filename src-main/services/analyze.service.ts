@@ -3,19 +3,16 @@ import {
   analyzePixels,
   faceEvidenceFromDetected,
   faceEvidenceFromResults,
-  featuresParam,
-  parseDetails,
-  parseFeatures,
   type AnalyzeDeps,
   type GalleryMatcher,
-  type ListParam,
   type ModelBranch,
 } from '../analysis';
-import { detectFacesInImage, parseSelector } from '../analysis/faces';
+import { detectFacesInImage, selectorPlan } from '../analysis/faces';
 import type { ModelRunner, RgbImage } from '../inference';
 import { BugError, throwIfAborted } from '../core';
 import type { ImageLoader } from '../intake';
-import type { AnalyzeData, DetectedFace, ImageMetadata } from '../shared/spec';
+import type { AnalyzeOptions } from '../shared/contract';
+import { DETAILS, VISUAL_FEATURES, type AnalyzeData, type DetectedFace, type ImageMetadata } from '../shared/spec';
 
 /**
  * Smallest face analyze searches for, as a fraction of the shorter image side (analyze has no
@@ -31,12 +28,11 @@ export interface DecodedInput {
   metadata: ImageMetadata;
 }
 
-/** Request parameters as they arrive (strings or lists); `feature` is the alternative spelling. */
-export interface AnalyzeParams {
-  features?: ListParam;
-  feature?: ListParam;
-  details?: ListParam;
-}
+/**
+ * Parsed analysis options (the contract's `analyzeOptionsSchema` or `analyzeParamsSchema`): an
+ * omitted list means all, an empty one none.
+ */
+export type AnalyzeParams = AnalyzeOptions;
 
 /** Dependencies; everything the service touches from outside is injected. */
 export interface AnalyzeServiceDeps {
@@ -69,9 +65,8 @@ export interface AnalyzeOutcome {
 
 export interface AnalyzeService {
   /**
-   * Analyzes one image (a URL/path string, or an already decoded image). Parameters are checked
-   * before the image is fetched. Throws `AppError`s: intake codes, `unsupported-feature`,
-   * `invalid-details`, `model-missing`, `model-failed`, `cancelled`.
+   * Analyzes one image (a URL/path string, or an already decoded image) with parsed options.
+   * Throws `AppError`s: intake codes, `model-missing`, `model-failed`, `cancelled`.
    */
   analyze(input: string | DecodedInput, params?: AnalyzeParams, signal?: AbortSignal): Promise<AnalyzeOutcome>;
 }
@@ -81,13 +76,13 @@ export interface AnalyzeService {
  *
  * @example
  * const svc = createAnalyzeService({ runModel: engine, loader, detectFaces });
- * const { data } = await svc.analyze('https://example.com/cat.jpg', { features: 'Tags,Color' });
+ * const { data } = await svc.analyze('https://example.com/cat.jpg', { features: ['Tags', 'Color'] });
  */
 export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
   const newId = deps.newId ?? randomUUID;
   const { faceRunner, detectFaces } = deps;
   // The same search as detect's FRONTAL selector, so analyze and detect agree on the faces.
-  const faceOptions = { minHeadScale: deps.minHeadScale ?? ANALYZE_MIN_HEAD_SCALE, selector: parseSelector('FRONTAL')! };
+  const faceOptions = { minHeadScale: deps.minHeadScale ?? ANALYZE_MIN_HEAD_SCALE, selector: selectorPlan(['FRONTAL']) };
   const pipelineDeps: AnalyzeDeps = {
     runModel: deps.runModel,
     gallery: deps.gallery,
@@ -101,8 +96,8 @@ export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
   return {
     async analyze(input, params = {}, signal) {
       const t0 = performance.now();
-      const features = parseFeatures(featuresParam(params.features, params.feature));
-      const details = parseDetails(params.details);
+      const features = new Set(params.features ?? VISUAL_FEATURES);
+      const details = new Set(params.details ?? DETAILS);
       throwIfAborted(signal);
       let decoded: DecodedInput;
       let decodeMs = 0;

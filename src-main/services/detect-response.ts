@@ -3,31 +3,14 @@
  * (HTTP 200) with the reference's codes and messages (upstream-apis.md §2.3).
  */
 import type { FaceResult } from '../analysis/faces';
+import { KAIROS, KAIROS_MESSAGES, type KairosCode } from '../shared/api-errors';
 import type { DetectedFace, DetectErrors } from '../shared/spec';
 
-/** Kairos error codes used by detect. */
-export const KAIROS = {
-  missingParameter: 1002,
-  invalidParameter: 1003,
-  invalidImage: 5000,
-  invalidUrl: 5001,
-  noFaces: 5002,
-  tooManyFaces: 5010,
-} as const;
-
-/** Kairos' messages, verbatim from the reference. */
-export const KAIROS_MESSAGES: Record<number, string> = {
-  [KAIROS.missingParameter]: 'required parameter missing',
-  [KAIROS.invalidParameter]: 'an invalid parameter was sent',
-  [KAIROS.invalidImage]: 'an invalid image was sent must be jpg or png format',
-  [KAIROS.invalidUrl]: 'an invalid image URL was sent',
-  [KAIROS.noFaces]: 'no faces found in the image',
-  [KAIROS.tooManyFaces]: 'too many faces in image',
-};
+export { KAIROS };
 
 /** The `{ Errors: [ { Message, ErrCode } ] }` body for one code. */
-export function kairosError(code: number): DetectErrors {
-  return { Errors: [{ Message: KAIROS_MESSAGES[code] ?? 'an invalid parameter was sent', ErrCode: code }] };
+export function kairosError(code: KairosCode): DetectErrors {
+  return { Errors: [{ Message: KAIROS_MESSAGES[code] ?? KAIROS_MESSAGES[KAIROS.invalidParameter]!, ErrCode: code }] };
 }
 
 const round5 = (x: number): number => Math.round(x * 1e5) / 1e5;

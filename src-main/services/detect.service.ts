@@ -1,21 +1,20 @@
 /**
- * The `ai/faces/detect` use case (Kairos semantics): validate parameters, load the image, find
- * faces, shape the response. Expected failures come back as a Kairos `{ Errors }` body, never as
+ * The `ai/faces/detect` use case (Kairos semantics): load the image, find faces, shape the
+ * response. Parameters arrive parsed (the contract's `detectParamsSchema`, by the gateway or the
+ * CLI); image and face-count problems come back as a Kairos `{ Errors }` body, never as
  * exceptions; only model/internal failures and cancellation throw.
  */
-import { detectFacesInImage, parseMinHeadScale, parseSelector, type FaceResult, type FaceSearchStats } from '../analysis/faces';
+import { detectFacesInImage, selectorPlan, type FaceResult, type FaceSearchStats } from '../analysis/faces';
 import { AppError, throwIfAborted } from '../core';
 import type { ModelRunner } from '../inference';
 import { intakeErrorKind, type LoadedPixels, type LoadOptions } from '../intake';
+import { KAIROS, type KairosCode } from '../shared/api-errors';
+import type { DetectRequest } from '../shared/contract';
 import type { DetectResponse } from '../shared/spec';
-import { KAIROS, kairosError, toDetectedFace } from './detect-response';
+import { kairosError, toDetectedFace } from './detect-response';
 
-/** Raw detect parameters as they arrive from HTTP, IPC or the CLI. */
-export interface DetectParams {
-  image?: unknown;
-  minHeadScale?: unknown;
-  selector?: unknown;
-}
+/** Parsed detect parameters (`minHeadScale` in range, `selector` never empty). */
+export type DetectParams = DetectRequest;
 
 /** Dependencies of the detect service. */
 export interface DetectServiceDeps {
@@ -37,7 +36,7 @@ export interface DetectOutcome {
 }
 
 export interface DetectService {
-  /** Detects faces; parameter, image and no/too-many-face problems return an `{ Errors }` body. */
+  /** Detects faces; image and no/too-many-face problems return an `{ Errors }` body. */
   detect(params: DetectParams, signal?: AbortSignal): Promise<DetectOutcome>;
 }
 
@@ -49,23 +48,20 @@ export const DEFAULT_MAX_FACES = 50;
  *
  * @example
  * const svc = createDetectService({ runner: engine, loader });
- * const { response } = await svc.detect({ image: 'https://example.com/team.jpg', selector: ['frontal', 'roll'] });
+ * const { response } = await svc.detect({ image: 'https://example.com/team.jpg', minHeadScale: 0.015, selector: ['FRONTAL', 'ROLL'] });
  */
 export function createDetectService(deps: DetectServiceDeps): DetectService {
   const maxFaces = deps.maxFaces ?? DEFAULT_MAX_FACES;
   return {
     async detect(params, signal) {
       const t0 = performance.now();
-      const fail = (code: number): DetectOutcome => ({
+      const fail = (code: KairosCode): DetectOutcome => ({
         response: kairosError(code),
         timingsMs: { load: 0, faces: 0, total: performance.now() - t0 },
         faces: [],
       });
-      if (params.image === undefined || params.image === null || params.image === '') return fail(KAIROS.missingParameter);
-      if (typeof params.image !== 'string') return fail(KAIROS.invalidParameter);
-      const minHeadScale = parseMinHeadScale(params.minHeadScale);
-      const selector = parseSelector(params.selector);
-      if (minHeadScale === null || selector === null) return fail(KAIROS.invalidParameter);
+      const { minHeadScale } = params;
+      const selector = selectorPlan(params.selector);
       let loaded: LoadedPixels;
       try {
         // No thumbnail: the response has no preview, and the WebP encode cost more than the decode.

@@ -20,6 +20,7 @@ import { AppError, BugError } from '../core';
 import type { ModelRunner } from '../inference';
 import type { ImageLoader } from '../intake';
 import { GalleryRepo, type Db, type GalleryEntryRecord, type NewGalleryReference } from '../store';
+import { GALLERY } from '../shared/contract';
 import {
   checkComparable,
   fromFileReference,
@@ -289,7 +290,8 @@ export class GalleryService {
 function checkName(name: string): string {
   const clean = name.trim();
   if (!clean) throw new AppError('invalid-parameter', 'A gallery entry needs a non-empty name.');
-  if (clean.length > 200) throw new AppError('invalid-parameter', 'Gallery names are limited to 200 characters.');
+  if (clean.length > GALLERY.nameMaxChars)
+    throw new AppError('invalid-parameter', `Gallery names are limited to ${GALLERY.nameMaxChars} characters.`);
   return clean;
 }
 
@@ -298,8 +300,10 @@ function checkSources(sources: readonly string[]): void {
 }
 
 function checkLocation(latitude: number, longitude: number): void {
-  if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90)
-    throw new AppError('invalid-parameter', `Latitude must be a number from -90 to 90 degrees (got ${latitude}).`);
-  if (!Number.isFinite(longitude) || longitude < -180 || longitude > 180)
-    throw new AppError('invalid-parameter', `Longitude must be a number from -180 to 180 degrees (got ${longitude}).`);
+  // The contract's bounds (the UI form and the bridge check the same ones).
+  const { latitude: lat, longitude: lng } = GALLERY;
+  if (!Number.isFinite(latitude) || latitude < lat.min || latitude > lat.max)
+    throw new AppError('invalid-parameter', `Latitude must be a number from ${lat.min} to ${lat.max} degrees (got ${latitude}).`);
+  if (!Number.isFinite(longitude) || longitude < lng.min || longitude > lng.max)
+    throw new AppError('invalid-parameter', `Longitude must be a number from ${lng.min} to ${lng.max} degrees (got ${longitude}).`);
 }

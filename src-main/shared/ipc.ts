@@ -48,11 +48,11 @@ export type ExportSaved = { path: string; bytes: number } | null;
 export interface UiSettings {
   backend: Backend;
   remoteKeySet: boolean;
-  /** Concurrent downloads per batch, 1..256. */
+  /** Concurrent downloads per batch, within `DOWNLOAD_CONCURRENCY` (contract/limits.ts). */
   downloadConcurrency: number;
-  /** Concurrent analyses per batch, 1..64. */
+  /** Concurrent analyses per batch, within `ANALYSIS_CONCURRENCY` (contract/limits.ts). */
   analysisConcurrency: number;
-  /** Threads per ONNX session, 1..64 (takes effect on next start). */
+  /** Threads per ONNX session, within `MODEL_THREADS` (takes effect on next start). */
   modelThreads: number;
   /** The local API server (`picscan serve`) as the user wants it. */
   server: { enabled: boolean; host: string; port: number };

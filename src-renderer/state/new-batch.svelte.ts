@@ -10,6 +10,7 @@ import {
   type UrlListInput,
   type VisualFeature,
 } from '../../src-main/shared';
+import { checkRequest } from '../../src-main/shared/contract';
 import { invoke } from '../api/client';
 import { formatOf, previewUrlList, type UrlListPreview } from '../utils/url-list';
 import { liveTransport, messageOf, type TransportSource } from './transport';
@@ -42,7 +43,9 @@ export class NewBatchState {
     if (this.operation === 'analyze' && this.features.length === 0) return 'Choose at least one feature to analyse.';
     if (this.backend === 'remote' && !/^https?:\/\/\S+$/.test(this.remoteUrl.trim()))
       return 'Enter the remote service base URL (http:// or https://).';
-    return null;
+    // The rest as the backend will check it: the contract's batches:create schema.
+    const checked = checkRequest('batches:create', { list: { text: this.text, format: this.format }, options: this.options() });
+    return checked.ok ? null : checked.error.message;
   });
 
   constructor(private readonly transport: TransportSource = liveTransport) {}

@@ -1,4 +1,5 @@
 import type { GalleryAddRequest, GalleryState, ServerState, SettingsUpdate, UiSettings } from '../../src-main/shared';
+import { checkRequest } from '../../src-main/shared/contract';
 import { invoke } from '../api/client';
 import { liveTransport, messageOf, type TransportSource } from './transport';
 
@@ -31,10 +32,16 @@ export class SettingsState {
   }
 
   async save(change: SettingsUpdate): Promise<boolean> {
-    this.saving = true;
     this.saved = false;
+    // The form checks with the contract's schema the backend parses with, before sending.
+    const checked = checkRequest('settings:update', change);
+    if (!checked.ok) {
+      this.error = `The settings were not saved: ${checked.error.message}`;
+      return false;
+    }
+    this.saving = true;
     try {
-      this.settings = await invoke('settings:update', change, this.transport());
+      this.settings = await invoke('settings:update', checked.value, this.transport());
       this.error = null;
       this.saved = true;
       return true;
@@ -51,10 +58,15 @@ export class SettingsState {
 
   /** Enrols a person or place; resolves to true when added (the error is in `galleryError`). */
   async addGalleryEntry(req: GalleryAddRequest): Promise<boolean> {
+    const checked = checkRequest('galleries:add', req);
+    if (!checked.ok) {
+      this.galleryError = `Not added: ${checked.error.message}`;
+      return false;
+    }
     this.adding = true;
     this.galleryError = null;
     try {
-      await invoke('galleries:add', req, this.transport());
+      await invoke('galleries:add', checked.value, this.transport());
       this.galleries = await invoke('galleries:list', undefined, this.transport());
       return true;
     } catch (err) {

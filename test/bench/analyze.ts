@@ -21,7 +21,7 @@ import {
   type AnalyzeDeps,
   type ModelBranch,
 } from '../../src-main/analysis';
-import { detectFacesInImage, parseSelector } from '../../src-main/analysis/faces';
+import { detectFacesInImage, selectorPlan } from '../../src-main/analysis/faces';
 import { loadConfig } from '../../src-main/config';
 import { decodeImage, InferenceEngine, loadManifest } from '../../src-main/inference';
 import { analyzeBranchWorker } from '../../src-main/services/analyze-worker';
@@ -43,7 +43,7 @@ const modelsDir = join(repoRoot, 'models');
 const config = { ...loadConfig(), modelsDir, modelThreads: 2 };
 const engine = openLocalEngine(config);
 const models = analyzeModelsFromEngine(engine);
-const faceOptions = { minHeadScale: ANALYZE_MIN_HEAD_SCALE, selector: parseSelector('FRONTAL')! };
+const faceOptions = { minHeadScale: ANALYZE_MIN_HEAD_SCALE, selector: selectorPlan(['FRONTAL']) };
 const inProcess: AnalyzeDeps = {
   runModel: models.runModel,
   detectFaces: async (img, signal) =>

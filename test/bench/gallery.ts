@@ -7,7 +7,7 @@
 // Figures go to docs/benchmarks.md "Galleries" and docs/galleries.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectFacesInImage, parseSelector } from '../../src-main/analysis/faces';
+import { detectFacesInImage, selectorPlan } from '../../src-main/analysis/faces';
 import {
   bestEntries,
   centred,
@@ -55,7 +55,7 @@ async function faces(): Promise<Float32Array[]> {
   const found: { id: string; file: string; v: Float32Array }[] = [];
   for (const m of manifest.filter((x) => x.truth.faces.length > 0)) {
     const img = await load(m.file);
-    const dets = await detectFacesInImage(img, { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true }, runner);
+    const dets = await detectFacesInImage(img, { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true }, runner);
     for (const [i, f] of dets.entries()) {
       const d = await describeFace(img, f.box, runner);
       if (!d) continue;
@@ -213,7 +213,7 @@ async function writeGolden(): Promise<void> {
   const portrait = await load('obama_portrait.jpg');
   const [face] = await detectFacesInImage(
     portrait,
-    { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
+    { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true },
     runner,
   );
   const person = await describeFace(portrait, face!.box, runner);

@@ -70,10 +70,10 @@ export interface FaceSearchStats {
 /** Mouth opening (lip gap / face height) above which lips are `Apart`. */
 export const LIPS_APART_RATIO = 0.03;
 /**
- * Finds faces in a decoded image. `runner` runs the ONNX models (see `engineRunner`).
+ * Finds faces in a decoded image. `runner` runs the ONNX models (the InferenceEngine or any `ModelRunner`).
  *
  * @example
- * const faces = await detectFacesInImage(image, { minHeadScale: 0.015, selector: parseSelector('FRONTAL')! }, engine);
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']) }, engine);
  */
 export async function detectFacesInImage(
   img: RgbImage,

@@ -4,7 +4,7 @@
  *
  * @example
  * // engine: the InferenceEngine, or any ModelRunner
- * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: parseSelector('frontal')! }, engine, signal);
+ * const faces = await detectFacesInImage(image, { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']) }, engine, signal);
  * faces[0].box; // { left, top, width, height } in image px
  */
 export {
@@ -16,7 +16,7 @@ export {
   type DetectOptions,
   type FaceSearchStats,
 } from './detect-faces';
-export { parseSelector, parseMinHeadScale, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
+export { selectorPlan, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
 export { EMOTIONS, type Emotion } from './attributes';
 export { FACE_MODEL_THREADS, runOnWindow, type FaceModelId } from './runner';
 export { minFacePx, planSearch, countWindows, MIN_FACE_IMAGE_PX, MIN_FACE_DETECTOR_PX } from './search-plan';

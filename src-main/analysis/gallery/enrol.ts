@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../core';
 import { cropRgb, makeThumbnail, type ModelRunner, type RgbImage, type Thumbnail } from '../../inference';
-import { detectFacesInImage, parseSelector } from '../faces';
+import { detectFacesInImage, selectorPlan } from '../faces';
 import { describeFace, type FaceBox } from './face-descriptor';
 import { describePlace } from './place-descriptor';
 
@@ -33,7 +33,7 @@ export async function describePersonReference(
   const runner = engine;
   const faces = await detectFacesInImage(
     img,
-    { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
+    { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true },
     runner,
     signal,
   );

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { buildEnvelope, localEnvelopeContext } from '../../services/analyze-envelope';
 import { openAnalyzeService } from '../../services/analyze-open';
+import { parseAnalyzeOptions } from '../../services/api';
 import type { AnalyzeEnvelope } from '../../shared/spec';
 import { AppError } from '../../core';
 import { ExitCode } from '../exit-codes';
@@ -38,7 +39,8 @@ export function registerAnalyze(program: Command): void {
       let envelope: AnalyzeEnvelope;
       let failure: unknown;
       try {
-        const out = await open.service.analyze(image, { features: o.features, feature: o.feature, details: o.details });
+        const options = parseAnalyzeOptions({ features: o.features, feature: o.feature, details: o.details });
+        const out = await open.service.analyze(image, options);
         envelope = buildEnvelope({ data: out.data }, ctx);
         if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
       } catch (error) {

@@ -13,9 +13,11 @@ import {
   type ListFormat,
   type OpenBatchService,
 } from '../../services/batches';
-import { DETAILS, MIN_HEAD_SCALE, SELECTORS, VISUAL_FEATURES, type Detail, type Selector, type VisualFeature } from '../../shared/spec';
+import { ANALYSIS_CONCURRENCY, detailsList, DOWNLOAD_CONCURRENCY, featuresList, MIN_HEAD_SCALE, selectorList } from '../../shared/contract';
+import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import { ExitCode } from '../exit-codes';
+import { contractFlag, countFlag, minHeadScaleFlag } from '../flags';
 import { backendOf, remoteProcessorFor, type BackendFlags } from './remote-backend';
 import { distributedBackend, distributedDeps, workersText, type RedisFlag } from './distributed-backend';
 
@@ -59,28 +61,6 @@ export function parseBatchId(text: string): number {
   return id;
 }
 
-/** Parses a positive integer option. */
-export function parseCount(text: string, what: string, max = 256): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new AppError('invalid-parameter', `${what} must be an integer from 1 to ${max}, not "${text}".`);
-  return n;
-}
-
-function pickList<T extends string>(text: string | undefined, allowed: readonly T[], what: string): T[] | undefined {
-  if (text === undefined) return undefined;
-  const out: T[] = [];
-  for (const raw of text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const hit = allowed.find((a) => a.toLowerCase() === raw.toLowerCase());
-    if (!hit) throw new AppError('invalid-parameter', `"${raw}" is not a ${what}; use ${allowed.join(', ')}.`);
-    if (!out.includes(hit)) out.push(hit);
-  }
-  return out;
-}
-
 interface BatchFlags extends DbFlag, BackendFlags {
   features?: string;
   details?: string;
@@ -97,18 +77,15 @@ interface BatchFlags extends DbFlag, BackendFlags {
 
 function operationOf(o: BatchFlags): BatchOperation {
   if (o.detect) {
-    const scale = o.minHeadScale === undefined ? MIN_HEAD_SCALE.default : Number(o.minHeadScale);
-    if (!(scale >= MIN_HEAD_SCALE.min && scale <= MIN_HEAD_SCALE.max)) {
-      throw new AppError('invalid-parameter', `--min-head-scale must be from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}.`);
-    }
-    return { kind: 'detect', minHeadScale: scale, selector: pickList<Selector>(o.selector, SELECTORS, 'selector') ?? ['FRONTAL'] };
+    const selector = o.selector === undefined ? [] : contractFlag(selectorList, o.selector, '--selector');
+    return { kind: 'detect', minHeadScale: minHeadScaleFlag(o.minHeadScale), selector: selector.length > 0 ? selector : ['FRONTAL'] };
   }
   if (o.minHeadScale !== undefined || o.selector !== undefined)
     throw new AppError('invalid-parameter', '--min-head-scale and --selector need --detect.');
   return {
     kind: 'analyze',
-    features: pickList<VisualFeature>(o.features, VISUAL_FEATURES, 'feature') ?? [...VISUAL_FEATURES],
-    details: pickList<Detail>(o.details, DETAILS, 'detail') ?? [...DETAILS],
+    features: o.features === undefined ? [...VISUAL_FEATURES] : contractFlag(featuresList, o.features, '--features'),
+    details: o.details === undefined ? [...DETAILS] : contractFlag(detailsList, o.details, '--details'),
   };
 }
 
@@ -228,8 +205,11 @@ export function registerBatch(program: Command): void {
       `with --detect: smallest face, ${MIN_HEAD_SCALE.min}..${MIN_HEAD_SCALE.max} (default ${MIN_HEAD_SCALE.default})`,
     )
     .option('--selector <list>', `with --detect: ${SELECTORS.join(', ')} (default FRONTAL)`)
-    .option('--concurrency <n>', 'concurrent analyses (default: the number of cores)')
-    .option('--download-concurrency <n>', 'concurrent downloads (default 16)')
+    .option(
+      '--concurrency <n>',
+      `concurrent analyses, ${ANALYSIS_CONCURRENCY.min}..${ANALYSIS_CONCURRENCY.max} (default: the number of cores)`,
+    )
+    .option('--download-concurrency <n>', `concurrent downloads, ${DOWNLOAD_CONCURRENCY.min}..${DOWNLOAD_CONCURRENCY.max} (default 16)`)
     .option('--name <name>', 'batch name (default: the list file name)')
     .option('--format <format>', 'list format: auto, txt or csv', 'auto')
     .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
@@ -245,9 +225,9 @@ export function registerBatch(program: Command): void {
       if (redisUrl !== undefined && o.backend !== undefined)
         throw new AppError('invalid-parameter', '--redis and --backend cannot be combined.');
       const backend = redisUrl !== undefined ? distributedBackend(redisUrl) : backendOf(o);
-      const analysisConcurrency = o.concurrency === undefined ? undefined : parseCount(o.concurrency, '--concurrency', 64);
+      const analysisConcurrency = o.concurrency === undefined ? undefined : countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
       const downloadConcurrency =
-        o.downloadConcurrency === undefined ? undefined : parseCount(o.downloadConcurrency, '--download-concurrency');
+        o.downloadConcurrency === undefined ? undefined : countFlag(o.downloadConcurrency, '--download-concurrency', DOWNLOAD_CONCURRENCY);
       const input = await openList(list, o.format);
       await withBatches(
         o,

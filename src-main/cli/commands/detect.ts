@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
 import { openDetectService } from '../../services/detect-open';
-import { MIN_HEAD_SCALE, SELECTORS } from '../../shared/spec';
+import { MIN_HEAD_SCALE, selectorList, type DetectRequest } from '../../shared/contract';
+import { contractFlag, minHeadScaleFlag } from '../flags';
 import { detectExitCode } from '../spec-exit-codes';
 
 interface DetectFlags {
@@ -13,22 +14,19 @@ interface DetectFlags {
   db?: string;
 }
 
-/** Checks the options before any model loads: a bad value is a bad command line (exit 2). */
-function checkFlags(o: DetectFlags): number {
+/**
+ * Parses the options with the contract's detect schemas before any model loads: a bad value is
+ * a bad command line (exit 2).
+ */
+function parseFlags(image: string, o: DetectFlags): { maxFaces: number; request: DetectRequest } {
   const maxFaces = Number(o.maxFaces);
   if (!Number.isInteger(maxFaces) || maxFaces < 1)
     throw new AppError('invalid-parameter', `--max-faces must be a positive integer, not "${o.maxFaces}".`);
-  const scale = Number(o.minHeadScale);
-  if (!(scale >= MIN_HEAD_SCALE.min && scale <= MIN_HEAD_SCALE.max))
-    throw new AppError(
-      'invalid-parameter',
-      `--min-head-scale must be from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}, not "${o.minHeadScale}".`,
-    );
-  for (const s of (o.selector ?? '').split(',').map((x) => x.trim())) {
-    if (s !== '' && !(SELECTORS as readonly string[]).includes(s.toUpperCase()))
-      throw new AppError('invalid-parameter', `"${s}" is not a selector; use ${SELECTORS.join(', ')}.`);
-  }
-  return maxFaces;
+  const selector = o.selector === undefined ? [] : contractFlag(selectorList, o.selector, '--selector');
+  return {
+    maxFaces,
+    request: { image, minHeadScale: minHeadScaleFlag(o.minHeadScale), selector: selector.length > 0 ? selector : ['FRONTAL'] },
+  };
 }
 
 /**
@@ -52,11 +50,11 @@ export function registerDetect(program: Command): void {
     .option('--timings', 'print load/faces/total wall times (ms) to stderr')
     .option('--db <file>', 'database file (default: the app-data database; detect reads no data from it)')
     .action(async (image: string, o: DetectFlags) => {
-      const maxFaces = checkFlags(o);
+      const { maxFaces, request } = parseFlags(image, o);
       let loadError: unknown;
       const open = openDetectService(loadConfig({ dbPath: o.db }), { maxFaces, onLoadError: (err) => (loadError = err) });
       try {
-        const out = await open.service.detect({ image, minHeadScale: o.minHeadScale, selector: o.selector });
+        const out = await open.service.detect(request);
         process.stdout.write(`${JSON.stringify(out.response, null, 2)}\n`);
         if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
         const errors = 'Errors' in out.response ? out.response.Errors : [];

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { parseThumbnailParams } from '../../services/api';
 import { openThumbnailService } from '../../services/thumbnail-open';
+import { THUMBNAIL_SIDE_PX } from '../../shared/contract';
 import { ExitCode } from '../exit-codes';
 
 interface ThumbnailFlags {
@@ -22,8 +23,8 @@ export function registerThumbnail(program: Command): void {
     .command('thumbnail')
     .description('make a thumbnail of exactly WxH px of one image (URL or file); --smart crops around faces or the main subject')
     .argument('<image>', 'http(s) URL, file: URL or local path of a JPG/PNG image')
-    .requiredOption('--width <px>', 'thumbnail width, 1..1024 px')
-    .requiredOption('--height <px>', 'thumbnail height, 1..1024 px')
+    .requiredOption('--width <px>', `thumbnail width, ${THUMBNAIL_SIDE_PX.min}..${THUMBNAIL_SIDE_PX.max} px`)
+    .requiredOption('--height <px>', `thumbnail height, ${THUMBNAIL_SIDE_PX.min}..${THUMBNAIL_SIDE_PX.max} px`)
     .option('--smart', 'smart cropping: keep the faces, else the main subject, else the most salient region (default: centre crop)')
     .requiredOption('--out <file>', 'where to write the thumbnail (JPEG for JPEG input, PNG for PNG input)')
     .action(async (image: string, o: ThumbnailFlags) => {

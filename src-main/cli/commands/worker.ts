@@ -5,8 +5,9 @@ import { createIntakeFetcher } from '../../jobs';
 import { intakeOptions } from '../../intake';
 import { workerBatchProcessor } from '../../services/batches';
 import { defaultWorkerName, modelSetOf, parseRedisUrl, startWorker } from '../../services/distributed';
+import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
+import { countFlag } from '../flags';
 import { givenRedisUrl } from './distributed-backend';
-import { parseCount } from './batch';
 
 interface WorkerFlags {
   redis?: string;
@@ -38,7 +39,7 @@ export function registerWorker(program: Command): void {
       const url = givenRedisUrl(o);
       if (!url) throw new AppError('invalid-parameter', 'picscan worker needs --redis <url> (or PICSCAN_REDIS_URL).');
       const redis = parseRedisUrl(url);
-      const concurrency = parseCount(o.concurrency, '--concurrency', 64);
+      const concurrency = countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
       const config = loadConfig({});
       const modelSet = modelSetOf(config.modelsDir);
       const processor = await workerBatchProcessor(config, consoleLogger);

@@ -4,8 +4,7 @@ import type { AnalyzeData, DetectResponse } from '../../shared/spec';
 import type { Credits, Hold } from './credits';
 import type { ApiAccount, KeysService } from './keys.service';
 import { PROCESSED_DETECT_CODES, type ImageOperations, type ThumbnailImage } from './operations';
-import { parseAnalyzeParams, parseDetectParams, type RawParams } from './params';
-import { parseThumbnailParams } from './thumbnail-params';
+import { parseAnalyzeParams, parseDetectParams, parseThumbnailParams, type RawParams } from './params';
 import type { RateLimiter } from './rate-limit';
 import { FREE_TIER_MESSAGE, TIERS } from './tiers';
 

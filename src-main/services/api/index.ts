@@ -15,15 +15,19 @@ export { Credits, type Hold } from './credits';
 export { RateLimiter, windowsAt, type LimitDecision } from './rate-limit';
 export { ApiGateway, type ApiCall, type CallOutcome, type ChargedTransaction, type Refusal } from './gateway';
 export { type ImageOperations, type ThumbnailImage, PROCESSED_DETECT_CODES } from './operations';
-export { analyzeParamsSchema, detectParamsSchema } from './param-schemas';
 export {
+  parseOrThrow,
+  parseAnalyzeParams,
+  parseAnalyzeOptions,
+  parseDetectParams,
   parseThumbnailParams,
   parseThumbnailOptions,
-  thumbnailParamsSchema,
-  THUMBNAIL_SIDE_PX,
+  type AnalyzeOptions,
+  type AnalyzeRequest,
+  type DetectRequest,
   type ThumbnailRequest,
-} from './thumbnail-params';
-export { parseAnalyzeParams, parseDetectParams, type AnalyzeRequest, type DetectRequest, type RawParams } from './params';
+  type RawParams,
+} from './params';
 export { TIERS, MIN_BALANCE_MICROCENTS, FREE_TIER_MESSAGE, type TierPolicy } from './tiers';
 export { parseDollars, formatDollars, toDollars, MAX_BALANCE_TEXT } from './money';
 export { loadOrCreateTls, type TlsMaterial } from './tls';

@@ -1,6 +1,6 @@
 import type { AnalyzeData, DetectResponse } from '../../shared/spec';
-import type { AnalyzeRequest, DetectRequest } from './params';
-import type { ThumbnailRequest } from './thumbnail-params';
+import { KAIROS } from '../../shared/api-errors';
+import type { AnalyzeRequest, DetectRequest, ThumbnailRequest } from '../../shared/contract';
 
 /** An encoded thumbnail: exactly the requested size, JPEG for JPEG input and PNG for PNG input. */
 export interface ThumbnailImage {
@@ -28,4 +28,4 @@ export interface ImageOperations {
 }
 
 /** Kairos codes that mean the image was processed (so the call is a charged transaction). */
-export const PROCESSED_DETECT_CODES: ReadonlySet<number> = new Set([5002, 5010]);
+export const PROCESSED_DETECT_CODES: ReadonlySet<number> = new Set([KAIROS.noFaces, KAIROS.tooManyFaces]);

@@ -4,8 +4,8 @@
  * object boxes (CenterNet), then the saliency estimate. Each source returns weighted boxes in
  * source-image pixels; the crop geometry does the rest.
  */
+import { detectFacesInImage, selectorPlan } from '../../analysis/faces';
 import { detectObjects, objectBox } from '../../analysis';
-import { detectFacesInImage, parseSelector } from '../../analysis/faces';
 import { resizeRgb, type ModelRunner, type RgbImage } from '../../inference';
 import type { WeightedBox } from './crop-geometry';
 import { SALIENCY, saliencyBox } from './saliency';
@@ -40,7 +40,7 @@ export const REGION_RULES = {
 
 /** Faces as regions, weighted by area × confidence so the main face wins when not all fit. */
 export function faceRegions(runner: ModelRunner): RegionSource {
-  const selector = parseSelector('FRONTAL')!;
+  const selector = selectorPlan(['FRONTAL']);
   return {
     kind: 'faces',
     async find(img, signal) {

@@ -29,8 +29,8 @@ describe('analyze with galleries (real models)', () => {
 
   it('puts celebrities under people_ and no landmark document for a people photo', async () => {
     const { data } = await analyze.analyze(fixture('obama_biden_two_people.jpg'), {
-      features: 'Categories',
-      details: 'Celebrities,Landmarks',
+      features: ['Categories'],
+      details: ['Celebrities', 'Landmarks'],
     });
     const people = data.categories?.find((c) => c.name === 'people_');
     // Biden scores 0.62 against his one portrait, below the 0.70 threshold: not named.
@@ -39,7 +39,7 @@ describe('analyze with galleries (real models)', () => {
   });
 
   it('puts the landmark under outdoor_/building_ and the spec 2.3 document at data.Landmarks', async () => {
-    const { data } = await analyze.analyze(fixture('colosseum.jpg'), { features: 'Categories', details: 'Landmarks' });
+    const { data } = await analyze.analyze(fixture('colosseum.jpg'), { features: ['Categories'], details: ['Landmarks'] });
     const host = data.categories?.find((c) => c.detail?.landmarks);
     expect(host?.name).toMatch(/^(outdoor|building)_$/);
     expect(host?.detail?.landmarks?.map((l) => l.name)).toEqual(['Colosseum']);
@@ -53,7 +53,7 @@ describe('analyze with galleries (real models)', () => {
   });
 
   it('runs no gallery when the details are not requested', async () => {
-    const { data } = await analyze.analyze(fixture('colosseum.jpg'), { features: 'Categories', details: '' });
+    const { data } = await analyze.analyze(fixture('colosseum.jpg'), { features: ['Categories'], details: [] });
     expect(data.categories?.some((c) => c.detail?.landmarks)).toBe(false);
     expect(data.Landmarks).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFacesInImage, parseSelector } from '../../../src-main/analysis/faces';
+import { detectFacesInImage, selectorPlan } from '../../../src-main/analysis/faces';
 import {
   cosine,
   decodeVector,
@@ -34,7 +34,7 @@ describe('descriptor recipes are unchanged (real models)', () => {
     const runner = engine;
     const [face] = await detectFacesInImage(
       img,
-      { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true },
+      { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true },
       runner,
     );
     const d = await describeFace(img, face!.box, runner);

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { detectFacesInImage, parseSelector } from '../../../src-main/analysis/faces';
+import { detectFacesInImage, selectorPlan } from '../../../src-main/analysis/faces';
 import { describeFace, type FaceBox } from '../../../src-main/analysis/gallery/index';
 import { cropRgb, type InferenceEngine, type ModelRunner, type RgbImage } from '../../../src-main/inference';
 import type { ImageLoader } from '../../../src-main/intake';
@@ -65,7 +65,7 @@ export const VARIATIONS: readonly Variation[] = [
   },
 ];
 
-const detectOptions = { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true };
+const detectOptions = { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true };
 
 /** The detected face closest to `expected` (IoU), or for a variation the largest near the centre. */
 async function findFace(img: RgbImage, runner: ModelRunner, expected?: FaceBox): Promise<FaceBox | null> {

@@ -1,6 +1,6 @@
 /** Shared setup of the gallery tests: real models, real fixtures, an in-memory database. */
 import { join } from 'node:path';
-import { detectFacesInImage, parseSelector } from '../../../src-main/analysis/faces';
+import { detectFacesInImage, selectorPlan } from '../../../src-main/analysis/faces';
 import { faceEvidenceFromResults, type FaceEvidence } from '../../../src-main/analysis/people';
 import { InferenceEngine, loadManifest, type RgbImage } from '../../../src-main/inference';
 import { createImageLoader, intakeOptions, type ImageLoader } from '../../../src-main/intake';
@@ -40,7 +40,7 @@ export async function fixtureImage(loader: ImageLoader, name: string): Promise<R
 
 /** The faces analyze would pass to the matcher (the detect operation at its default scale). */
 export async function facesOf(engine: InferenceEngine, img: RgbImage): Promise<FaceEvidence[]> {
-  const results = await detectFacesInImage(img, { minHeadScale: 0.015, selector: parseSelector('FRONTAL')!, skipAttributes: true }, engine);
+  const results = await detectFacesInImage(img, { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true }, engine);
   return faceEvidenceFromResults(results);
 }
 

@@ -11,6 +11,7 @@ import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
 import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
 import { openLocalEngine } from '../../../src-main/services/local-engine';
 import { fixture } from '../../helpers/paths';
+import { DETAILS, VISUAL_FEATURES } from '../../../src-main/shared/spec';
 
 // The analyze worker (objects, NSFW and pixel statistics off the faces' thread) on the real models.
 const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-aw-')) }, {});
@@ -68,7 +69,7 @@ describe('analyze branch worker', () => {
   });
 
   it('gives the analyze service the same answers with and without the worker', async () => {
-    const params = { features: 'Categories,Adult,Tags,Description,Faces,Color,ImageType', details: 'Celebrities,Landmarks' };
+    const params = { features: [...VISUAL_FEATURES], details: [...DETAILS] };
     const plain = openAnalyzeService(config, { branchWorker: false });
     const threaded = openAnalyzeService(config, { branchWorker: true });
     try {

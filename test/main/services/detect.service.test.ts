@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDetectService } from '../../../src-main/services/detect.service';
+import { wireMapping } from '../../../src-main/shared/api-errors';
 import type { DetectResponse } from '../../../src-main/shared/spec';
 import { runPicscan } from '../../helpers/cli';
 import { fixture } from '../../helpers/paths';
@@ -24,12 +25,14 @@ afterAll(async () => {
 const errCode = (r: DetectResponse): number | undefined => ('Errors' in r ? r.Errors[0]?.ErrCode : undefined);
 
 describe('detect service errors (Kairos bodies, never exceptions)', () => {
-  it('1002 when image is missing, 1003 for bad minHeadScale or selector', async () => {
-    expect((await stack.service.detect({})).response).toEqual({ Errors: [{ Message: 'required parameter missing', ErrCode: 1002 }] });
+  it('parameters are refused before the service by the contract: 1002 when image is missing, 1003 for bad minHeadScale or selector', async () => {
+    await expect(stack.service.detect({})).rejects.toMatchObject({ code: 'missing-parameter' });
+    expect(wireMapping('missing-parameter').kairos).toBe(1002);
     for (const p of [{ minHeadScale: 0.9 }, { minHeadScale: 'big' }, { minHeadScale: 0.01 }, { selector: 'SIDEWAYS' }, { selector: 5 }]) {
-      const r = (await stack.service.detect({ image: fixture('obama_portrait.jpg'), ...p })).response;
-      expect(r, JSON.stringify(p)).toEqual({ Errors: [{ Message: 'an invalid parameter was sent', ErrCode: 1003 }] });
+      const refused = stack.service.detect({ image: fixture('obama_portrait.jpg'), ...p });
+      await expect(refused, JSON.stringify(p)).rejects.toMatchObject({ code: 'invalid-parameter' });
     }
+    expect(wireMapping('invalid-parameter').kairos).toBe(1003);
   });
 
   it('5000 for a file that is not a JPG/PNG, 5001 for an unreachable image', async () => {
@@ -46,9 +49,11 @@ describe('detect service errors (Kairos bodies, never exceptions)', () => {
       Errors: [{ Message: 'no faces found in the image', ErrCode: 5002 }],
     });
     const limited = createDetectService({ runner: stack.runner, loader: stack.loader, maxFaces: 3 });
-    expect((await limited.detect({ image: fixture('family_six_faces.jpg') })).response).toEqual({
-      Errors: [{ Message: 'too many faces in image', ErrCode: 5010 }],
-    });
+    expect((await limited.detect({ image: fixture('family_six_faces.jpg'), minHeadScale: 0.015, selector: ['FRONTAL'] })).response).toEqual(
+      {
+        Errors: [{ Message: 'too many faces in image', ErrCode: 5010 }],
+      },
+    );
   });
 });
 

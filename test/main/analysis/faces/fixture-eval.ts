@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { FACE_MODEL_THREADS } from '../../../../src-main/analysis/faces';
 import { InferenceEngine, loadManifest, type ModelRunner } from '../../../../src-main/inference';
 import { createImageLoader, intakeOptions, type ImageLoader } from '../../../../src-main/intake';
-import { createDetectService, type DetectService } from '../../../../src-main/services/detect.service';
+import { parseDetectParams, type RawParams } from '../../../../src-main/services/api';
+import { createDetectService, type DetectOutcome } from '../../../../src-main/services/detect.service';
 import type { DetectedFace } from '../../../../src-main/shared/spec';
 import { fixture, fixturesDir, repoRoot } from '../../../helpers/paths';
 
@@ -57,11 +58,17 @@ export function loadFixtures(): FixtureEntry[] {
 }
 
 /** The real stack: engine over `models/`, runner, desktop intake, detect service. */
+/** The detect service behind the contract's parameter parsing, as the API gateway calls it. */
+export interface RawDetectService {
+  /** Parses `params` (throws the contract's `AppError` for a bad one), then detects. */
+  detect(params: RawParams, signal?: AbortSignal): Promise<DetectOutcome>;
+}
+
 export interface FaceStack {
   engine: InferenceEngine;
   runner: ModelRunner;
   loader: ImageLoader;
-  service: DetectService;
+  service: RawDetectService;
   close(): Promise<void>;
 }
 
@@ -78,7 +85,8 @@ export function openFaceStack(threads = 2): FaceStack {
   });
   const runner = engine;
   const loader = createImageLoader(intakeOptions('desktop'));
-  const service = createDetectService({ runner, loader });
+  const detector = createDetectService({ runner, loader });
+  const service: RawDetectService = { detect: async (params, signal) => detector.detect(parseDetectParams(params), signal) };
   return {
     engine,
     runner,
@@ -148,7 +156,10 @@ export interface EvalSummary {
 }
 
 /** Runs the detect service over every fixture with `params` and scores it. */
-export async function evaluate(service: DetectService, params: { minHeadScale?: number; selector?: unknown } = {}): Promise<EvalSummary> {
+export async function evaluate(
+  service: RawDetectService,
+  params: { minHeadScale?: number; selector?: unknown } = {},
+): Promise<EvalSummary> {
   const images: ImageEval[] = [];
   for (const e of loadFixtures()) {
     const out = await service.detect({ image: fixture(e.file), ...params });
@@ -221,7 +232,7 @@ export interface NegativeEval extends NegativeEntry {
 
 /** Runs the detect service over every negative image with `params`. */
 export async function evaluateNegatives(
-  service: DetectService,
+  service: RawDetectService,
   params: { minHeadScale?: number; selector?: unknown } = {},
 ): Promise<NegativeEval[]> {
   const out: NegativeEval[] = [];

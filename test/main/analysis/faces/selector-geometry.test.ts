@@ -1,34 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseMinHeadScale, parseSelector } from '../../../../src-main/analysis/faces';
+import { selectorPlan } from '../../../../src-main/analysis/faces';
 import { headPose, keyPoints, mouthOpening, type Point3 } from '../../../../src-main/analysis/faces/mesh-geometry';
 import { combineAttributes } from '../../../../src-main/analysis/faces/attributes';
 import { faceQuality } from '../../../../src-main/analysis/faces/quality';
 import { classifyGlasses } from '../../../../src-main/analysis/faces/glasses';
 
-describe('parseSelector', () => {
-  it('defaults to FRONTAL and accepts any case, commas and arrays', () => {
-    expect(parseSelector(undefined)).toMatchObject({ selectors: ['FRONTAL'], maxAbsYawDeg: 30, roll: false, partial: false });
-    expect(parseSelector('full')).toMatchObject({ selectors: ['FULL'], maxAbsYawDeg: 100 });
-    expect(parseSelector(['frontal', 'roll'])).toMatchObject({ selectors: ['FRONTAL', 'ROLL'], maxAbsYawDeg: 30, roll: true });
-    expect(parseSelector('ROLL')).toMatchObject({ maxAbsYawDeg: 30, roll: true });
-    expect(parseSelector('full, partial')).toMatchObject({ maxAbsYawDeg: 100, partial: true });
-  });
-
-  it('rejects unknown names and wrong types', () => {
-    expect(parseSelector('SIDEWAYS')).toBeNull();
-    expect(parseSelector(['frontal', 3])).toBeNull();
-    expect(parseSelector(7)).toBeNull();
-  });
-});
-
-describe('parseMinHeadScale', () => {
-  it('accepts 0.015..0.5 as number or numeric string, default 0.015', () => {
-    expect(parseMinHeadScale(undefined)).toBe(0.015);
-    expect(parseMinHeadScale('0.1')).toBe(0.1);
-    expect(parseMinHeadScale(0.5)).toBe(0.5);
-  });
-  it('rejects out-of-range and non-numbers', () => {
-    for (const bad of [0.01, 0.6, 'abc', ' ', Number.NaN, {}, true]) expect(parseMinHeadScale(bad)).toBeNull();
+describe('selectorPlan', () => {
+  it('defaults to FRONTAL; ROLL and PARTIAL keep its yaw range, FULL widens it', () => {
+    expect(selectorPlan([])).toMatchObject({ selectors: ['FRONTAL'], maxAbsYawDeg: 30, roll: false, partial: false });
+    expect(selectorPlan(['FULL'])).toMatchObject({ selectors: ['FULL'], maxAbsYawDeg: 100 });
+    expect(selectorPlan(['FRONTAL', 'ROLL', 'ROLL'])).toMatchObject({ selectors: ['FRONTAL', 'ROLL'], maxAbsYawDeg: 30, roll: true });
+    expect(selectorPlan(['ROLL'])).toMatchObject({ maxAbsYawDeg: 30, roll: true });
+    expect(selectorPlan(['FULL', 'PARTIAL'])).toMatchObject({ maxAbsYawDeg: 100, partial: true });
   });
 });
 

@@ -18,7 +18,7 @@ import { meshCandidate } from '../../../../src-main/analysis/faces/landmarks';
 import { eyeLineAngle, windowFromMesh } from '../../../../src-main/analysis/faces/mesh-align';
 import { headPose, keyPoints } from '../../../../src-main/analysis/faces/mesh-geometry';
 import { searchLevels } from '../../../../src-main/analysis/faces/detect-faces';
-import { parseSelector } from '../../../../src-main/analysis/faces/selector';
+import { selectorPlan } from '../../../../src-main/analysis/faces/selector';
 import { fixture } from '../../../helpers/paths';
 import { loadFixtures, loadNegatives, negativesDir, type FaceStack, type TruthFace } from './fixture-eval';
 import { faceCollage } from './synthetic';
@@ -78,7 +78,7 @@ async function candidatesOf(
   path: string,
 ): Promise<Array<{ cx: number; cy: number; evidence: Pick<CandidateEvidence, 'detectorScore' | 'faceFlag' | 'spread'> }>> {
   const img = (await stack.loader.load(path, undefined, { thumbnail: false })).image;
-  const full = parseSelector('FULL')!;
+  const full = selectorPlan(['FULL']);
   const out = [];
   for (const c of await detectCandidates(
     img,
