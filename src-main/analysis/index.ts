@@ -21,5 +21,5 @@ export { analyzeColor, isBlackAndWhite, chromaStats, nameRgb } from './color';
 export { classifyImageType } from './image-type';
 export { adultFromProbabilities, ADULT_THRESHOLDS } from './adult';
 export { CONTENT_NET_MODEL_ID, contentNetFeeds, runContentNet, type ContentProbabilities } from './content-net';
-export { detectObjects, centernetDecode, objectBox, COCO80, type DetectedObject, type CocoLabel } from './objects';
+export { detectObjects, centernetDecode, COCO80, type DetectedObject, type CocoLabel } from './objects';
 export { IMAGENET_HIERARCHY, IMAGENET_MODEL_ID, classifierTopK, classifyImage, type ClassScore, type ImagenetClass } from './classifier';

@@ -6,6 +6,7 @@
 import sharp from 'sharp';
 import { AppError, BugError } from '../core';
 import { clamp } from './math';
+import type { Box } from './tensor';
 
 /**
  * Decoded pixels: `data[(y * width + x) * 3 + c]`, c = 0 R, 1 G, 2 B, each 0..255; origin top-left.
@@ -105,19 +106,11 @@ export async function resizeRgb(img: RgbImage, width: number, height: number, op
   return { data: asBytes(data), width: info.width, height: info.height, channels: 3 };
 }
 
-/** A pixel rectangle; `left`/`top` from the top-left corner, all in px. */
-export interface PixelRect {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
 /**
- * Copies a rectangle out of an image (pure, synchronous). The rectangle is rounded to whole
- * pixels and clamped to the image; an empty result throws a BugError (callers pass real boxes).
+ * Copies a box (image px) out of an image (pure, synchronous). The box is rounded to whole pixels
+ * and clamped to the image; an empty result throws a BugError (callers pass real boxes).
  */
-export function cropRgb(img: RgbImage, rect: PixelRect): RgbImage {
+export function cropRgb(img: RgbImage, rect: Box): RgbImage {
   const left = clamp(Math.round(rect.left), 0, img.width);
   const top = clamp(Math.round(rect.top), 0, img.height);
   const right = clamp(Math.round(rect.left + rect.width), left, img.width);

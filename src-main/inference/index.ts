@@ -42,5 +42,4 @@ export {
   type ResizeOptions,
   type ResizeFit,
   type ResizeKernel,
-  type PixelRect,
 } from './image';

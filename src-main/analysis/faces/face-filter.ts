@@ -2,6 +2,7 @@
  * Which meshed candidates become faces: the face-flag gate (stricter for tiny faces, relaxed by
  * PARTIAL), the selector's yaw range, and de-duplication, strongest first.
  */
+import type { Box } from '../../inference';
 import type { MeshedFace } from './landmarks';
 import { headPose, keyPoints, type Point3 } from './mesh-geometry';
 import type { SelectorPlan } from './selector';
@@ -48,7 +49,7 @@ export function selectFaces(meshed: ReadonlyArray<MeshedFace | null>, selector: 
  * Square box centred on the mesh's axis-aligned extent, side = the larger extent, image px (Kairos
  * boxes are square; the mesh spans forehead top to chin and cheek to cheek).
  */
-export function meshBox(mesh: readonly Point3[]): { left: number; top: number; width: number; height: number } {
+export function meshBox(mesh: readonly Point3[]): Box {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;

@@ -53,14 +53,14 @@ export function centernetDecode(outputs: TensorMap, srcW: number, srcH: number, 
         const y1 = (y * STRIDE - t) * fy;
         const x2 = (x * STRIDE + r) * fx;
         const y2 = (y * STRIDE + b) * fy;
-        const bx = Math.max(0, x1);
-        const by = Math.max(0, y1);
-        dets.push({ label: COCO80[k]!, score: s, box: { x: bx, y: by, w: Math.min(srcW, x2) - bx, h: Math.min(srcH, y2) - by } });
+        const left = Math.max(0, x1);
+        const top = Math.max(0, y1);
+        dets.push({ label: COCO80[k]!, score: s, box: { left, top, width: Math.min(srcW, x2) - left, height: Math.min(srcH, y2) - top } });
       }
     }
   }
   return nms(
-    dets.filter((d) => d.box.w > 1 && d.box.h > 1),
+    dets.filter((d) => d.box.width > 1 && d.box.height > 1),
     o.iouMax,
     o.maxCount,
   );

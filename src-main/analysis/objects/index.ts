@@ -4,7 +4,7 @@ import { CENTERNET_MODEL_ID, centernetDecode } from './centernet';
 import type { DetectedObject } from './types';
 
 export { COCO80, type CocoLabel } from './coco';
-export { nms, objectBox } from './nms';
+export { nms } from './nms';
 export { CENTERNET_MODEL_ID, centernetDecode } from './centernet';
 export type { DetectedObject } from './types';
 

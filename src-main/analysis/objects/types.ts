@@ -1,3 +1,4 @@
+import type { Box } from '../../inference';
 import type { CocoLabel } from './coco';
 
 /** One detected object; box in source-image pixels, origin top-left. */
@@ -5,5 +6,5 @@ export interface DetectedObject {
   label: CocoLabel;
   /** 0..1 detector confidence. */
   score: number;
-  box: { x: number; y: number; w: number; h: number };
+  box: Box;
 }

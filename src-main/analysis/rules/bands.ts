@@ -224,7 +224,7 @@ export const TESTS = {
   'foreground.flower': { colour: 'foreground', in: ['Red', 'Pink', 'Purple', 'Yellow'], why: 'flower colours' },
   // Objects.
   'bottle.squat': {
-    check: (e) => e.objects.some((o) => o.label === 'bottle' && o.box.h < SQUAT_ASPECT * o.box.w),
+    check: (e) => e.objects.some((o) => o.label === 'bottle' && o.box.height < SQUAT_ASPECT * o.box.width),
     what: `a bottle box with height < ${SQUAT_ASPECT} × width`,
     why: 'a can: COCO has no can class, a can is a squat bottle',
   },

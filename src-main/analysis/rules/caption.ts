@@ -64,7 +64,7 @@ function peopleContext(e: Evidence, d: Derived): { text: string; placed: boolean
   const seat = confident.find((o) => SEATS.has(o.label) && people.some((p) => restsOn(p, o)));
   if (seat) return { text: ` sitting on ${article(labelWord(seat.label))}`, placed: true };
   const area = e.width * e.height;
-  const companion = confident.find((o) => COMPANIONS.has(o.label) && (o.box.w * o.box.h) / area >= COMPANION_MIN_SHARE);
+  const companion = confident.find((o) => COMPANIONS.has(o.label) && (o.box.width * o.box.height) / area >= COMPANION_MIN_SHARE);
   if (companion) return { text: ` with ${article(labelWord(companion.label))}`, placed: false };
   return undefined;
 }
@@ -105,9 +105,9 @@ function peopleNoun(e: Evidence, d: Derived): Phrase | undefined {
 
 /** Bottom centre of `a` inside `b`: a rests on b. */
 function restsOn(a: DetectedObject, b: DetectedObject): boolean {
-  const x = a.box.x + a.box.w / 2;
-  const y = a.box.y + a.box.h;
-  return x >= b.box.x && x <= b.box.x + b.box.w && y >= b.box.y && y <= b.box.y + b.box.h * SUPPORT_SLACK;
+  const x = a.box.left + a.box.width / 2;
+  const y = a.box.top + a.box.height;
+  return x >= b.box.left && x <= b.box.left + b.box.width && y >= b.box.top && y <= b.box.top + b.box.height * SUPPORT_SLACK;
 }
 
 /** The phrase for a detected thing: count, and what it rests on or a second thing. */
@@ -187,7 +187,7 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
 }
 
 function weight(o: DetectedObject, area: number): number {
-  return o.score * Math.sqrt((o.box.w * o.box.h) / area);
+  return o.score * Math.sqrt((o.box.width * o.box.height) / area);
 }
 
 /** Where a scene phrase's score comes from: a category score or a quantity. */

@@ -1,6 +1,6 @@
+import type { Box } from '../../inference';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
-import type { DetectedObject } from '../objects/types';
 import { band, holds } from './bands';
 import { calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
@@ -220,7 +220,7 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
   let fill = 0;
   for (const o of e.objects) {
     if (o.label === 'person' || (labels.get(o.label) ?? 0) < PRESENT) continue;
-    fill = Math.max(fill, band('boxShare.fill', (o.box.w * o.box.h) / area));
+    fill = Math.max(fill, band('boxShare.fill', (o.box.width * o.box.height) / area));
   }
   // The classifier gives no extent: its answer fills the frame only for things usually shot close
   // up, and not beside people (the tripod next to a cameraman).
@@ -239,15 +239,15 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
 function extraPeople(e: Evidence): number {
   const area = e.width * e.height;
   const centres = e.faces.map((f) => [f.box.left + f.box.width / 2, f.box.top + f.box.height / 2] as const);
-  const counted: DetectedObject['box'][] = [];
+  const counted: Box[] = [];
   let extra = 0;
   for (const o of e.objects) {
     if (o.label !== 'person' || objectConfidence(effectiveScore(e, o.score)) < PERSON_BOX.minConf) continue;
-    if ((o.box.w * o.box.h) / area < PERSON_BOX.minShare) continue;
+    if ((o.box.width * o.box.height) / area < PERSON_BOX.minShare) continue;
     // Loose association: CenterNet's person boxes are often narrow or start below the head.
     const reach = PERSON_BOX.faceReachWidths;
     const hasFace = centres.some(
-      ([x, y]) => x >= o.box.x - reach * o.box.w && x <= o.box.x + (1 + reach) * o.box.w && y <= o.box.y + o.box.h,
+      ([x, y]) => x >= o.box.left - reach * o.box.width && x <= o.box.left + (1 + reach) * o.box.width && y <= o.box.top + o.box.height,
     );
     if (counted.some((b) => overlapOfSmaller(b, o.box) > PERSON_BOX.maxOverlap)) continue;
     counted.push(o.box);
@@ -257,8 +257,8 @@ function extraPeople(e: Evidence): number {
 }
 
 /** Intersection area over the smaller box's area. */
-function overlapOfSmaller(a: DetectedObject['box'], b: DetectedObject['box']): number {
-  const w = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
-  const h = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
-  return (w * h) / Math.max(MIN_BOX_AREA_PX, Math.min(a.w * a.h, b.w * b.h));
+function overlapOfSmaller(a: Box, b: Box): number {
+  const w = Math.max(0, Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left));
+  const h = Math.max(0, Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top));
+  return (w * h) / Math.max(MIN_BOX_AREA_PX, Math.min(a.width * a.height, b.width * b.height));
 }

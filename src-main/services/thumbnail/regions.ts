@@ -4,8 +4,8 @@
  * object boxes (CenterNet), then the saliency estimate. Each source returns weighted boxes in
  * source-image pixels; the crop geometry does the rest.
  */
+import { detectObjects } from '../../analysis';
 import { detectFacesInImage, selectorPlan } from '../../analysis/faces';
-import { detectObjects, objectBox } from '../../analysis';
 import { resizeRgb, type ModelRunner, type RgbImage } from '../../inference';
 import type { WeightedBox } from './crop-geometry';
 import { SALIENCY, saliencyBox } from './saliency';
@@ -73,7 +73,7 @@ export function objectRegions(runModel: ModelRunner): RegionSource {
       const objects = await detectObjects(img, runModel, signal);
       return objects
         .filter((o) => o.score >= REGION_RULES.objectMinScore)
-        .map((o) => ({ ...objectBox(o.box), weight: o.box.w * o.box.h * o.score }));
+        .map((o) => ({ ...o.box, weight: o.box.width * o.box.height * o.score }));
     },
   };
 }

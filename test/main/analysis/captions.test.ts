@@ -13,7 +13,11 @@ const face = (age: number, gender: 'Male' | 'Female', smiling = false): FaceEvid
   glasses: false,
   smiling,
 });
-const obj = (label: CocoLabel, score: number, x: number, y: number, w: number, h: number) => ({ label, score, box: { x, y, w, h } });
+const obj = (label: CocoLabel, score: number, left: number, top: number, width: number, height: number) => ({
+  label,
+  score,
+  box: { left, top, width, height },
+});
 const caption = (e: Evidence): string => {
   const d = derive(e);
   return buildCaption(e, d, scoreCategories(e, d)).text;

@@ -11,7 +11,11 @@ const reference = JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 're
 
 const base = plainEvidence;
 
-const obj = (label: CocoLabel, score = 0.8, box = { x: 100, y: 100, w: 200, h: 200 }): DetectedObject => ({ label, score, box });
+const obj = (label: CocoLabel, score = 0.8, box = { left: 100, top: 100, width: 200, height: 200 }): DetectedObject => ({
+  label,
+  score,
+  box,
+});
 const face = (age: number, size = 120, gender: 'Male' | 'Female' = 'Male'): FaceEvidence => ({
   box: { left: 200, top: 50, width: size, height: size },
   confidence: 0.95,
@@ -49,7 +53,7 @@ const SCENARIOS: Record<string, Patch> = {
   house: { scene: { straightEdges: 0.15, sky: 0.25, vegetation: 0.25 } },
   brick: { scene: { straightEdges: 0.2 }, color: { ...base().color, dominantColorBackground: 'Red' } },
   night: { scene: { brightness: 0.15, dark: 0.8, sky: 0.3, warmGlow: 0.15, brightSpots: 0.08, colorfulness: 0.8 } },
-  drinks: { objects: [obj('cup'), obj('bottle', 0.8, { x: 10, y: 10, w: 50, h: 60 })] },
+  drinks: { objects: [obj('cup'), obj('bottle', 0.8, { left: 10, top: 10, width: 50, height: 60 })] },
   food: { objects: [obj('pizza'), obj('sandwich'), obj('hot dog'), obj('donut')] },
   room: {
     objects: [obj('couch'), obj('tv'), obj('book'), obj('clock'), obj('vase'), obj('laptop'), obj('remote')],

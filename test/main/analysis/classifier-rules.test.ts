@@ -21,7 +21,11 @@ const caption = (e: Evidence): string => {
   return buildCaption(e, d, scoreCategories(e, d)).text;
 };
 const tagMap = (e: Evidence): Map<string, number> => new Map(buildTags(e, derive(e)).map((t) => [t.name, t.confidence]));
-const obj = (label: CocoLabel, score: number, x: number, y: number, w: number, h: number) => ({ label, score, box: { x, y, w, h } });
+const obj = (label: CocoLabel, score: number, left: number, top: number, width: number, height: number) => ({
+  label,
+  score,
+  box: { left, top, width, height },
+});
 const grassy = (): Evidence => {
   const e = plainEvidence();
   return { ...e, scene: { ...e.scene, vegetation: 0.6, sky: 0.3 } };

@@ -67,7 +67,7 @@ describe('CenterNet decoding', () => {
     expect(dets[0]!.label).toBe('cat');
     // 1024×768 fits the input at scale 0.5 on both axes: x (128-28)*2 = 200 .. (128+100)*2 = 456;
     // y (256-56)*2 = 400 .. (256+44)*2 = 600
-    expect(dets[0]!.box).toEqual({ x: 200, y: 400, w: 256, h: 200 });
+    expect(dets[0]!.box).toEqual({ left: 200, top: 400, width: 256, height: 200 });
   });
 
   it('letterboxes: aspect kept, image at the top-left, zeros elsewhere, boxes clipped to the image', () => {
@@ -95,13 +95,13 @@ describe('CenterNet decoding', () => {
         maxCount: 10,
       },
     );
-    expect(d!.box).toEqual({ x: 60, y: 60, w: 1024 - 60, h: 768 - 60 });
+    expect(d!.box).toEqual({ left: 60, top: 60, width: 1024 - 60, height: 768 - 60 });
   });
 
   it('suppresses overlapping boxes of the same label only', () => {
-    const a = { label: 'dog' as const, score: 0.9, box: { x: 0, y: 0, w: 10, h: 10 } };
-    const b = { label: 'dog' as const, score: 0.8, box: { x: 1, y: 1, w: 10, h: 10 } };
-    const c = { label: 'cat' as const, score: 0.7, box: { x: 1, y: 1, w: 10, h: 10 } };
+    const a = { label: 'dog' as const, score: 0.9, box: { left: 0, top: 0, width: 10, height: 10 } };
+    const b = { label: 'dog' as const, score: 0.8, box: { left: 1, top: 1, width: 10, height: 10 } };
+    const c = { label: 'cat' as const, score: 0.7, box: { left: 1, top: 1, width: 10, height: 10 } };
     expect(nms([b, a, c], 0.5, 10)).toEqual([a, c]);
   });
 });

@@ -10,7 +10,10 @@ const withScene = (scene: Partial<Evidence['scene']>): Evidence => {
   const e = plainEvidence();
   return { ...e, scene: { ...e.scene, ...scene } };
 };
-const dog = (score: number): Evidence => ({ ...plainEvidence(), objects: [{ label: 'dog', score, box: { x: 0, y: 0, w: 50, h: 50 } }] });
+const dog = (score: number): Evidence => ({
+  ...plainEvidence(),
+  objects: [{ label: 'dog', score, box: { left: 0, top: 0, width: 50, height: 50 } }],
+});
 
 describe('rule products (score.ts)', () => {
   it('ramps a band from its first number to its second, clamped to 0..1', () => {
