@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import { openDetectService } from '../../services/detect-open';
+import { withBackend } from '../with-backend';
 import { MIN_HEAD_SCALE, SELECTORS } from '../../shared/spec';
 import { detectExitCode } from '../spec-exit-codes';
 
@@ -54,18 +54,16 @@ export function registerDetect(program: Command): void {
     .action(async (image: string, o: DetectFlags) => {
       const maxFaces = checkFlags(o);
       let loadError: unknown;
-      const open = openDetectService(loadConfig({ dbPath: o.db }), { maxFaces, onLoadError: (err) => (loadError = err) });
-      try {
-        const out = await open.service.detect({ image, minHeadScale: o.minHeadScale, selector: o.selector });
+      const options = { detect: { maxFaces, onLoadError: (err: unknown) => (loadError = err) } };
+      await withBackend(loadConfig({ dbPath: o.db }), options, async (backend) => {
+        const out = await backend.detect().detect({ image, minHeadScale: o.minHeadScale, selector: o.selector });
         process.stdout.write(`${JSON.stringify(out.response, null, 2)}\n`);
         if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
         const errors = 'Errors' in out.response ? out.response.Errors : [];
         // The Kairos message is the reference's generic one; say what really happened.
         if (loadError instanceof AppError) process.stderr.write(`picscan: ${loadError.message}\n`);
         process.exitCode = detectExitCode(errors.map((e) => e.ErrCode));
-      } finally {
-        await open.close();
-      }
+      });
     });
 }
 

@@ -12,7 +12,7 @@ import { createIntakeFetcher, type ImageProcessor, type ProcessedImage } from '.
 import { intakeOptions } from '../../../src-main/intake';
 import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
 import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
-import { localBatchProcessor } from '../../../src-main/services/batches';
+import { localBatchProcessor } from '../../../src-main/services/batches-processor';
 import { openLocalEngine } from '../../../src-main/services/local-engine';
 import type { BatchOperation } from '../../../src-main/shared/batch';
 import { fixture, repoRoot } from '../../helpers/paths';
