@@ -222,7 +222,8 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
     async (p) => (await p.catch(() => undefined))?.close?.(),
   );
   const settings = part('settings', closed, () => createSettingsStore(config, options.ui?.vault ?? fileKeyVault(config.dataDir)));
-  let started: ImageProcessor | undefined;
+  // A processor the host brought is there from the start; the models start with `batchModels()`.
+  let started: ImageProcessor | undefined = batchOpts.processor;
   const batches = part(
     'batches',
     closed,
@@ -273,7 +274,6 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
         settings: settings(),
         batches,
         batchModels: startBatchModels,
-        ownProcessor: batchOpts.processor !== undefined,
         galleries,
         thumbnails,
         server: server(),

@@ -14,8 +14,6 @@ export interface UiParts {
   settings: SettingsStore;
   batches: () => BatchService;
   batchModels: () => Promise<unknown>;
-  /** True when the host brought its own processor (the models are then taken as present). */
-  ownProcessor: boolean;
   galleries: () => GalleryService;
   thumbnails: () => ThumbnailService;
   /** The desktop's local API server (Settings → Local API server); web mode reports its own address. */
@@ -29,16 +27,14 @@ export interface UiParts {
  * starts as Settings ask.
  */
 export async function composeUi(p: UiParts): Promise<UiBackend> {
-  let models = p.ownProcessor;
-  if (!models) {
-    try {
-      await p.batchModels();
-      models = true;
-    } catch (err) {
-      p.logger.warn('local models unavailable; analyses will fail with model-missing', {
-        error: err instanceof Error ? err.message : String(err),
-      });
-    }
+  let models = false;
+  try {
+    await p.batchModels();
+    models = true;
+  } catch (err) {
+    p.logger.warn('local models unavailable; analyses will fail with model-missing', {
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
   let galleries: GalleryService | undefined;
   try {
