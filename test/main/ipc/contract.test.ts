@@ -29,11 +29,6 @@ describe('typed IPC contract', () => {
     expect(isEventName('toString')).toBe(false);
   });
 
-  it('answers app:info from the deps', async () => {
-    const info = await createApiHandlers(fakeDeps())['app:info'].run(undefined);
-    expect(info).toEqual({ name: 'picscan', version: '9.9.9', dataDir: '/data', dbPath: '/data/picscan.db', mode: 'web' });
-  });
-
   it('parses untrusted input: wrong shapes are invalid-input naming the field', () => {
     const h = createApiHandlers(fakeDeps());
     expect(() => h['batches:pause'].parse({ batchId: 'x' })).toThrow(/batchId/);
