@@ -40,6 +40,7 @@ export async function startServer(config: AppConfig, opts: ServeOptions, backend
   });
   let app: FastifyInstance | undefined;
   try {
+    backend.db(); // an unusable database fails the start before any model or worker starts
     const ui = await backend.ui();
     app = await createHttpServer({
       api: backend.api(),

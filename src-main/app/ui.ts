@@ -27,6 +27,8 @@ export interface UiParts {
  * starts as Settings ask.
  */
 export async function composeUi(p: UiParts): Promise<UiBackend> {
+  // The database first: one that cannot be used fails the start, with nothing else begun.
+  const service = p.batches();
   let models = false;
   try {
     await p.batchModels();
@@ -48,7 +50,7 @@ export async function composeUi(p: UiParts): Promise<UiBackend> {
   return createUiBackend({
     config: p.config,
     mode: p.mode,
-    service: p.batches(),
+    service,
     settings: p.settings,
     server: () => server.status(),
     galleries,
