@@ -144,8 +144,9 @@ export async function serveRpc<Req, Res>(setup: () => RpcHandler<Req, Res> | Pro
     }
     const controller = new AbortController();
     aborts.set(msg.id, controller);
-    handler
-      .handle(msg.request, controller.signal)
+    // A handler that throws at once answers like one that rejects: the worker stays up.
+    Promise.resolve()
+      .then(() => handler.handle(msg.request, controller.signal))
       .then(
         (result) => port.postMessage({ type: 'done', id: msg.id, result } satisfies RpcReply<Res>),
         (err: unknown) =>

@@ -92,10 +92,9 @@ describe('worker entries in the electron-vite build', () => {
       const done = reply();
       // As singleWorkerProcessor sends it: the thumbnail stays on the calling side.
       worker.postMessage({
-        type: 'process',
+        type: 'call',
         id: 1,
-        operation: ANALYZE,
-        image: { ...image, thumbnail: { ...image.thumbnail, data: new Uint8Array(0) } },
+        request: { operation: ANALYZE, image: { ...image, thumbnail: { ...image.thumbnail, data: new Uint8Array(0) } } },
       });
       const answer = await done;
       expect(answer).toMatchObject({ type: 'done', id: 1, result: { kind: 'analyze' } });
