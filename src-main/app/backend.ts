@@ -213,7 +213,17 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
     },
     (o) => o.close(),
   );
-  const api = part('the API', closed, () => createApiServices({ db: db(), operations: operations() }));
+  // The keys and credits need only the database: the models load on the first image call.
+  const api = part('the API', closed, () =>
+    createApiServices({
+      db: db(),
+      operations: {
+        analyze: (req, signal) => operations().analyze(req, signal),
+        detect: (req, signal) => operations().detect(req, signal),
+        thumbnail: (req, signal) => operations().thumbnail!(req, signal),
+      },
+    }),
+  );
 
   const batchModels = part(
     'the batch models',

@@ -10,14 +10,15 @@ export interface Part<T> {
 
 /**
  * A lazily built part: `build` runs on the first call (a throw is not cached: the next call
- * tries again, e.g. once the models are installed), `dispose` only if it was built. After
- * `closed()` says so, asking for a part is refused, so nothing is rebuilt during shutdown.
+ * tries again, e.g. once the models are installed), `dispose` only if it was built. Once
+ * `closed()` says so, asking for a part is refused (`cancelled`): nothing is used or rebuilt
+ * during or after shutdown.
  */
 export function part<T>(name: string, closed: () => boolean, build: () => T, dispose?: (value: T) => unknown): Part<T> {
   let value: { v: T } | undefined;
   const get = (): T => {
-    if (value) return value.v;
     if (closed()) throw new AppError('cancelled', `The backend is closing: ${name} is no longer available.`);
+    if (value) return value.v;
     value = { v: build() };
     return value.v;
   };
