@@ -16,7 +16,9 @@ const layers = {
   services: ['jobs', 'store', 'analysis', 'intake', 'inference', 'config', 'core', 'shared'],
   ipc: ['services', 'config', 'core', 'shared'],
   http: ['services', 'config', 'core', 'shared'],
-  cli: ['services', 'http', 'config', 'core', 'shared'],
+  // The composition root: builds every service once; only the hosts import it.
+  app: ['services', 'http', 'jobs', 'store', 'analysis', 'intake', 'inference', 'config', 'core', 'shared'],
+  cli: ['app', 'services', 'http', 'config', 'core', 'shared'],
   windows: ['config', 'core'],
   preload: ['shared'],
 };

@@ -1,11 +1,11 @@
 // Composition root of the desktop app: config → backend process → window → IPC. No logic lives here.
-import { app, BrowserWindow, dialog, protocol, session, utilityProcess } from 'electron';
+import { app, BrowserWindow, protocol, session, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config';
-import { connectBackend, type FromBackend } from './ipc';
+import { connectBackend, desktopInvoker, type FromBackend } from './ipc';
 import { safeStorageVault } from './ipc/key-vault';
-import { registerInvoker, sendEvent } from './ipc/register';
+import { askSavePath, registerInvoker, sendEvent } from './ipc/register';
 import { createMainWindow } from './windows';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -60,26 +60,8 @@ if (!app.requestSingleInstanceLock()) {
     });
 
     // The remote API key lives encrypted with the OS keychain; the backend holds it in memory only.
-    const vault = safeStorageVault(join(config.dataDir, 'remote-api-key.enc'));
-    const storedKey = vault.load();
-    if (storedKey) void backend.invoke('settings:update', { remoteKey: storedKey });
-
-    registerInvoker(async (channel, raw) => {
-      if (channel === 'export:save') {
-        const format = (raw as { format?: string } | null)?.format ?? 'csv';
-        const win = BrowserWindow.getFocusedWindow();
-        const options = { defaultPath: `picscan-export.${format}`, filters: [{ name: format.toUpperCase(), extensions: [format] }] };
-        const choice = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
-        if (choice.canceled || !choice.filePath) return { ok: true, value: null };
-        return backend.exportFile(raw, choice.filePath);
-      }
-      const result = await backend.invoke(channel, raw);
-      if (channel === 'settings:update' && result.ok) {
-        const key = (raw as { remoteKey?: string | null }).remoteKey;
-        if (key !== undefined) vault.save(key);
-      }
-      return result;
-    });
+    const keys = safeStorageVault(join(config.dataDir, 'remote-api-key.enc'));
+    registerInvoker(desktopInvoker({ backend, askSavePath, keys }));
 
     createMainWindow(process.env.ELECTRON_RENDERER_URL);
     app.on('before-quit', () => child.kill());

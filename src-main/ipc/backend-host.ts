@@ -1,45 +1,34 @@
 import { toWireError, type Logger } from '../core';
-import {
-  isChannel,
-  type EventMap,
-  type EventName,
-  type ExportFormat,
-  type ExportSaved,
-  type HandlerTable,
-  type IpcResult,
-  type ResultFilter,
-} from '../shared';
+import { isBackendChannel, type EventMap, type EventName, type ExportSaved, type HandlerTable, type IpcResult } from '../shared';
 import type { FromBackend, PortLike, ToBackend } from './protocol';
 
 type Subscribe = (listener: <E extends EventName>(name: E, payload: EventMap[E]) => void) => () => void;
 
-export interface BackendHostOptions {
-  /** Writes the export of a filter to a file the user chose; resolves to its size. */
-  exportToFile?: (filter: ResultFilter, format: ExportFormat, path: string) => Promise<ExportSaved>;
-  thumbnail?: (itemId: number) => Promise<{ bytes: Uint8Array; contentType: string } | null>;
+/** What the backend process answers with: the UI backend of the composition root. */
+export interface BackendSide {
+  handlers: HandlerTable;
+  events: { subscribe: Subscribe };
+  /** Thumbnail bytes of an item for the `picscan-thumb:` protocol; null when it has none. */
+  thumbnails(itemId: number): Promise<{ bytes: Uint8Array; contentType: string } | null>;
+  /** `export:save` once the main process has a path: parses `raw` ({ filter, format }), writes the file. */
+  saveExport(raw: unknown, path: string): Promise<ExportSaved>;
 }
 
 /**
  * Backend side (the utility process): answers invoke messages from the handler table and pushes
  * every event to the main process. Heavy work (fetching, inference, SQLite) stays in this process.
  */
-export function serveBackend(
-  port: PortLike<ToBackend, FromBackend>,
-  table: HandlerTable,
-  subscribe: Subscribe,
-  logger: Logger,
-  opts: BackendHostOptions = {},
-): () => void {
+export function serveBackend(port: PortLike<ToBackend, FromBackend>, side: BackendSide, logger: Logger): () => void {
   port.onMessage((msg) => {
     const work =
       msg.type === 'invoke'
-        ? run(table, msg.channel, msg.req, logger)
+        ? run(side.handlers, msg.channel, msg.req, logger)
         : msg.type === 'export-file'
-          ? exportFile(table, msg.req, msg.path, opts, logger)
-          : guarded('thumbnail', logger, async () => (opts.thumbnail ? opts.thumbnail(msg.itemId) : null));
+          ? guarded('export:save', logger, () => side.saveExport(msg.req, msg.path))
+          : guarded('thumbnail', logger, () => side.thumbnails(msg.itemId));
     void work.then((result) => port.postMessage({ type: 'result', seq: msg.seq, result }));
   });
-  return subscribe((name, payload) => port.postMessage({ type: 'event', name, payload }));
+  return side.events.subscribe((name, payload) => port.postMessage({ type: 'event', name, payload }));
 }
 
 async function guarded(channel: string, logger: Logger, fn: () => Promise<unknown>): Promise<IpcResult<unknown>> {
@@ -54,22 +43,8 @@ async function guarded(channel: string, logger: Logger, fn: () => Promise<unknow
 }
 
 function run(table: HandlerTable, channel: unknown, raw: unknown, logger: Logger): Promise<IpcResult<unknown>> {
-  if (!isChannel(channel))
+  if (!isBackendChannel(channel))
     return Promise.resolve({ ok: false, error: { code: 'not-found', message: `Unknown channel: ${String(channel)}` } });
   const entry = table[channel] as { parse: (raw: unknown) => unknown; run: (req: unknown) => Promise<unknown> };
   return guarded(channel, logger, () => entry.run(entry.parse(raw)));
-}
-
-function exportFile(
-  table: HandlerTable,
-  raw: unknown,
-  path: string,
-  opts: BackendHostOptions,
-  logger: Logger,
-): Promise<IpcResult<unknown>> {
-  return guarded('export:save', logger, async () => {
-    const req = table['export:save'].parse(raw);
-    if (!opts.exportToFile) return null;
-    return opts.exportToFile(req.filter, req.format, path);
-  });
 }

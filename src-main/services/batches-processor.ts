@@ -1,9 +1,15 @@
 import type { AppConfig } from '../config';
+import { AppError } from '../core';
 import type { ImageProcessor } from '../jobs';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
 import { createDetectService } from './detect.service';
-import { openGalleryMatcher } from './gallery-open';
+import { openGalleryMatcher } from './gallery-matcher';
 import { openLocalEngine } from './local-engine';
+
+/** Stand-in until a processor is given: every analysis fails with `model-missing`. */
+export const unavailableProcessor: ImageProcessor = {
+  process: () => Promise.reject(new AppError('model-missing', 'The local analyze and detect models are not available in this build.')),
+};
 
 /**
  * The local backend for batches: the analyze and detect services over one inference engine,

@@ -129,7 +129,10 @@ export interface InvokeMap {
   'results:reanalyze': { req: { itemId: number }; res: ResultItem };
   /** A smart-cropped thumbnail of the item's image, `width × height` px (each 1..1024), made on demand. */
   'results:smart-thumbnail': { req: { itemId: number; width: number; height: number }; res: SmartThumbnail };
-  /** Desktop: asks where to save, then writes the export of the filter there. */
+  /**
+   * Desktop action: the main process asks where to save, then the backend writes the export of
+   * the filter there. Web mode answers `invalid-input` (it downloads `/api/export` instead).
+   */
   'export:save': { req: { filter: ResultFilter; format: ExportFormat }; res: ExportSaved };
   'settings:get': { req: void; res: UiSettings };
   'settings:update': { req: SettingsUpdate; res: UiSettings };
@@ -192,11 +195,21 @@ export const CHANNELS = {
   'galleries:remove': true,
 } as const satisfies Record<Channel, true>;
 
+/**
+ * Channels with a handler in the backend's table: every channel but `export:save`, which the
+ * desktop's main process answers itself (a native dialog, then the backend's file write).
+ */
+export type BackendChannel = Exclude<Channel, 'export:save'>;
+
 /** Runtime allow-list of event names. */
 export const EVENTS = { 'app:notice': true, 'batches:progress': true, 'batches:changed': true } as const satisfies Record<EventName, true>;
 
 export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && Object.hasOwn(CHANNELS, name);
+}
+
+export function isBackendChannel(name: unknown): name is BackendChannel {
+  return isChannel(name) && name !== 'export:save';
 }
 
 export function isEventName(name: unknown): name is EventName {
@@ -209,8 +222,8 @@ export interface HandlerEntry<C extends Channel> {
   run: (req: Req<C>) => Promise<Res<C>>;
 }
 
-/** Every channel's handler; a mapped type makes a missing or extra channel a compile error. */
-export type HandlerTable = { [C in Channel]: HandlerEntry<C> };
+/** Every backend channel's handler; a mapped type makes a missing or extra channel a compile error. */
+export type HandlerTable = { [C in BackendChannel]: HandlerEntry<C> };
 
 /** The API the preload exposes on `window.api` (and the web-mode client mirrors). */
 export interface PicscanApi {

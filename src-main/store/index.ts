@@ -2,7 +2,7 @@
 export { openDatabase, BUSY_TIMEOUT_MS, type Db } from './db';
 export { databaseError, isBusyError, isStorageError } from './db-errors';
 export { LeasesRepo, type BatchLease } from './leases.repo';
-export { migrate, schemaVersion, type Migration } from './migrate';
+export { migrate, openMigrated, schemaVersion, type Migration } from './migrate';
 export { BatchesRepo, type BatchRecord, type NewBatch } from './batches.repo';
 export { ItemsRepo, type NewItem, type WorkItem } from './items.repo';
 export { ResultsRepo, type NewResult } from './results.repo';

@@ -1,5 +1,5 @@
 import { BugError } from '../core';
-import type { Db } from './db';
+import { openDatabase, type Db } from './db';
 import { databaseError, isBusyError, isStorageError } from './db-errors';
 import { migrations } from './migrations';
 
@@ -80,4 +80,20 @@ export function migrate(db: Db, target = Number.POSITIVE_INFINITY, list: readonl
     // A broken step is a bug and keeps its own message; a file that cannot be written is named.
     throw isStorageError(err) || isBusyError(err) ? databaseError(db.name, err) : err;
   }
+}
+
+/**
+ * Opens `file` (creating it) and brings its schema up to date; closes it again if migrating
+ * fails. The one way the app opens its database (the composition root, and the batch worker
+ * threads that need their own connection).
+ */
+export function openMigrated(file: string): Db {
+  const db = openDatabase(file);
+  try {
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
 }

@@ -12,7 +12,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src-main/config';
 import { createHttpServer, serverUrl } from '../../src-main/http';
-import { createApiServices, createLocalOperations, loadOrCreateTls, openApiDatabase } from '../../src-main/services/api';
+import { createBackend } from '../../src-main/app';
+import { createApiServices, loadOrCreateTls } from '../../src-main/services/api';
 import { startFixtureServer } from '../helpers/http-server';
 import { fixture } from '../helpers/paths';
 
@@ -37,8 +38,9 @@ const TRANSPORT_SECONDS = Number(process.env.BENCH_API_TRANSPORT_SECONDS ?? 10);
 async function serveChild(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'picscan-bench-api-'));
   const config = loadConfig({ dataDir }, {});
-  const db = openApiDatabase(config.dbPath);
-  const operations = createLocalOperations({ config, blockPrivateNetworks: false });
+  const backend = createBackend(config, { apiBlockPrivateNetworks: false });
+  const db = backend.db();
+  const operations = backend.operations();
   const unlimited = { minute: 1e9, day: 1e9, month: 1e9 };
   const api = createApiServices({ db, operations, limits: () => unlimited });
   const key = api.keys.create({ name: 'bench', tier: 'pro', creditMicrocents: 1e12 });
@@ -49,9 +51,9 @@ async function serveChild(): Promise<void> {
   process.once('SIGTERM', () => {
     // After close: calls cut off by the end of the run are settled (refunded) before counting.
     void app.close().then(async () => {
-      await operations.close();
       const k = api.keys.get(key.id);
       process.stdout.write(`${JSON.stringify({ charged: k.transactions, balanceDropMicrocents: 1e12 - k.balanceMicrocents })}\n`);
+      await backend.close();
       process.exit(0);
     });
   });

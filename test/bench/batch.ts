@@ -6,7 +6,8 @@ import { createReadStream } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src-main/config';
-import { BatchService, unavailableProcessor } from '../../src-main/services/batches';
+import { unavailableProcessor } from '../../src-main/services/batches-processor';
+import { BatchService } from '../../src-main/services/batches.service';
 import type { ResultFilter } from '../../src-main/shared/batch';
 import {
   BatchesRepo,

@@ -13,7 +13,8 @@ import { Readable } from 'node:stream';
 import { loadConfig } from '../../src-main/config';
 import { silentLogger } from '../../src-main/core';
 import type { FetchedImage, ProcessedImage } from '../../src-main/jobs';
-import { openBatchService, unavailableProcessor } from '../../src-main/services/batches';
+import { createBackend } from '../../src-main/app';
+import { unavailableProcessor } from '../../src-main/services/batches-processor';
 import { modelSetOf, parseRedisUrl, startWorker, type WorkerHost } from '../../src-main/services/distributed';
 import { startFixtureServer } from '../helpers/http-server';
 import { fixture } from '../helpers/paths';
@@ -45,10 +46,10 @@ function redisCalls(): number {
 }
 
 async function runBatch(name: string, urls: string[], queueKey: string): Promise<{ seconds: number; done: number }> {
-  const open = openBatchService(loadConfig({ dataDir: dir, dbPath: join(dir, `${name}.db`) }, {}), {
-    processor: unavailableProcessor,
-    distributed: { modelSet, redisUrl: redis.url },
+  const backend = createBackend(loadConfig({ dataDir: dir, dbPath: join(dir, `${name}.db`) }, {}), {
+    batches: { processor: unavailableProcessor, distributed: { modelSet, redisUrl: redis.url } },
   });
+  const open = { service: backend.batches(), close: () => backend.close() };
   const { batch } = await open.service.create(Readable.from([urls.join('\n')]), {
     name,
     operation: { ...operation, features: [...operation.features], details: [] },

@@ -9,7 +9,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src-main/config';
-import { workerBatchProcessor, type ImageProcessor } from '../../src-main/services/batches';
+import type { ImageProcessor } from '../../src-main/jobs';
+import { workerBatchProcessor } from '../../src-main/services/batches-worker-pool';
 import { FIXTURE_FILES } from './support/fixture-processor';
 import { startWebApp, type WebApp } from './support/web-app';
 

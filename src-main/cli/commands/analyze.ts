@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { buildEnvelope, localEnvelopeContext } from '../../services/analyze-envelope';
-import { openAnalyzeService } from '../../services/analyze-open';
+import { createBackend } from '../../app';
 import { parseAnalyzeOptions } from '../../services/api';
 import type { AnalyzeEnvelope } from '../../shared/spec';
 import { AppError } from '../../core';
@@ -35,19 +35,26 @@ export function registerAnalyze(program: Command): void {
     .option('--db <file>', 'database file whose galleries name celebrities and landmarks (default: the app-data database)')
     .action(async (image: string, o: AnalyzeFlags) => {
       const ctx = localEnvelopeContext();
-      const open = openAnalyzeService(loadConfig({ dbPath: o.db }));
+      const backend = createBackend(loadConfig({ dbPath: o.db }));
+      let analyzer;
+      try {
+        analyzer = backend.analyze(); // a missing model fails the command, not the envelope
+      } catch (err) {
+        await backend.close();
+        throw err;
+      }
       let envelope: AnalyzeEnvelope;
       let failure: unknown;
       try {
         const options = parseAnalyzeOptions({ features: o.features, feature: o.feature, details: o.details });
-        const out = await open.service.analyze(image, options);
+        const out = await analyzer.analyze(image, options);
         envelope = buildEnvelope({ data: out.data }, ctx);
         if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
       } catch (error) {
         failure = error;
         envelope = buildEnvelope({ error }, ctx);
       } finally {
-        await open.close();
+        await backend.close();
       }
       process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
       if (failure instanceof AppError) process.stderr.write(`picscan: ${failure.message}\n`);

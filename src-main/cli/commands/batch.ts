@@ -6,13 +6,9 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import {
-  workerBatchProcessor,
-  openBatchServiceWith,
-  type BatchService,
-  type ListFormat,
-  type OpenBatchService,
-} from '../../services/batches';
+import { createBackend, type Backend } from '../../app';
+import type { ListFormat } from '../../jobs';
+import type { BatchService } from '../../services/batches.service';
 import { ANALYSIS_CONCURRENCY, detailsList, DOWNLOAD_CONCURRENCY, featuresList, MIN_HEAD_SCALE, selectorList } from '../../shared/contract';
 import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
@@ -29,28 +25,28 @@ export interface DbFlag extends RedisFlag {
 }
 
 /**
- * Opens the batch service on `--db` (or the app-data database), runs `fn`, then closes it. The
- * database is opened first, then `beforeStart` checks (e.g. the batch is not running elsewhere),
+ * Runs `fn` over the batch service on `--db` (or the app-data database), then closes the backend.
+ * The database opens first, then `beforeStart` checks (e.g. the batch is not running elsewhere),
  * then the models: a refusal comes at once, and no model worker is left to keep the process alive.
  */
 export async function withBatches<T>(
   flags: DbFlag,
-  fn: (open: OpenBatchService) => Promise<T>,
+  fn: (open: { service: BatchService; backend: Backend }) => Promise<T>,
   withModels = false,
   beforeStart?: (service: BatchService) => void,
 ): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
-  const open = await openBatchServiceWith(config, {
-    // The models run in a worker thread so progress output and Ctrl-C stay responsive.
-    startProcessor: withModels ? () => workerBatchProcessor(config) : undefined,
-    remoteProcessor: remoteProcessorFor(flags),
-    distributed: distributedDeps(flags, config),
-    beforeStart,
+  const backend = createBackend(config, {
+    batches: { remoteProcessor: remoteProcessorFor(flags), distributed: distributedDeps(flags, config) },
   });
   try {
-    return await fn(open);
+    const service = backend.batches();
+    beforeStart?.(service);
+    // The models run in worker threads so progress output and Ctrl-C stay responsive.
+    if (withModels) await backend.batchModels();
+    return await fn({ service, backend });
   } finally {
-    await open.close();
+    await backend.close();
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import { openDetectService } from '../../services/detect-open';
 import { MIN_HEAD_SCALE, selectorList, type DetectRequest } from '../../shared/contract';
 import { contractFlag, minHeadScaleFlag } from '../flags';
+import { withBackend } from '../with-backend';
 import { detectExitCode } from '../spec-exit-codes';
 
 interface DetectFlags {
@@ -52,18 +52,16 @@ export function registerDetect(program: Command): void {
     .action(async (image: string, o: DetectFlags) => {
       const { maxFaces, request } = parseFlags(image, o);
       let loadError: unknown;
-      const open = openDetectService(loadConfig({ dbPath: o.db }), { maxFaces, onLoadError: (err) => (loadError = err) });
-      try {
-        const out = await open.service.detect(request);
+      const options = { detect: { maxFaces, onLoadError: (err: unknown) => (loadError = err) } };
+      await withBackend(loadConfig({ dbPath: o.db }), options, async (backend) => {
+        const out = await backend.detect().detect(request);
         process.stdout.write(`${JSON.stringify(out.response, null, 2)}\n`);
         if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
         const errors = 'Errors' in out.response ? out.response.Errors : [];
         // The Kairos message is the reference's generic one; say what really happened.
         if (loadError instanceof AppError) process.stderr.write(`picscan: ${loadError.message}\n`);
         process.exitCode = detectExitCode(errors.map((e) => e.ErrCode));
-      } finally {
-        await open.close();
-      }
+      });
     });
 }
 

@@ -2,11 +2,10 @@ import type { WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config';
 import { AppError } from '../../core';
 import { parseThumbnailOptions } from '../../services/api';
 import { doneItems, writeThumbnails } from '../../services/export-thumbnails';
-import { openThumbnailService } from '../../services/thumbnail-open';
+import type { ThumbnailService } from '../../services/thumbnail.service';
 import type { ExportFormat, ItemStatus, ResultFilter } from '../../shared/batch';
 import { COLOR_NAMES } from '../../shared/spec';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
@@ -116,18 +115,13 @@ async function exportThumbnails(
   filter: ResultFilter,
   dir: string,
   opts: { width: number; height: number; smartCropping: boolean },
-  dbPath: string | undefined,
+  thumbnails: () => ThumbnailService,
 ): Promise<Map<number, string>> {
   const items = await doneItems(batches, filter);
-  const open = openThumbnailService(loadConfig({ dbPath }));
-  try {
-    const made = await writeThumbnails(items, open.service, dir, opts);
-    for (const f of made.failures) process.stderr.write(`No thumbnail for item ${f.itemId} (${f.url}): ${f.error.message}\n`);
-    process.stderr.write(`Wrote ${made.files.size} thumbnails (${opts.width}x${opts.height}) to ${dir}.\n`);
-    return made.files;
-  } finally {
-    await open.close();
-  }
+  const made = await writeThumbnails(items, thumbnails(), dir, opts);
+  for (const f of made.failures) process.stderr.write(`No thumbnail for item ${f.itemId} (${f.url}): ${f.error.message}\n`);
+  process.stderr.write(`Wrote ${made.files.size} thumbnails (${opts.width}x${opts.height}) to ${dir}.\n`);
+  return made.files;
 }
 
 /** `picscan export <id> --format csv|json|ndjson --out <file> [filters] [--thumbnails <dir> --size WxH [--smart]]`. */
@@ -167,9 +161,10 @@ export function registerExport(program: Command): void {
         throw new AppError('invalid-parameter', `--format must be csv, json or ndjson, not "${o.format}".`);
       const filter = filterOf(id, o);
       const thumbnailOptions = thumbnailOptionsOf(o);
-      await withBatches(o, async ({ service }) => {
+      await withBatches(o, async ({ service, backend }) => {
         service.get(id); // not-found before creating the file
-        const thumbnails = thumbnailOptions && (await exportThumbnails(service, filter, o.thumbnails!, thumbnailOptions, o.db));
+        const thumbnails =
+          thumbnailOptions && (await exportThumbnails(service, filter, o.thumbnails!, thumbnailOptions, () => backend.thumbnails()));
         const out = o.out === '-' ? process.stdout : await openOut(o.out);
         const count = await service.export(filter, o.format as ExportFormat, out, { thumbnails });
         if (out !== process.stdout) {

@@ -2,22 +2,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import type { GallerySummary } from '../../services/gallery.service';
-import { openGalleryService, type OpenGalleryService } from '../../services/gallery-open';
+import type { GalleryService, GallerySummary } from '../../services/gallery.service';
+import { withBackend } from '../with-backend';
 
 interface Flags {
   db?: string;
   json?: boolean;
 }
 
-async function withGallery<T>(flags: Flags, run: (g: OpenGalleryService['service']) => Promise<T> | T): Promise<T> {
-  const config = loadConfig({ dbPath: flags.db });
-  const open = openGalleryService(config);
-  try {
-    return await run(open.service);
-  } finally {
-    await open.close();
-  }
+/** Runs `run` over the galleries of `--db`; the models load only when an image is enrolled. */
+function withGallery<T>(flags: Flags, run: (g: GalleryService) => Promise<T> | T): Promise<T> {
+  return withBackend(loadConfig({ dbPath: flags.db }), {}, (backend) => run(backend.galleries()));
 }
 
 function parseNumber(text: string | undefined, what: string): number {

@@ -2,19 +2,16 @@ import type { Command } from 'commander';
 import { AppError } from '../../core';
 import { loadConfig } from '../../config';
 import { API_TIERS, type ApiKeySummary, type ApiTier } from '../../shared/api';
-import { FREE_TIER_MESSAGE, KeysService, MAX_BALANCE_TEXT, formatDollars, openApiDatabase, parseDollars } from '../../services/api';
+import { FREE_TIER_MESSAGE, KeysService, MAX_BALANCE_TEXT, formatDollars, parseDollars } from '../../services/api';
+import { withBackend } from '../with-backend';
 
 interface DbFlag {
   db?: string;
 }
 
-function withKeys<T>(flags: DbFlag, run: (keys: KeysService) => T): T {
-  const db = openApiDatabase(loadConfig({ dbPath: flags.db }).dbPath);
-  try {
-    return run(new KeysService(db));
-  } finally {
-    db.close();
-  }
+/** Runs `run` over the keys in `--db`: only the database opens, never a model. */
+function withKeys<T>(flags: DbFlag, run: (keys: KeysService) => T): Promise<T> {
+  return withBackend(loadConfig({ dbPath: flags.db }), {}, (backend) => run(new KeysService(backend.db())));
 }
 
 function parseId(text: string): number {
@@ -49,10 +46,10 @@ export function registerKeys(program: Command): void {
     .option('--credit <dollars>', `opening credit in dollars (default: the tier minimum, $15 basic, $50 pro; at most ${MAX_BALANCE_TEXT})`)
     .option('--json', 'print { id, key, tier, balance, balanceMicrocents } as JSON')
     .option('--db <file>', 'database file (default: the app-data database)')
-    .action((o: DbFlag & { name: string; tier: string; credit?: string; json?: boolean }) => {
+    .action(async (o: DbFlag & { name: string; tier: string; credit?: string; json?: boolean }) => {
       const tier = parseTier(o.tier);
       const credit = o.credit === undefined ? undefined : parseDollars(o.credit);
-      const created = withKeys(o, (k) => k.create({ name: o.name, tier, creditMicrocents: credit }));
+      const created = await withKeys(o, (k) => k.create({ name: o.name, tier, creditMicrocents: credit }));
       print(
         o.json,
         created,
@@ -64,8 +61,8 @@ export function registerKeys(program: Command): void {
     .description('list keys with balances (never the keys themselves)')
     .option('--json', 'print JSON')
     .option('--db <file>', 'database file')
-    .action((o: DbFlag & { json?: boolean }) => {
-      const list = withKeys(o, (k) => k.list());
+    .action(async (o: DbFlag & { json?: boolean }) => {
+      const list = await withKeys(o, (k) => k.list());
       const header = '  id  key           tier   balance        calls     status   name';
       print(
         o.json,
@@ -78,8 +75,8 @@ export function registerKeys(program: Command): void {
     .description('revoke a key; calls with it get 401 from then on')
     .option('--json', 'print JSON')
     .option('--db <file>', 'database file')
-    .action((id: string, o: DbFlag & { json?: boolean }) => {
-      const k = withKeys(o, (s) => s.revoke(parseId(id)));
+    .action(async (id: string, o: DbFlag & { json?: boolean }) => {
+      const k = await withKeys(o, (s) => s.revoke(parseId(id)));
       print(o.json, k, `Key ${k.id} (${k.name}) revoked.`);
     });
   keys
@@ -87,8 +84,8 @@ export function registerKeys(program: Command): void {
     .description(`add credit to a key, e.g. picscan keys topup 3 25 (a balance holds at most ${MAX_BALANCE_TEXT})`)
     .option('--json', 'print JSON')
     .option('--db <file>', 'database file')
-    .action((id: string, dollars: string, o: DbFlag & { json?: boolean }) => {
-      const k = withKeys(o, (s) => s.topUp(parseId(id), parseDollars(dollars)));
+    .action(async (id: string, dollars: string, o: DbFlag & { json?: boolean }) => {
+      const k = await withKeys(o, (s) => s.topUp(parseId(id), parseDollars(dollars)));
       print(o.json, k, `Key ${k.id} balance: $${formatDollars(k.balanceMicrocents)}.`);
     });
 }

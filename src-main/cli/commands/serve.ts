@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import type { FastifyInstance } from 'fastify';
-import { loadConfig, type AppConfig } from '../../config';
+import { startServer } from '../../app';
+import { loadConfig } from '../../config';
 import { AppError, consoleLogger } from '../../core';
-import { createHttpServer, isLoopbackHost, serverUrl } from '../../http';
-import { webModeBridge } from '../../http/bridge';
-import { createApiServices, createLocalOperations, loadOrCreateTls, openApiDatabase } from '../../services/api';
+import { isLoopbackHost } from '../../http';
+import { loadOrCreateTls } from '../../services/api';
 
 interface ServeFlags {
   host: string;
@@ -15,19 +14,6 @@ interface ServeFlags {
   allowPrivateNetworks?: boolean;
   db?: string;
 }
-
-/** What a server extension gets when `picscan serve` starts. */
-export interface ServeContext {
-  config: AppConfig;
-  /** True when private-network image URLs are allowed. */
-  allowPrivateNetworks: boolean;
-}
-
-/**
- * Server extensions (the web-mode UI bridge adds itself here, one line each): each turns the
- * serve context into a Fastify plugin registered after the API routes.
- */
-export const serveExtensions: Array<(ctx: ServeContext) => (app: FastifyInstance) => Promise<void>> = [(ctx) => webModeBridge(ctx)];
 
 function parsePort(text: string): number {
   const port = Number(text);
@@ -42,25 +28,13 @@ async function serve(flags: ServeFlags): Promise<void> {
     throw new AppError('invalid-parameter', `--http is allowed only on loopback (127.0.0.1, ::1, localhost); ${flags.host} needs HTTPS.`);
   }
   const config = loadConfig({ dbPath: flags.db });
-  const db = openApiDatabase(config.dbPath);
-  const operations = createLocalOperations({ config, blockPrivateNetworks: !flags.allowPrivateNetworks, logger: consoleLogger });
-  const api = createApiServices({ db, operations });
   const tls = flags.http ? undefined : await loadOrCreateTls({ dataDir: config.dataDir, certPath: flags.cert, keyPath: flags.key });
-  const app = await createHttpServer({
-    api,
-    tls,
-    logger: consoleLogger,
-    extraRoutes: serveExtensions.map((ext) => ext({ config, allowPrivateNetworks: Boolean(flags.allowPrivateNetworks) })),
-  });
-  try {
-    await app.listen({ host: flags.host, port });
-  } catch (cause) {
-    await app.close();
-    await operations.close();
-    db.close();
-    throw new AppError('invalid-input', `Cannot listen on ${flags.host}:${port}: ${(cause as Error).message}`, { cause });
-  }
-  const url = serverUrl(app, Boolean(tls));
+  const server = await startServer(
+    config,
+    { host: flags.host, port, tls },
+    { logger: consoleLogger, apiBlockPrivateNetworks: !flags.allowPrivateNetworks },
+  );
+  const url = server.url;
   process.stdout.write(`picscan API listening on ${url}\n`);
   if (tls) process.stderr.write(`TLS certificate: ${tls.certPath}${tls.generated ? ' (generated now; trust it or use curl -k)' : ''}\n`);
   if (flags.allowPrivateNetworks)
@@ -68,13 +42,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       process.stderr.write(`${signal}: finishing open requests…\n`);
-      void app
-        .close()
-        .then(() => operations.close())
-        .finally(() => {
-          db.close();
-          resolve();
-        });
+      void server.close().finally(resolve);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

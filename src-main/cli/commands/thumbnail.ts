@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { parseThumbnailParams } from '../../services/api';
-import { openThumbnailService } from '../../services/thumbnail-open';
 import { THUMBNAIL_SIDE_PX } from '../../shared/contract';
+import { withBackend } from '../with-backend';
 import { ExitCode } from '../exit-codes';
 
 interface ThumbnailFlags {
@@ -29,9 +29,8 @@ export function registerThumbnail(program: Command): void {
     .requiredOption('--out <file>', 'where to write the thumbnail (JPEG for JPEG input, PNG for PNG input)')
     .action(async (image: string, o: ThumbnailFlags) => {
       const req = parseThumbnailParams({ image, width: o.width, height: o.height, smartCropping: Boolean(o.smart) });
-      const open = openThumbnailService(loadConfig());
-      try {
-        const t = await open.service.thumbnail(req.image, req);
+      await withBackend(loadConfig(), {}, async (backend) => {
+        const t = await backend.thumbnails().thumbnail(req.image, req);
         await writeFile(o.out, t.data);
         const how = t.regions ? `smart crop around ${t.regions.kind}` : 'centre crop';
         const c = t.crop;
@@ -39,8 +38,6 @@ export function registerThumbnail(program: Command): void {
           `${o.out}: ${t.width}x${t.height} ${t.format.toUpperCase()}, ${how} of ${c.width}x${c.height} at ${c.left},${c.top}\n`,
         );
         process.exitCode = ExitCode.ok;
-      } finally {
-        await open.close();
-      }
+      });
     });
 }

@@ -3,7 +3,7 @@ import { loadConfig } from '../../config';
 import { AppError, consoleLogger } from '../../core';
 import { createIntakeFetcher } from '../../jobs';
 import { intakeOptions } from '../../intake';
-import { workerBatchProcessor } from '../../services/batches';
+import { createBackend } from '../../app';
 import { defaultWorkerName, modelSetOf, parseRedisUrl, startWorker } from '../../services/distributed';
 import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
 import { countFlag } from '../flags';
@@ -42,7 +42,12 @@ export function registerWorker(program: Command): void {
       const concurrency = countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
       const config = loadConfig({});
       const modelSet = modelSetOf(config.modelsDir);
-      const processor = await workerBatchProcessor(config, consoleLogger);
+      // The models in worker threads, as the desktop's and the CLI's batches run them.
+      const backend = createBackend(config, { logger: consoleLogger });
+      const processor = await backend.batchModels().catch(async (err: unknown) => {
+        await backend.close();
+        throw err;
+      });
       // The worker's own network policy: a coordinator elsewhere must not make it read local
       // files or, unless allowed, reach this machine's private network.
       const fetcher = createIntakeFetcher(intakeOptions('api', { blockPrivateNetworks: !o.allowPrivateNetworks }));
@@ -68,7 +73,7 @@ export function registerWorker(program: Command): void {
       });
       await host.close(Number(o.grace) * 1000 || 30_000);
       await fetcher.close?.();
-      await processor.close?.();
+      await backend.close();
       consoleLogger.info(`worker ${host.name} stopped after ${host.processed()} images`);
     });
 }

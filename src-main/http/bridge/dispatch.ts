@@ -1,8 +1,8 @@
 import { toWireError, type Logger } from '../../core';
-import type { Channel, HandlerTable, IpcResult, Res } from '../../shared';
+import type { BackendChannel, HandlerTable, IpcResult, Res } from '../../shared';
 
 /** Parses and runs one call through the handler table; never throws (the Result envelope). */
-export async function dispatch<C extends Channel>(
+export async function dispatch<C extends BackendChannel>(
   table: HandlerTable,
   channel: C,
   raw: unknown,

@@ -7,8 +7,7 @@ export { bridgeRoutes, type BridgeOptions, type ThumbnailSource, type ExportSour
 export { createEventHub, type EventHub, type AnyEventListener } from './events';
 export { createSessionToken } from './guard';
 export { dispatch } from './dispatch';
-export { webModeBridge, defaultRendererDir, type WebModeContext, type WebModeOverrides } from './web-mode';
-export { createUiBackend, resumeInterrupted, type UiBackend, type UiBackendOptions } from './ui-backend';
-export { createSettingsStore, fileKeyVault, memoryKeyVault, type KeyVault } from './settings-store';
+export { webModeBridge, defaultRendererDir, type WebModeOptions } from './web-mode';
+export { createUiBackend, settingsBatchDeps, type UiBackend, type UiBackendOptions } from './ui-backend';
+export { createSettingsStore, fileKeyVault, memoryKeyVault, type KeyVault, type SettingsStore } from './settings-store';
 export { createServerControl, type ServerControl } from './server-control';
-export { openLocalBackends, type LocalBackends } from './local-backends';

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toWireError, type Logger } from '../../core';
-import { isChannel, type ExportFormat, type HandlerTable, type ResultFilter } from '../../shared';
+import { isBackendChannel, isChannel, type ExportFormat, type HandlerTable, type ResultFilter } from '../../shared';
 import { dispatch } from './dispatch';
 import type { EventHub } from './events';
 import { refuse, refusal, requestToken, sessionCookieName } from './guard';
@@ -71,6 +71,15 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
       scope.post('/api/invoke/:channel', { bodyLimit: 256 * 1024 * 1024 }, async (req, reply) => {
         const { channel } = req.params as { channel: string };
         if (!isChannel(channel)) return fail(reply, 404, new AppError('not-found', `Unknown channel: ${channel}`));
+        // A desktop action (the native save dialog): web mode downloads `/api/export` instead.
+        if (!isBackendChannel(channel))
+          return reply.header('cache-control', 'no-store').send({
+            ok: false,
+            error: {
+              code: 'invalid-input',
+              message: `${channel} is a desktop action: web mode saves by the browser download of /api/export.`,
+            },
+          });
         const body = (req.body ?? {}) as { req?: unknown };
         return reply.header('cache-control', 'no-store').send(await dispatch(opts.handlers, channel, body.req, opts.logger));
       });

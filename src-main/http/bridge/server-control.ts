@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../config';
 import type { Logger } from '../../core';
-import { createApiServices, createLocalOperations, loadOrCreateTls, type openApiDatabase } from '../../services/api';
+import { loadOrCreateTls, type ApiServices } from '../../services/api';
 import type { ServerState, UiSettings } from '../../shared';
 import { serverUrl } from '../address';
 import { createHttpServer } from '../server';
@@ -16,13 +16,13 @@ export interface ServerControl {
 
 export function createServerControl(opts: {
   config: AppConfig;
-  db: ReturnType<typeof openApiDatabase>;
+  /** The API services of the composition root (one engine, built on first start). */
+  api: () => ApiServices;
   logger: Logger;
   /** Plain HTTP (tests on loopback); HTTPS with the generated certificate otherwise, as the spec asks. */
   plainHttp?: boolean;
 }): ServerControl {
   let app: FastifyInstance | null = null;
-  let closeOps: (() => Promise<void>) | null = null;
   let url: string | null = null;
   let error: string | null = null;
   let applied = '';
@@ -33,8 +33,6 @@ export function createServerControl(opts: {
     app = null;
     url = null;
     await running?.close();
-    await closeOps?.();
-    closeOps = null;
   }
 
   return {
@@ -46,11 +44,9 @@ export function createServerControl(opts: {
       await stop();
       error = null;
       if (!prefs.enabled) return status();
-      const operations = createLocalOperations({ config: opts.config, blockPrivateNetworks: true, logger: opts.logger });
-      closeOps = () => operations.close();
       try {
         const tls = opts.plainHttp ? undefined : await loadOrCreateTls({ dataDir: opts.config.dataDir });
-        const server = await createHttpServer({ api: createApiServices({ db: opts.db, operations }), tls, logger: opts.logger });
+        const server = await createHttpServer({ api: opts.api(), tls, logger: opts.logger });
         await server.listen({ host: prefs.host, port: prefs.port });
         app = server;
         url = serverUrl(server, Boolean(tls));

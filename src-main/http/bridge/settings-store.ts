@@ -5,6 +5,9 @@ import type { Backend, SettingsUpdate, UiSettings } from '../../shared';
 import type { SettingsPort } from './handlers';
 import { parseRedisUrl } from '../../services/distributed';
 
+/** Settings as the UI edits them, plus what the batch service reads from them. */
+export type SettingsStore = SettingsPort & { remoteKey(): string | null; redisUrl(): string | null };
+
 /** Where the remote API key is kept at rest. The UI can replace or forget it, never read it. */
 export interface KeyVault {
   load(): string | null;
@@ -79,7 +82,7 @@ export function createSettingsStore(
   vault: KeyVault,
   // The Redis URL may carry a password: kept like a key, in a file only the user can read.
   redisVault: KeyVault = fileKeyVault(config.dataDir, 'redis-url'),
-): SettingsPort & { remoteKey(): string | null; redisUrl(): string | null } {
+): SettingsStore {
   const settingsFile = join(config.dataDir, 'settings.json');
   const prefsFile = join(config.dataDir, 'ui-settings.json');
 

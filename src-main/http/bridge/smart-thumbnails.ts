@@ -1,21 +1,22 @@
-import type { AppConfig } from '../../config';
 import { thumbnailFileName } from '../../services/export-thumbnails';
-import { openThumbnailService, type OpenThumbnailService } from '../../services/thumbnail-open';
+import type { ThumbnailService } from '../../services/thumbnail.service';
 import type { SmartThumbnail } from '../../shared';
 import type { ThumbnailsPort } from './handlers';
 
 /**
  * The detail screen's smart-thumbnail download: the item's image (its URL or file, read again
  * with desktop intake) smart-cropped to the requested size. The models open on first use and
- * calls run one at a time (a click in the UI, not a batch).
+ * calls run one at a time (a click in the UI, not a batch). The service is the composition
+ * root's to close.
  */
-export function smartThumbnails(config: AppConfig, itemUrl: (itemId: number) => string): ThumbnailsPort & { close(): Promise<void> } {
-  let open: OpenThumbnailService | undefined;
+export function smartThumbnails(
+  open: () => ThumbnailService,
+  itemUrl: (itemId: number) => string,
+): ThumbnailsPort & { close(): Promise<void> } {
   let queue: Promise<unknown> = Promise.resolve();
   const make = async (itemId: number, width: number, height: number): Promise<SmartThumbnail> => {
     const url = itemUrl(itemId);
-    open ??= openThumbnailService(config);
-    const t = await open.service.thumbnail(url, { width, height, smartCropping: true });
+    const t = await open().thumbnail(url, { width, height, smartCropping: true });
     return {
       fileName: thumbnailFileName({ itemId, url }, t.format),
       mimeType: t.mimeType,
@@ -32,7 +33,6 @@ export function smartThumbnails(config: AppConfig, itemUrl: (itemId: number) => 
     },
     async close() {
       await queue;
-      await open?.close();
     },
   };
 }

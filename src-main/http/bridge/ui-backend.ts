@@ -1,33 +1,36 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import { PassThrough, Readable } from 'node:stream';
 import type { AppConfig } from '../../config';
-import { AppError, type Logger } from '../../core';
-import { BatchService, type ImageFetcher, type ImageProcessor } from '../../services/batches';
-import { remoteProcessorFactory, type openApiDatabase } from '../../services/api';
+import { AppError } from '../../core';
+import { remoteProcessorFactory } from '../../services/api';
+import type { BatchService, BatchServiceDeps } from '../../services/batches.service';
 import { modelSetOf, parseRedisUrl } from '../../services/distributed';
-import { randomBytes } from 'node:crypto';
-import type { AppInfo, Backend, BatchSummary, HandlerTable, ServerState, UiSettings } from '../../shared';
+import type { GalleryService } from '../../services/gallery.service';
+import type { ThumbnailService } from '../../services/thumbnail.service';
+import type { AppInfo, Backend, BatchSummary, ExportSaved, HandlerTable, ServerState, UiSettings } from '../../shared';
 import { createEventHub, type EventHub } from './events';
 import { createApiHandlers, type GalleriesPort } from './handlers';
+import { parseRequest } from './handlers/parse';
 import type { ExportSource, ThumbnailSource } from './routes';
-import { createSettingsStore, type KeyVault } from './settings-store';
+import type { SettingsStore } from './settings-store';
 import { smartThumbnails } from './smart-thumbnails';
 
 export interface UiBackendOptions {
   config: AppConfig;
-  db: ReturnType<typeof openApiDatabase>;
   mode: AppInfo['mode'];
-  /** The local analysis backend; without it items fail with `model-missing`. */
-  processor?: ImageProcessor;
-  fetcher?: ImageFetcher;
-  vault: KeyVault;
+  /** The batch service (built by the composition root, with Settings' remote key and Redis URL). */
+  service: BatchService;
+  settings: SettingsStore;
   server: () => ServerState;
-  galleries?: GalleriesPort;
+  /** Absent where the galleries cannot open (no models). */
+  galleries?: GalleryService;
+  /** The smart-thumbnail service, built on first use; absent where the local models are not available. */
+  thumbnails?: () => ThumbnailService;
   /** Called after settings are saved (the desktop app moves its API server). */
   onSettingsSaved?: (settings: UiSettings) => Promise<unknown>;
-  logger: Logger;
-  progressIntervalMs?: number;
 }
 
 /** Everything a UI bridge (IPC or HTTP) needs, over one BatchService. */
@@ -36,36 +39,17 @@ export interface UiBackend {
   events: EventHub;
   thumbnails: ThumbnailSource;
   exportResults: ExportSource;
+  /** The backend half of the desktop's `export:save`: writes the export of `raw`'s filter to `path`. */
+  saveExport(raw: unknown, path: string): Promise<ExportSaved>;
   service: BatchService;
-  /** Pauses running batches, noting them so they resume on next start, and stops the event feed. */
+  /** Stops the event feed and waits for a smart thumbnail in progress; the services are the composition root's to close. */
   close(): Promise<void>;
 }
 
-const noModels: ImageProcessor = {
-  process: async () => {
-    throw new AppError('model-missing', 'The local models are not available in this build of picscan.');
-  },
-};
-
-/** Composes the batch service, settings and events into the handler table of the contract. */
+/** Adapts the batch service, settings and events to the handler table of the contract. */
 export function createUiBackend(opts: UiBackendOptions): UiBackend {
   const events = createEventHub();
-  const settings = createSettingsStore(opts.config, opts.vault);
-  const service = new BatchService({
-    db: opts.db,
-    config: opts.config,
-    processor: opts.processor ?? noModels,
-    fetcher: opts.fetcher,
-    // The remote backend uses the key from Settings at the moment the batch starts.
-    remoteProcessor: (backend) => {
-      const key = settings.remoteKey();
-      if (!key) throw new AppError('unauthorized', 'The remote backend needs an API key: add it in Settings, then resume the batch.');
-      return remoteProcessorFactory({ key })(backend);
-    },
-    logger: opts.logger,
-    progressIntervalMs: opts.progressIntervalMs,
-    distributed: { modelSet: safeModelSet(opts.config), redisUrl: () => settings.redisUrl() ?? undefined },
-  });
+  const { service, settings } = opts;
   // The UI asks for "distributed workers"; the Redis address is the one in Settings (stored
   // without its password) and each batch gets its own queue key.
   const concreteBackend = (b: Backend): Backend => {
@@ -97,7 +81,7 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
   };
 
   // Smart thumbnails need the local models: offered where the local backend is.
-  const thumbnailPort = opts.processor ? smartThumbnails(opts.config, (itemId) => service.result(itemId).item.url) : undefined;
+  const thumbnailPort = opts.thumbnails ? smartThumbnails(opts.thumbnails, (itemId) => service.result(itemId).item.url) : undefined;
   const handlers = createApiHandlers({
     info: { version: opts.config.version, dataDir: opts.config.dataDir, dbPath: opts.config.dbPath, mode: opts.mode },
     batches: {
@@ -157,7 +141,7 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
       },
     },
     server: { status: async () => opts.server() },
-    galleries: opts.galleries,
+    galleries: opts.galleries && galleriesPort(opts.galleries),
     thumbnails: thumbnailPort,
   });
 
@@ -177,16 +161,51 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
       );
       return out;
     },
+    async saveExport(raw, path) {
+      const { filter, format } = parseRequest('export:save', raw);
+      const out = createWriteStream(path);
+      await service.export(filter, format, out);
+      out.end();
+      await finished(out);
+      return { path, bytes: (await stat(path)).size };
+    },
     async close() {
       offProgress();
-      const running = service
-        .list()
-        .filter((b) => b.status === 'running')
-        .map((b) => b.id);
-      if (running.length) writeFileSync(resumeFile(opts.config), JSON.stringify(running));
-      await service.close();
       await thumbnailPort?.close();
     },
+  };
+}
+
+/** The galleries as the contract's port. */
+function galleriesPort(service: GalleryService): GalleriesPort {
+  return {
+    list: async () => ({
+      available: true,
+      entries: service.list().map((e) => ({ id: e.id, kind: e.kind, name: e.name, references: e.references })),
+    }),
+    add: async (req) => {
+      const e =
+        req.kind === 'person'
+          ? await service.addPerson(req.name, req.images, { faceNumber: req.faceNumber })
+          : await service.addPlace(req.name, { latitude: req.latitude, longitude: req.longitude, mid: req.mid }, req.images);
+      return { id: e.id, kind: e.kind, name: e.name, references: e.references };
+    },
+    remove: async (id) => void service.remove(id),
+  };
+}
+
+/**
+ * The batches' remote processor and Redis URL as Settings hold them: the remote backend uses the
+ * key from Settings at the moment a batch starts.
+ */
+export function settingsBatchDeps(config: AppConfig, settings: SettingsStore): Pick<BatchServiceDeps, 'remoteProcessor' | 'distributed'> {
+  return {
+    remoteProcessor: (backend) => {
+      const key = settings.remoteKey();
+      if (!key) throw new AppError('unauthorized', 'The remote backend needs an API key: add it in Settings, then resume the batch.');
+      return remoteProcessorFactory({ key })(backend);
+    },
+    distributed: { modelSet: safeModelSet(config), redisUrl: () => settings.redisUrl() ?? undefined },
   };
 }
 
@@ -197,30 +216,4 @@ function safeModelSet(config: AppConfig): string {
   } catch {
     return '';
   }
-}
-
-const resumeFile = (config: AppConfig): string => join(config.dataDir, 'resume-on-start.json');
-
-function pausedByShutdown(config: AppConfig): number[] {
-  try {
-    const ids: unknown = JSON.parse(readFileSync(resumeFile(config), 'utf8'));
-    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Batches that were running when the app closed (paused by the shutdown) or crashed (still
- * `running`): resumed on start, so nothing is lost. Batches the user paused stay paused.
- */
-export function resumeInterrupted(backend: UiBackend, config: AppConfig): number[] {
-  const noted = new Set(pausedByShutdown(config));
-  rmSync(resumeFile(config), { force: true });
-  const ids = backend.service
-    .list()
-    .filter((b) => b.status === 'running' || (b.status === 'paused' && noted.has(b.id)))
-    .map((b) => b.id);
-  for (const id of ids) backend.service.start(id).catch(() => undefined);
-  return ids;
 }

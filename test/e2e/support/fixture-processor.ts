@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sleep } from '../../../src-main/core';
-import type { ImageProcessor } from '../../../src-main/services/batches';
+import type { ImageProcessor } from '../../../src-main/jobs';
 import type { AnalyzeData, Category } from '../../../src-main/shared';
 import { fixturesDir } from '../../helpers/paths';
 

@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src-main/config';
 import { silentLogger } from '../../../src-main/core';
-import { createHttpServer, serverUrl } from '../../../src-main/http';
-import { webModeBridge, type UiBackend } from '../../../src-main/http/bridge';
-import { createApiServices, createLocalOperations, openApiDatabase } from '../../../src-main/services/api';
-import type { ImageProcessor } from '../../../src-main/services/batches';
+import { startServer } from '../../../src-main/app';
+import type { UiBackend } from '../../../src-main/http/bridge';
+import type { ImageProcessor } from '../../../src-main/jobs';
 import { repoRoot } from '../../helpers/paths';
 
 function newestMtimeMs(dir: string): number {
@@ -50,37 +49,19 @@ export async function startWebApp(opts: { processor: ImageProcessor; dataDir?: s
   const rendererDir = ensureRendererBuilt();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'picscan-e2e-'));
   const config = loadConfig({ dataDir }, {});
-  const db = openApiDatabase(config.dbPath);
-  const operations = createLocalOperations({ config, blockPrivateNetworks: true });
   let printed = '';
-  let backend: UiBackend | undefined;
-  const app = await createHttpServer({
-    api: createApiServices({ db, operations }),
-    extraRoutes: [
-      webModeBridge(
-        { config },
-        {
-          processor: opts.processor,
-          rendererDir,
-          print: (line) => (printed = line),
-          logger: silentLogger,
-          progressIntervalMs: 100,
-          onBackend: (b) => (backend = b),
-        },
-      ),
-    ],
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  const server = await startServer(
+    config,
+    { host: '127.0.0.1', port: 0, web: { rendererDir, print: (line) => (printed = line) } },
+    { logger: silentLogger, batches: { processor: opts.processor, progressIntervalMs: 100 } },
+  );
   const appUrl = /(http:\/\/\S+\/app\/\?token=\S+)/.exec(printed)?.[1];
-  if (!appUrl || !backend) throw new Error(`web mode did not print its address (got "${printed}")`);
+  if (!appUrl) throw new Error(`web mode did not print its address (got "${printed}")`);
   return {
     appUrl,
-    origin: serverUrl(app, false),
+    origin: server.url,
     dataDir,
-    backend,
-    close: async () => {
-      await app.close();
-      db.close();
-    },
+    backend: server.ui,
+    close: () => server.close(),
   };
 }

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src-main/config';
 import type { Logger } from '../../../src-main/core';
-import { createApiServices, createLocalOperations, type ApiServices, type ImageOperations } from '../../../src-main/services/api';
+import { createBackend } from '../../../src-main/app';
+import { createApiServices, type ApiServices, type ImageOperations } from '../../../src-main/services/api';
 import { intakeOptions, loadImage, type IntakeOptions } from '../../../src-main/intake';
 import type { Db } from '../../../src-main/store';
 import { createTestDb } from '../../helpers/db';
@@ -57,7 +58,8 @@ export async function startApi(opts: {
  */
 export function realOperations(opts: { blockPrivateNetworks?: boolean } = {}): ImageOperations & { close(): Promise<void> } {
   const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-api-ops-')) }, {});
-  return createLocalOperations({ config, blockPrivateNetworks: opts.blockPrivateNetworks ?? false });
+  const backend = createBackend(config, { apiBlockPrivateNetworks: opts.blockPrivateNetworks ?? false });
+  return { ...backend.operations(), close: () => backend.close() };
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src-main/config';
 import { loadImage } from '../../../src-main/intake';
-import { BatchService } from '../../../src-main/services/batches';
+import { BatchService } from '../../../src-main/services/batches.service';
 import { wireMapping } from '../../../src-main/shared';
 import { createTestDb } from '../../helpers/db';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';

@@ -1,35 +1,32 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { createApiHandlers } from '../../../src-main/http/bridge';
-import { connectBackend, serveBackend, type FromBackend, type PortLike, type ToBackend } from '../../../src-main/ipc';
+import { connectBackend, desktopInvoker, serveBackend, type FromBackend, type PortLike, type ToBackend } from '../../../src-main/ipc';
 import { silentLogger } from '../../../src-main/core';
-import { CHANNELS, EVENTS, isChannel, isEventName, type EventMap, type EventName } from '../../../src-main/shared';
+import {
+  EVENTS,
+  isBackendChannel,
+  isChannel,
+  isEventName,
+  type EventMap,
+  type EventName,
+  type HandlerTable,
+} from '../../../src-main/shared';
+import { parseRequest } from '../../../src-main/http/bridge/handlers/parse';
 import { fakeDeps } from './fake-deps';
 
 describe('typed IPC contract', () => {
-  it('has exactly one handler per channel, and no handler without a channel', () => {
-    const handlers = createApiHandlers(fakeDeps());
-    expect(Object.keys(handlers).sort()).toEqual(Object.keys(CHANNELS).sort());
-    for (const entry of Object.values(handlers)) {
-      expect(typeof entry.parse).toBe('function');
-      expect(typeof entry.run).toBe('function');
-    }
-  });
-
   it('allow-lists only contract channels and events (the preload check)', () => {
     expect(isChannel('app:info')).toBe(true);
     expect(isChannel('batches:create')).toBe(true);
     expect(isChannel('app:nope')).toBe(false);
     expect(isChannel('__proto__')).toBe(false);
+    expect(isChannel('export:save')).toBe(true);
+    expect(isBackendChannel('export:save')).toBe(false);
     expect(isChannel(42)).toBe(false);
     expect(isEventName('batches:progress')).toBe(true);
     expect(Object.keys(EVENTS)).toContain('batches:changed');
     expect(isEventName('toString')).toBe(false);
-  });
-
-  it('answers app:info from the deps', async () => {
-    const info = await createApiHandlers(fakeDeps())['app:info'].run(undefined);
-    expect(info).toEqual({ name: 'picscan', version: '9.9.9', dataDir: '/data', dbPath: '/data/picscan.db', mode: 'web' });
   });
 
   it('parses untrusted input: wrong shapes are invalid-input naming the field', () => {
@@ -52,9 +49,20 @@ describe('typed IPC contract', () => {
     expect(() => h['galleries:add'].parse({ kind: 'place', name: 'Colosseum', images: ['c.jpg'], latitude: 95, longitude: 12 })).toThrow(
       /latitude/,
     );
-    await expect(h['export:save'].run({ filter: {}, format: 'csv' })).rejects.toThrow(/download in web mode/);
   });
 });
+
+type Subscribe = (l: <E extends EventName>(name: E, payload: EventMap[E]) => void) => () => void;
+
+/** The backend process's side over a handler table: the export write parses like the real one. */
+function side(handlers: HandlerTable, subscribe: Subscribe = () => () => {}) {
+  return {
+    handlers,
+    events: { subscribe },
+    thumbnails: async (id: number) => (id === 1 ? { bytes: new Uint8Array([7]), contentType: 'image/webp' } : null),
+    saveExport: async (raw: unknown, path: string) => ({ path: `${path}.${parseRequest('export:save', raw).format}`, bytes: 3 }),
+  };
+}
 
 function pair(): { main: PortLike<FromBackend, ToBackend>; backend: PortLike<ToBackend, FromBackend>; close(): void } {
   const { port1, port2 } = new MessageChannel();
@@ -73,10 +81,7 @@ describe('main ⇄ backend process bridge', () => {
       listeners.add(l as never);
       return () => listeners.delete(l as never);
     };
-    serveBackend(backend, createApiHandlers(fakeDeps()), subscribe, silentLogger, {
-      exportToFile: async (_f, format, path) => ({ path: `${path}.${format}`, bytes: 3 }),
-      thumbnail: async (id) => (id === 1 ? { bytes: new Uint8Array([7]), contentType: 'image/webp' } : null),
-    });
+    serveBackend(backend, side(createApiHandlers(fakeDeps()), subscribe), silentLogger);
     const client = connectBackend(main);
     const events: unknown[] = [];
     client.onEvent((name, payload) => events.push([name, payload]));
@@ -110,6 +115,48 @@ describe('main ⇄ backend process bridge', () => {
     const pending = client.invoke('batches:list', undefined);
     client.fail('The picscan backend stopped.');
     await expect(pending).resolves.toEqual({ ok: false, error: { code: 'internal', message: 'The picscan backend stopped.' } });
+    close();
+  });
+});
+
+describe('desktop actions (main process)', () => {
+  it('export:save asks for a path, then has the backend write there; a cancelled dialog saves nothing', async () => {
+    const { main, backend, close } = pair();
+    serveBackend(backend, side(createApiHandlers(fakeDeps())), silentLogger);
+    const paths: Array<string | null> = [null, '/tmp/out'];
+    const asked: string[] = [];
+    const invoke = desktopInvoker({
+      backend: connectBackend(main),
+      askSavePath: async (format) => (asked.push(format), paths.shift() ?? null),
+      keys: { load: () => null, save: () => {} },
+    });
+    await expect(invoke('export:save', { filter: {}, format: 'json' })).resolves.toEqual({ ok: true, value: null });
+    await expect(invoke('export:save', { filter: {}, format: 'json' })).resolves.toEqual({
+      ok: true,
+      value: { path: '/tmp/out.json', bytes: 3 },
+    });
+    expect(asked).toEqual(['json', 'json']);
+    await expect(invoke('app:info', undefined)).resolves.toMatchObject({ ok: true, value: { name: 'picscan' } });
+    close();
+  });
+
+  it('settings:update keeps an accepted remote key in the keychain, hands the stored one to the backend at start', async () => {
+    const { main, backend, close } = pair();
+    serveBackend(backend, side(createApiHandlers(fakeDeps())), silentLogger);
+    const saved: Array<string | null> = [];
+    const invoke = desktopInvoker({
+      backend: connectBackend(main),
+      askSavePath: async () => null,
+      keys: { load: () => 'stored-key', save: (k) => void saved.push(k) },
+    });
+    await expect(invoke('settings:get', undefined)).resolves.toMatchObject({ ok: true, value: { remoteKeySet: true } });
+    await expect(invoke('settings:update', { backend: { kind: 'remote', baseUrl: 'ftp://x' }, remoteKey: 'k2' })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input' },
+    });
+    expect(saved).toEqual([]);
+    await expect(invoke('settings:update', { remoteKey: null })).resolves.toMatchObject({ ok: true, value: { remoteKeySet: false } });
+    expect(saved).toEqual([null]);
     close();
   });
 });

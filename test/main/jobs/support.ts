@@ -7,7 +7,7 @@ import { loadConfig } from '../../../src-main/config';
 import { AppError, sleep } from '../../../src-main/core';
 import { intakeOptions, type IntakeOptions } from '../../../src-main/intake';
 import { createIntakeFetcher, type ImageProcessor } from '../../../src-main/jobs';
-import { BatchService } from '../../../src-main/services/batches';
+import { BatchService } from '../../../src-main/services/batches.service';
 import type { BatchOptions } from '../../../src-main/shared/batch';
 import type { AnalyzeData } from '../../../src-main/shared/spec';
 import type { Db } from '../../../src-main/store';

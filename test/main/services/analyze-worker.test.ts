@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runModelBranch, type BranchRequest, type ModelBranch } from '../../../src-main/analysis';
+import { createBackend } from '../../../src-main/app';
 import { loadConfig } from '../../../src-main/config';
 import { decodeImage } from '../../../src-main/inference';
-import { openAnalyzeService } from '../../../src-main/services/analyze-open';
 import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
 import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
 import { openLocalEngine } from '../../../src-main/services/local-engine';
@@ -70,12 +70,12 @@ describe('analyze branch worker', () => {
 
   it('gives the analyze service the same answers with and without the worker', async () => {
     const params = { features: [...VISUAL_FEATURES], details: [...DETAILS] };
-    const plain = openAnalyzeService(config, { branchWorker: false });
-    const threaded = openAnalyzeService(config, { branchWorker: true });
+    const plain = createBackend(config, { branchWorker: false });
+    const threaded = createBackend(config, { branchWorker: true });
     try {
       for (const file of ['grace_hopper.jpg', 'family_six_faces.jpg']) {
-        const a = await plain.service.analyze(fixture(file), params);
-        const b = await threaded.service.analyze(fixture(file), params);
+        const a = await plain.analyze().analyze(fixture(file), params);
+        const b = await threaded.analyze().analyze(fixture(file), params);
         expect({ ...b.data, requestId: '' }, file).toEqual({ ...a.data, requestId: '' });
         expect(b.timingsMs).toHaveProperty('branch');
         expect(a.timingsMs).not.toHaveProperty('branch');

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, excelSafe } from '../../../src-main/services/batches';
+import { CSV_COLUMNS, excelSafe } from '../../../src-main/services/export-rows';
 import type { ExportFormat, ResultFilter } from '../../../src-main/shared/batch';
 import { createTestDb } from '../../helpers/db';
 import { fakeProcessor, makeService } from '../jobs/support';

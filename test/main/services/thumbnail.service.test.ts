@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThumbnailService, type ThumbnailResult, type ThumbnailService } from '../../../src-main/services/thumbnail.service';
-import { defaultRegionSources } from '../../../src-main/services/thumbnail-open';
+import { regionSources } from '../../../src-main/app';
 import { centreCrop, type CropRect } from '../../../src-main/services/thumbnail/crop-geometry';
 import type { DetectedFace } from '../../../src-main/shared/spec';
 import { fixture } from '../../helpers/paths';
@@ -19,7 +19,7 @@ let thumbs: ThumbnailService;
 let dir: string;
 beforeAll(() => {
   stack = openFaceStack(2);
-  thumbs = createThumbnailService({ loader: stack.loader, regionSources: defaultRegionSources(stack.engine) });
+  thumbs = createThumbnailService({ loader: stack.loader, regionSources: regionSources(stack.engine) });
   dir = mkdtempSync(join(tmpdir(), 'picscan-thumbnail-'));
 });
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { createIntakeFetcher, type ImageProcessor, type ProcessedImage } from '.
 import { intakeOptions } from '../../../src-main/intake';
 import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
 import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
-import { localBatchProcessor } from '../../../src-main/services/batches';
+import { localBatchProcessor } from '../../../src-main/services/batches-processor';
 import { openLocalEngine } from '../../../src-main/services/local-engine';
 import type { BatchOperation } from '../../../src-main/shared/batch';
 import { fixture, repoRoot } from '../../helpers/paths';
@@ -92,10 +92,9 @@ describe('worker entries in the electron-vite build', () => {
       const done = reply();
       // As singleWorkerProcessor sends it: the thumbnail stays on the calling side.
       worker.postMessage({
-        type: 'process',
+        type: 'call',
         id: 1,
-        operation: ANALYZE,
-        image: { ...image, thumbnail: { ...image.thumbnail, data: new Uint8Array(0) } },
+        request: { operation: ANALYZE, image: { ...image, thumbnail: { ...image.thumbnail, data: new Uint8Array(0) } } },
       });
       const answer = await done;
       expect(answer).toMatchObject({ type: 'done', id: 1, result: { kind: 'analyze' } });

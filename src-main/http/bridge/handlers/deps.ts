@@ -4,8 +4,6 @@ import type {
   BatchProgress,
   BatchSummary,
   CreateBatchRequest,
-  ExportFormat,
-  ExportSaved,
   Facets,
   GalleryAddRequest,
   GalleryEntry,
@@ -69,6 +67,4 @@ export interface ApiDeps {
   thumbnails?: ThumbnailsPort;
   /** Absent until this build has galleries (issue 8). */
   galleries?: GalleriesPort;
-  /** Desktop only: save dialog + write. Absent in web mode, which downloads `/api/export`. */
-  exportToFile?: (filter: ResultFilter, format: ExportFormat) => Promise<ExportSaved>;
 }

@@ -1,12 +1,12 @@
 import { AppError } from '../../../core';
-import type { Channel, HandlerEntry, HandlerTable, Req, Res } from '../../../shared';
+import type { BackendChannel, HandlerEntry, HandlerTable, Req, Res } from '../../../shared';
 import type { ApiDeps } from './deps';
 import { parseRequest } from './parse';
 
 export type { ApiDeps, BatchesPort, ResultsPort, SettingsPort, GalleriesPort, ThumbnailsPort } from './deps';
 export { filterSchema } from './parse';
 
-function entry<C extends Channel>(channel: C, run: (req: Req<C>) => Promise<Res<C>>): HandlerEntry<C> {
+function entry<C extends BackendChannel>(channel: C, run: (req: Req<C>) => Promise<Res<C>>): HandlerEntry<C> {
   return { parse: (raw) => parseRequest(channel, raw), run };
 }
 
@@ -35,10 +35,6 @@ export function createApiHandlers(deps: ApiDeps): HandlerTable {
     'results:smart-thumbnail': entry('results:smart-thumbnail', async (r) => {
       if (!deps.thumbnails) throw notInThisBuild('Thumbnails');
       return deps.thumbnails.smart(r.itemId, r.width, r.height);
-    }),
-    'export:save': entry('export:save', async (r) => {
-      if (!deps.exportToFile) throw new AppError('invalid-input', 'Saving to a file is done by the browser download in web mode.');
-      return deps.exportToFile(r.filter, r.format);
     }),
     'settings:get': entry('settings:get', () => deps.settings.get()),
     'settings:update': entry('settings:update', (r) => deps.settings.update(r)),

@@ -82,6 +82,11 @@ describe('web-mode bridge: the typed API over HTTP', () => {
     const unknown = await invoke('fs:read', { path: '/etc/passwd' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    // The desktop's save dialog is no web-mode action: a typed refusal pointing at the download.
+    expect((await invoke('export:save', { filter: {}, format: 'csv' })).json()).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-input', message: expect.stringMatching(/desktop action.*\/api\/export/) },
+    });
   });
 
   it('serves the renderer at /app/ with a CSP and a per-port session cookie, and nothing outside it', async () => {

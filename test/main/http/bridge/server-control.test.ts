@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src-main/config';
 import { silentLogger } from '../../../../src-main/core';
 import { createServerControl } from '../../../../src-main/http/bridge';
-import { openApiDatabase } from '../../../../src-main/services/api';
+import { createBackend } from '../../../../src-main/app';
 
 describe('API server control (Settings → Local API server)', () => {
   it('starts, reports its address, stops, and explains a port in use', async () => {
     const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-srv-')) }, {});
-    const db = openApiDatabase(config.dbPath);
-    const control = createServerControl({ config, db, logger: silentLogger, plainHttp: true });
+    const backend = createBackend(config);
+    const control = createServerControl({ config, api: () => backend.api(), logger: silentLogger, plainHttp: true });
     expect(control.status()).toEqual({ running: false, url: null, error: null });
 
     const up = await control.apply({ enabled: true, host: '127.0.0.1', port: 0 });
@@ -31,6 +31,6 @@ describe('API server control (Settings → Local API server)', () => {
     expect(busy.error).toMatch(new RegExp(`could not start on 127.0.0.1:${port}: .*EADDRINUSE`));
     blocker.close();
     await control.close();
-    db.close();
+    await backend.close();
   });
 });

@@ -6,9 +6,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src-main/config';
 import { silentLogger, sleep } from '../../../../src-main/core';
-import { createUiBackend, fileKeyVault, type UiBackend } from '../../../../src-main/http/bridge';
-import { openApiDatabase } from '../../../../src-main/services/api';
-import type { ImageProcessor } from '../../../../src-main/services/batches';
+import { createBackend } from '../../../../src-main/app';
+import type { UiBackend } from '../../../../src-main/http/bridge';
+import type { ImageProcessor } from '../../../../src-main/jobs';
 import type { SmartThumbnail } from '../../../../src-main/shared';
 import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture } from '../../../helpers/paths';
@@ -24,26 +24,16 @@ afterAll(() => images.close());
 // The batch itself only needs to finish; the thumbnail runs the real models on the item's image.
 const quick: ImageProcessor = { process: async (image) => ({ kind: 'analyze', data: { requestId: 'r', metadata: image.metadata } }) };
 
-function open(withModels: boolean): { backend: UiBackend; close(): Promise<void> } {
-  const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-thumb-')) }, {});
-  const db = openApiDatabase(config.dbPath);
-  const backend = createUiBackend({
-    config,
-    db,
-    mode: 'web',
-    processor: withModels ? quick : undefined,
-    vault: fileKeyVault(config.dataDir),
-    server: () => ({ running: false, url: null, error: null }),
+/** The UI over the composed backend; without models, the install's models folder has no manifest. */
+async function open(withModels: boolean): Promise<{ backend: UiBackend; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'picscan-ui-thumb-'));
+  const config = loadConfig(withModels ? { dataDir } : { dataDir, modelsDir: join(dataDir, 'no-models') }, {});
+  const composed = createBackend(config, {
     logger: silentLogger,
-    progressIntervalMs: 20,
+    batches: { processor: withModels ? quick : undefined, progressIntervalMs: 20 },
+    ui: { mode: 'web', server: () => ({ running: false, url: null, error: null }) },
   });
-  return {
-    backend,
-    close: async () => {
-      await backend.close();
-      db.close();
-    },
-  };
+  return { backend: await composed.ui(), close: () => composed.close() };
 }
 
 const run = (b: UiBackend, channel: keyof UiBackend['handlers'], req: unknown): Promise<unknown> => {
@@ -53,7 +43,7 @@ const run = (b: UiBackend, channel: keyof UiBackend['handlers'], req: unknown): 
 
 describe('results:smart-thumbnail', () => {
   it('returns a smart-cropped JPEG or PNG of exactly the size, named after the item', async () => {
-    const { backend, close } = open(true);
+    const { backend, close } = await open(true);
     try {
       const report = (await run(backend, 'batches:create', {
         list: { text: [images.url('/portrait.jpg'), images.url('/clipart.png')].join('\n'), format: 'txt' },
@@ -97,7 +87,7 @@ describe('results:smart-thumbnail', () => {
   });
 
   it('is refused where the local models are not available', async () => {
-    const { backend, close } = open(false);
+    const { backend, close } = await open(false);
     await expect(run(backend, 'results:smart-thumbnail', { itemId: 1, width: 10, height: 10 })).rejects.toThrow(/not available/);
     await close();
   });

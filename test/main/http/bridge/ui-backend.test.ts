@@ -5,9 +5,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig } from '../../../../src-main/config';
 import { silentLogger, sleep } from '../../../../src-main/core';
-import { createUiBackend, fileKeyVault, resumeInterrupted, type UiBackend } from '../../../../src-main/http/bridge';
-import { openApiDatabase } from '../../../../src-main/services/api';
-import type { ImageProcessor } from '../../../../src-main/services/batches';
+import { createBackend } from '../../../../src-main/app';
+import type { UiBackend } from '../../../../src-main/http/bridge';
+import type { ImageProcessor } from '../../../../src-main/jobs';
 import type { BatchProgress } from '../../../../src-main/shared';
 import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 
@@ -34,25 +34,17 @@ const slow = (delayMs: number): ImageProcessor => ({
   },
 });
 
-function open(config: AppConfig, processor: ImageProcessor): { backend: UiBackend; close(): Promise<void> } {
-  const db = openApiDatabase(config.dbPath);
-  const backend = createUiBackend({
-    config,
-    db,
-    mode: 'web',
-    processor,
-    vault: fileKeyVault(config.dataDir),
-    server: () => ({ running: false, url: null, error: null }),
+/** The web-mode UI over the composed backend (Settings in a file vault, resume on start). */
+async function open(
+  config: AppConfig,
+  processor: ImageProcessor,
+): Promise<{ backend: UiBackend; resume(): number[]; close(): Promise<void> }> {
+  const composed = createBackend(config, {
     logger: silentLogger,
-    progressIntervalMs: 20,
+    batches: { processor, progressIntervalMs: 20, resumeOnStart: true },
+    ui: { mode: 'web', server: () => ({ running: false, url: null, error: null }) },
   });
-  return {
-    backend,
-    close: async () => {
-      await backend.close();
-      db.close();
-    },
-  };
+  return { backend: await composed.ui(), resume: () => composed.resumeInterrupted(), close: () => composed.close() };
 }
 
 const run = <C extends keyof UiBackend['handlers']>(b: UiBackend, channel: C, req: unknown) => {
@@ -72,7 +64,7 @@ async function waitDone(b: UiBackend, batchId: number): Promise<void> {
 describe('UI backend over the real batch service', () => {
   it('creates and starts a batch from a pasted list, with progress events, and finishes it', async () => {
     const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
-    const { backend, close } = open(config, slow(5));
+    const { backend, close } = await open(config, slow(5));
     const progress: BatchProgress[] = [];
     backend.events.subscribe((name, payload) => name === 'batches:progress' && progress.push(payload as BatchProgress));
     const report = (await run(backend, 'batches:create', {
@@ -90,7 +82,7 @@ describe('UI backend over the real batch service', () => {
 
   it('resumes on the next start a batch that was running when the app closed', async () => {
     const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
-    const first = open(config, slow(150));
+    const first = await open(config, slow(150));
     const report = (await run(first.backend, 'batches:create', {
       list: { text: urls.join('\n'), format: 'txt' },
       options: {
@@ -102,9 +94,9 @@ describe('UI backend over the real batch service', () => {
     })) as { batch: { id: number } };
     await sleep(300);
     await first.close(); // the window closes mid-batch
-    const second = open(config, slow(1));
+    const second = await open(config, slow(1));
     expect(((await run(second.backend, 'batches:get', { batchId: report.batch.id })) as { status: string }).status).toBe('paused');
-    expect(resumeInterrupted(second.backend, config)).toEqual([report.batch.id]);
+    expect(second.resume()).toEqual([report.batch.id]);
     await waitDone(second.backend, report.batch.id);
     const s = (await run(second.backend, 'batches:get', { batchId: report.batch.id })) as { counts: { done: number } };
     expect(s.counts.done).toBe(12);
@@ -113,7 +105,7 @@ describe('UI backend over the real batch service', () => {
 
   it('keeps settings: numbers in settings.json, the key write-only in a 0600 file', async () => {
     const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
-    const { backend, close } = open(config, slow(1));
+    const { backend, close } = await open(config, slow(1));
     const after = (await run(backend, 'settings:update', {
       backend: { kind: 'remote', baseUrl: 'https://api.example.com', method: 'POST' },
       remoteKey: 'sk-secret',
@@ -130,7 +122,7 @@ describe('UI backend over the real batch service', () => {
 
   it('keeps the distributed workers Redis URL write-only (password never shown) and fills a distributed batch from it', async () => {
     const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-redis-')) }, {});
-    const { backend, close } = open(config, slow(1));
+    const { backend, close } = await open(config, slow(1));
     const options = (kind: 'distributed') => ({
       list: { text: 'https://example.com/a.jpg\n', format: 'txt' },
       options: {

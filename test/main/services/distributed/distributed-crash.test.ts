@@ -3,7 +3,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src-main/config';
-import { openBatchService, unavailableProcessor } from '../../../../src-main/services/batches';
+import { createBackend } from '../../../../src-main/app';
+import { unavailableProcessor } from '../../../../src-main/services/batches-processor';
 import { modelSetOf } from '../../../../src-main/services/distributed';
 import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture } from '../../../helpers/paths';
@@ -136,10 +137,13 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
   it('pause stops the workers taking the batch; resume finishes it; cancel skips the rest', async () => {
     const dir = tempDir('picscan-dist-pause-');
     const config = loadConfig({ dataDir: dir }, {});
-    const open = openBatchService(config, {
-      processor: unavailableProcessor,
-      distributed: { modelSet: modelSetOf(config.modelsDir), redisUrl: redis.url, tuning: { reconcileMs: 1000, drainMs: 10_000 } },
+    const backend = createBackend(config, {
+      batches: {
+        processor: unavailableProcessor,
+        distributed: { modelSet: modelSetOf(config.modelsDir), redisUrl: redis.url, tuning: { reconcileMs: 1000, drainMs: 10_000 } },
+      },
     });
+    const open = { service: backend.batches(), close: () => backend.close() };
     const w = track(startWorkerChild(redis.url, 'obedient'));
     await w.waitFor(/ready/);
     try {

@@ -1,0 +1,39 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig } from '../config';
+import type { BatchService } from '../services/batches.service';
+
+const resumeFile = (config: AppConfig): string => join(config.dataDir, 'resume-on-start.json');
+
+/** Notes the batches running now, before a shutdown pauses them, so the next start resumes them. */
+export function noteRunning(config: AppConfig, service: BatchService): void {
+  const running = service
+    .list()
+    .filter((b) => b.status === 'running')
+    .map((b) => b.id);
+  if (running.length) writeFileSync(resumeFile(config), JSON.stringify(running));
+}
+
+function pausedByShutdown(config: AppConfig): number[] {
+  try {
+    const ids: unknown = JSON.parse(readFileSync(resumeFile(config), 'utf8'));
+    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Batches that were running when the app closed (paused by the shutdown) or crashed (still
+ * `running`): started again, so nothing is lost. Batches the user paused stay paused.
+ */
+export function resumeNoted(config: AppConfig, service: BatchService): number[] {
+  const noted = new Set(pausedByShutdown(config));
+  rmSync(resumeFile(config), { force: true });
+  const ids = service
+    .list()
+    .filter((b) => b.status === 'running' || (b.status === 'paused' && noted.has(b.id)))
+    .map((b) => b.id);
+  for (const id of ids) service.start(id).catch(() => undefined);
+  return ids;
+}

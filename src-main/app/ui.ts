@@ -1,0 +1,60 @@
+import type { AppConfig } from '../config';
+import type { Logger } from '../core';
+import { createUiBackend, type ServerControl, type SettingsStore, type UiBackend } from '../http/bridge';
+import type { BatchService } from '../services/batches.service';
+import type { GalleryService } from '../services/gallery.service';
+import type { ThumbnailService } from '../services/thumbnail.service';
+import type { AppInfo, ServerState } from '../shared';
+
+/** What the UI is composed of; each getter is a part of the backend. */
+export interface UiParts {
+  config: AppConfig;
+  logger: Logger;
+  mode: AppInfo['mode'];
+  settings: SettingsStore;
+  batches: () => BatchService;
+  batchModels: () => Promise<unknown>;
+  galleries: () => GalleryService;
+  thumbnails: () => ThumbnailService;
+  /** The desktop's local API server (Settings → Local API server); web mode reports its own address. */
+  server: ServerControl | { status(): ServerState };
+}
+
+/**
+ * The UI's handler table over the backend's parts. The batch models start now (a missing model
+ * is a warning, and items then fail with `model-missing`); smart thumbnails are offered only
+ * where they started, and the galleries where their models open. The desktop's API server
+ * starts as Settings ask.
+ */
+export async function composeUi(p: UiParts): Promise<UiBackend> {
+  // The database first: one that cannot be used fails the start, with nothing else begun.
+  const service = p.batches();
+  let models = false;
+  try {
+    await p.batchModels();
+    models = true;
+  } catch (err) {
+    p.logger.warn('local models unavailable; analyses will fail with model-missing', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
+  let galleries: GalleryService | undefined;
+  try {
+    galleries = p.galleries();
+  } catch (err) {
+    p.logger.warn('galleries unavailable', { error: err instanceof Error ? err.message : String(err) });
+  }
+  const server = p.server;
+  // The desktop's local API server, as Settings last asked (never throws: errors show in Settings).
+  if ('apply' in server) void p.settings.get().then((s) => server.apply(s.server));
+  return createUiBackend({
+    config: p.config,
+    mode: p.mode,
+    service,
+    settings: p.settings,
+    server: () => server.status(),
+    galleries,
+    thumbnails: models ? p.thumbnails : undefined,
+    onSettingsSaved: 'apply' in server ? (s) => server.apply(s.server) : undefined,
+  });
+}
