@@ -1,6 +1,6 @@
 // Renders the rule tables of src-main/analysis/rules into docs/analysis.md, between marker comments
 // `<!-- rules:NAME -->` … `<!-- /rules:NAME -->`. Written by `npm run docs:rules`; a test
-// (test/main/analysis/rules-doc.test.ts) fails when the committed doc differs from the rendering.
+// (test/main/analysis/rules/rules-doc.test.ts) fails when the committed doc differs from the rendering.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BANDS, TESTS, type Band, type NamedTest } from '../../src-main/analysis/rules/bands';

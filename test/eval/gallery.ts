@@ -18,8 +18,8 @@ import {
   rateAtOrAbove,
   upperBound95,
   type NamingRule,
-} from '../main/gallery/calibration';
-import { describeCalibrationFaces, type FaceSample } from '../main/gallery/people-set';
+} from '../main/analysis/gallery/calibration';
+import { describeCalibrationFaces, type FaceSample } from '../main/analysis/gallery/people-set';
 
 /** The false-match target per impostor comparison. */
 const TARGET_FMR = 1e-4;

@@ -10,7 +10,7 @@ import { l2Normalize, type Box, type ModelRunner, type RgbImage, type Window } f
 // The faces module's mesh refinement and warp are not in its public index; reusing them keeps one
 // alignment for detection and galleries instead of a copy here. The recipe depends on them: a
 // change there that moves descriptors must bump FACE_DESCRIPTOR.method (the golden-descriptor
-// test in test/main/gallery fails when it does).
+// test in test/main/analysis/gallery fails when it does).
 import { eyeLineAngle, keyPoints, meshCandidate, runOnWindow, windowFromMesh } from '../faces';
 import { FACE_DESCRIPTOR } from './descriptor-spec';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnalyzeEnvelope } from '../../../src-main/shared/spec';
 import { runPicscan } from '../../helpers/cli';
-import { OBAMA_SECOND_REFERENCE } from '../gallery/support';
+import { OBAMA_SECOND_REFERENCE } from '../analysis/gallery/support';
 import { fixture } from '../../helpers/paths';
 
 describe('picscan analyze', () => {

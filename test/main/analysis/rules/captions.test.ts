@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildCaption, buildTags, derive, type Evidence, type FaceEvidence, type CocoLabel } from '../../../src-main/analysis';
-import { scoreCategories } from '../../../src-main/analysis/rules/categories';
-import { plainEvidence } from '../../helpers/evidence';
+import { buildCaption, buildTags, derive, type Evidence, type FaceEvidence, type CocoLabel } from '../../../../src-main/analysis';
+import { scoreCategories } from '../../../../src-main/analysis/rules/categories';
+import { plainEvidence } from '../../../helpers/evidence';
 
 const base = plainEvidence;
 const face = (age: number, gender: 'Male' | 'Female', smiling = false): FaceEvidence => ({

@@ -1,12 +1,12 @@
 /** Shared setup of the gallery tests: real models, real fixtures, an in-memory database. */
 import { join } from 'node:path';
-import { detectFacesInImage, selectorPlan } from '../../../src-main/analysis/faces';
-import { faceEvidenceFromResults, type FaceEvidence } from '../../../src-main/analysis/people';
-import { InferenceEngine, loadManifest, type RgbImage } from '../../../src-main/inference';
-import { createImageLoader, intakeOptions, type ImageLoader } from '../../../src-main/intake';
-import { GalleryService } from '../../../src-main/services/gallery.service';
-import { createTestDb } from '../../helpers/db';
-import { fixture, repoRoot } from '../../helpers/paths';
+import { detectFacesInImage, selectorPlan } from '../../../../src-main/analysis/faces';
+import { faceEvidenceFromResults, type FaceEvidence } from '../../../../src-main/analysis/people';
+import { InferenceEngine, loadManifest, type RgbImage } from '../../../../src-main/inference';
+import { createImageLoader, intakeOptions, type ImageLoader } from '../../../../src-main/intake';
+import { GalleryService } from '../../../../src-main/services/gallery.service';
+import { createTestDb } from '../../../helpers/db';
+import { fixture, repoRoot } from '../../../helpers/paths';
 
 export const modelsDir = join(repoRoot, 'models');
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFacesInImage, selectorPlan } from '../../../src-main/analysis/faces';
+import { detectFacesInImage, selectorPlan } from '../../../../src-main/analysis/faces';
 import {
   cosine,
   decodeVector,
@@ -7,9 +7,9 @@ import {
   describePlace,
   FACE_DESCRIPTOR,
   PLACE_DESCRIPTOR,
-} from '../../../src-main/analysis/gallery/index';
-import type { InferenceEngine } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
+} from '../../../../src-main/analysis/gallery/index';
+import type { InferenceEngine } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
 import { GOLDEN_PERSON, GOLDEN_PLACE } from './golden-descriptors';
 import { fixtureImage, testEngine, testLoader } from './support';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chromaStats, isBlackAndWhite } from '../../../src-main/analysis/color';
-import { classifyImageType, measureInk } from '../../../src-main/analysis/image-type';
-import { buildPixelField, measureTexture } from '../../../src-main/analysis/pixels';
-import { decodeFixture, fakeRunner, manifest } from './fixtures';
-import { fixture } from '../../helpers/paths';
-import { measurePixels } from '../../../src-main/analysis';
+import { chromaStats, isBlackAndWhite } from '../../../../src-main/analysis/color';
+import { classifyImageType, measureInk } from '../../../../src-main/analysis/image-type';
+import { buildPixelField, measureTexture } from '../../../../src-main/analysis/pixels';
+import { decodeFixture, fakeRunner, manifest } from '../fixtures';
+import { fixture } from '../../../helpers/paths';
+import { measurePixels } from '../../../../src-main/analysis';
 
 async function imageTypeOf(file: string): Promise<ReturnType<typeof classifyImageType>> {
   return typeOfPixels(await decodeFixture(file));
@@ -129,7 +129,7 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
     const sharp = (await import('sharp')).default;
     const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const img = { data: new Uint8Array(data), width: info.width, height: info.height };
-    const { analyzePixels } = await import('../../../src-main/analysis');
+    const { analyzePixels } = await import('../../../../src-main/analysis');
     const { data: out } = await analyzePixels(img, new Set(['ImageType', 'Tags', 'Color'] as const), new Set(), {
       runModel: fakeRunner(async (id): Promise<Record<string, { data: Float32Array; dims: number[] }>> =>
         id === 'centernet'

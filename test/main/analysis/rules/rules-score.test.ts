@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Evidence } from '../../../src-main/analysis';
-import { band, BANDS } from '../../../src-main/analysis/rules/bands';
-import { derive } from '../../../src-main/analysis/rules/derive';
-import { productText, scoreProduct, type Product } from '../../../src-main/analysis/rules/score';
-import { plainEvidence } from '../../helpers/evidence';
+import type { Evidence } from '../../../../src-main/analysis';
+import { band, BANDS } from '../../../../src-main/analysis/rules/bands';
+import { derive } from '../../../../src-main/analysis/rules/derive';
+import { productText, scoreProduct, type Product } from '../../../../src-main/analysis/rules/score';
+import { plainEvidence } from '../../../helpers/evidence';
 
 const score = (p: Product, e: Evidence = plainEvidence()): number => scoreProduct(p, e, derive(e));
 const withScene = (scene: Partial<Evidence['scene']>): Evidence => {

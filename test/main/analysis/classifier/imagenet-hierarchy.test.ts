@@ -1,8 +1,8 @@
 // The WordNet-generated ImageNet hierarchy: known classes land on the expected words and
 // categories (regeneration from WordNet is checked by the tooling package: npm run test:models).
 import { describe, expect, it } from 'vitest';
-import { CATEGORY_NAMES } from '../../../src-main/analysis';
-import { IMAGENET_HIERARCHY, type ImagenetClass } from '../../../src-main/analysis/classifier/hierarchy';
+import { CATEGORY_NAMES } from '../../../../src-main/analysis';
+import { IMAGENET_HIERARCHY, type ImagenetClass } from '../../../../src-main/analysis/classifier/hierarchy';
 
 const byName = (name: string): ImagenetClass => {
   const c = IMAGENET_HIERARCHY.classes.find((x) => x.name === name);

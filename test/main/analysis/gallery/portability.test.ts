@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InferenceEngine } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
-import { GalleryService } from '../../../src-main/services/gallery.service';
-import { createTestDb } from '../../helpers/db';
-import { fixture } from '../../helpers/paths';
+import type { InferenceEngine } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
+import { GalleryService } from '../../../../src-main/services/gallery.service';
+import { createTestDb } from '../../../helpers/db';
+import { fixture } from '../../../helpers/paths';
 import { facesOf, fixtureImage, testEngine, testGallery, testLoader } from './support';
 
 describe('gallery export, import and model changes (real models)', () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATEGORY_NAMES, categorize, type Evidence } from '../../../src-main/analysis';
-import type { DetectedObject, CocoLabel } from '../../../src-main/analysis';
-import type { FaceEvidence } from '../../../src-main/analysis';
-import { repoRoot } from '../../helpers/paths';
-import { plainEvidence } from '../../helpers/evidence';
+import { CATEGORY_NAMES, categorize, type Evidence } from '../../../../src-main/analysis';
+import type { DetectedObject, CocoLabel } from '../../../../src-main/analysis';
+import type { FaceEvidence } from '../../../../src-main/analysis';
+import { repoRoot } from '../../../helpers/paths';
+import { plainEvidence } from '../../../helpers/evidence';
 
 const reference = JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'reference', 'azure-86-categories.json'), 'utf8')) as string[];
 

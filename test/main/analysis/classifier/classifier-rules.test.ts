@@ -3,9 +3,9 @@
 // giving way to a frame-filling thing, and the drawing handicap. Real-image checks are in
 // classifier.test.ts.
 import { describe, expect, it } from 'vitest';
-import { buildCaption, buildTags, categorize, derive, IMAGENET_HIERARCHY, type CocoLabel, type Evidence } from '../../../src-main/analysis';
-import { scoreCategories } from '../../../src-main/analysis/rules/categories';
-import { plainEvidence } from '../../helpers/evidence';
+import { buildCaption, buildTags, categorize, derive, IMAGENET_HIERARCHY, type CocoLabel, type Evidence } from '../../../../src-main/analysis';
+import { scoreCategories } from '../../../../src-main/analysis/rules/categories';
+import { plainEvidence } from '../../../helpers/evidence';
 
 const idx = (name: string): number => {
   const i = IMAGENET_HIERARCHY.classes.findIndex((c) => c.name === name);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InferenceEngine } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
-import type { GalleryService } from '../../../src-main/services/gallery.service';
-import { fixture } from '../../helpers/paths';
+import type { InferenceEngine } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
+import type { GalleryService } from '../../../../src-main/services/gallery.service';
+import { fixture } from '../../../helpers/paths';
 import { facesOf, fixtureImage, iou, OBAMA_SECOND_REFERENCE, testEngine, testGallery, testLoader } from './support';
 
 interface Truth {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cropRgb, resizeRgb, type InferenceEngine, type RgbImage } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
-import type { GalleryService } from '../../../src-main/services/gallery.service';
-import { fixture } from '../../helpers/paths';
+import { cropRgb, resizeRgb, type InferenceEngine, type RgbImage } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
+import type { GalleryService } from '../../../../src-main/services/gallery.service';
+import { fixture } from '../../../helpers/paths';
 import { fixtureImage, testEngine, testGallery, testLoader } from './support';
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -7,12 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { detectFacesInImage, selectorPlan } from '../../../src-main/analysis/faces';
-import { describeFace, type FaceBox } from '../../../src-main/analysis/gallery/index';
-import { cropRgb, type InferenceEngine, type ModelRunner, type RgbImage } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
-import type { PeopleManifestEntry } from '../../fixtures/people/manifest-types';
-import { fixture, repoRoot } from '../../helpers/paths';
+import { detectFacesInImage, selectorPlan } from '../../../../src-main/analysis/faces';
+import { describeFace, type FaceBox } from '../../../../src-main/analysis/gallery/index';
+import { cropRgb, type InferenceEngine, type ModelRunner, type RgbImage } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
+import type { PeopleManifestEntry } from '../../../fixtures/people/manifest-types';
+import { fixture, repoRoot } from '../../../helpers/paths';
 import { iou } from './support';
 
 export const peopleDir = join(repoRoot, 'test', 'fixtures', 'people');

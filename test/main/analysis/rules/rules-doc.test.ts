@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BANDS, TESTS } from '../../../src-main/analysis/rules/bands';
-import { QUANTITIES } from '../../../src-main/analysis/rules/quantities';
-import { TERMS } from '../../../src-main/analysis/rules/score';
-import { ANALYSIS_DOC, renderRulesDoc, usage } from '../../docs/rules-doc';
+import { BANDS, TESTS } from '../../../../src-main/analysis/rules/bands';
+import { QUANTITIES } from '../../../../src-main/analysis/rules/quantities';
+import { TERMS } from '../../../../src-main/analysis/rules/score';
+import { ANALYSIS_DOC, renderRulesDoc, usage } from '../../../docs/rules-doc';
 
 describe('docs/analysis.md rule tables', () => {
   it('match the rule tables in the code (run `npm run docs:rules` after changing a rule)', () => {

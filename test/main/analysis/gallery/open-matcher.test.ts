@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openGalleryMatcher } from '../../../src-main/services/gallery-matcher';
-import { migrate, openDatabase } from '../../../src-main/store';
+import { openGalleryMatcher } from '../../../../src-main/services/gallery-matcher';
+import { migrate, openDatabase } from '../../../../src-main/store';
 
 // No gallery entries, so no model may run: any call to the engine is a failure.
 const noEngine = {

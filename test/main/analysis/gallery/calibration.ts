@@ -3,7 +3,7 @@
  * (and variation) against every enrolled identity — an identity enrolled from the original photos
  * of one person — scored as the gallery does (best reference of the entry, cosine).
  */
-import { cosine } from '../../../src-main/analysis/gallery/index';
+import { cosine } from '../../../../src-main/analysis/gallery/index';
 import type { FaceSample } from './people-set';
 
 /** An enrolled identity: the original (unvaried) photos of one person. */

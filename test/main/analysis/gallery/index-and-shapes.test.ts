@@ -10,8 +10,8 @@ import {
   toLandmarkAnnotations,
   toLandmarkDetails,
   topRows,
-} from '../../../src-main/analysis/gallery/index';
-import { l2Normalize } from '../../../src-main/inference';
+} from '../../../../src-main/analysis/gallery/index';
+import { l2Normalize } from '../../../../src-main/inference';
 
 function randomUnit(dim: number, seed: number): Float32Array {
   let s = seed;

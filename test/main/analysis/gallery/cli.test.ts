@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPicscan } from '../../helpers/cli';
-import { fixture } from '../../helpers/paths';
+import { runPicscan } from '../../../helpers/cli';
+import { fixture } from '../../../helpers/paths';
 
 describe('picscan gallery (real models, child process)', () => {
   let dir: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeColor, chromaStats, isBlackAndWhite, nameRgb } from '../../../src-main/analysis/color';
-import { buildPixelField } from '../../../src-main/analysis/pixels';
-import { COLOR_NAMES } from '../../../src-main/shared/spec';
-import { decodeFixture, manifest } from './fixtures';
+import { analyzeColor, chromaStats, isBlackAndWhite, nameRgb } from '../../../../src-main/analysis/color';
+import { buildPixelField } from '../../../../src-main/analysis/pixels';
+import { COLOR_NAMES } from '../../../../src-main/shared/spec';
+import { decodeFixture, manifest } from '../fixtures';
 
 function solid(
   w: number,

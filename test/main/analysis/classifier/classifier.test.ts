@@ -4,11 +4,11 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzePixels, classifyImage, IMAGENET_HIERARCHY, IMAGENET_MODEL_ID } from '../../../src-main/analysis';
-import { imageFeeds, loadManifest, resizeRgb, type RgbImage } from '../../../src-main/inference';
-import type { VisualFeature } from '../../../src-main/shared/spec';
-import { repoRoot } from '../../helpers/paths';
-import { createEngine, decodeFixture, runnerOf } from './fixtures';
+import { analyzePixels, classifyImage, IMAGENET_HIERARCHY, IMAGENET_MODEL_ID } from '../../../../src-main/analysis';
+import { imageFeeds, loadManifest, resizeRgb, type RgbImage } from '../../../../src-main/inference';
+import type { VisualFeature } from '../../../../src-main/shared/spec';
+import { repoRoot } from '../../../helpers/paths';
+import { createEngine, decodeFixture, runnerOf } from '../fixtures';
 
 const engine = createEngine();
 const runModel = runnerOf(engine);

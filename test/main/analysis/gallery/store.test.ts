@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GalleryRepo, migrate, schemaVersion, type NewGalleryReference } from '../../../src-main/store';
-import { createTestDb } from '../../helpers/db';
+import { GalleryRepo, migrate, schemaVersion, type NewGalleryReference } from '../../../../src-main/store';
+import { createTestDb } from '../../../helpers/db';
 
 const ref = (values: number[], extra: Partial<NewGalleryReference> = {}): NewGalleryReference => ({
   entryId: 0,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERSON_MATCH } from '../../../src-main/analysis/gallery/index';
-import type { InferenceEngine } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
+import { PERSON_MATCH } from '../../../../src-main/analysis/gallery/index';
+import type { InferenceEngine } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
 import { enrolIdentities, genuineScores, impostorScores, openSetNaming, rateAtOrAbove } from './calibration';
 import { describeCalibrationFaces, VARIATIONS, type FaceSample } from './people-set';
 import { testEngine, testLoader } from './support';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InferenceEngine } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
-import { analyzeModelsFromEngine, createAnalyzeService, type AnalyzeService } from '../../../src-main/services/analyze.service';
-import type { GalleryService } from '../../../src-main/services/gallery.service';
-import { fixture } from '../../helpers/paths';
+import type { InferenceEngine } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
+import { analyzeModelsFromEngine, createAnalyzeService, type AnalyzeService } from '../../../../src-main/services/analyze.service';
+import type { GalleryService } from '../../../../src-main/services/gallery.service';
+import { fixture } from '../../../helpers/paths';
 import { OBAMA_SECOND_REFERENCE, testEngine, testGallery, testLoader } from './support';
 
 describe('analyze with galleries (real models)', () => {

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaceEvidence } from '../../../src-main/analysis/people';
-import type { InferenceEngine, RgbImage } from '../../../src-main/inference';
-import type { ImageLoader } from '../../../src-main/intake';
-import type { GalleryService } from '../../../src-main/services/gallery.service';
-import type { PeopleManifestEntry } from '../../fixtures/people/manifest-types';
-import { fixture, fixturesDir, repoRoot } from '../../helpers/paths';
+import type { FaceEvidence } from '../../../../src-main/analysis/people';
+import type { InferenceEngine, RgbImage } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
+import type { GalleryService } from '../../../../src-main/services/gallery.service';
+import type { PeopleManifestEntry } from '../../../fixtures/people/manifest-types';
+import { fixture, fixturesDir, repoRoot } from '../../../helpers/paths';
 import { facesOf, iou, OBAMA_SECOND_REFERENCE, peopleCrop, testEngine, testGallery, testLoader } from './support';
 
 // No false name anywhere: every fixture photo, every face-free negative and every face crop of
