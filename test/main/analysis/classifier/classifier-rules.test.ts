@@ -3,7 +3,15 @@
 // giving way to a frame-filling thing, and the drawing handicap. Real-image checks are in
 // classifier.test.ts.
 import { describe, expect, it } from 'vitest';
-import { buildCaption, buildTags, categorize, derive, IMAGENET_HIERARCHY, type CocoLabel, type Evidence } from '../../../../src-main/analysis';
+import {
+  buildCaption,
+  buildTags,
+  categorize,
+  derive,
+  IMAGENET_HIERARCHY,
+  type CocoLabel,
+  type Evidence,
+} from '../../../../src-main/analysis';
 import { scoreCategories } from '../../../../src-main/analysis/rules/categories';
 import { plainEvidence } from '../../../helpers/evidence';
 
