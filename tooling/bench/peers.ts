@@ -145,7 +145,9 @@ const pModels = join(root, 'models');
 const engine = new InferenceEngine(loadManifest(join(pModels, 'manifest.json')), { modelsDir: pModels, intraOpNumThreads: 2 });
 const loader = createImageLoader(intakeOptions('desktop'));
 const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader });
-const ALL_FEATURES = { features: 'Categories,Tags,Description,Faces,ImageType,Color,Adult' };
+const { parseAnalyzeOptions } = await import('../../src-main/services/api');
+/** Every analyze feature and detail (the spec's default when none is named). */
+const ALL_FEATURES = parseAnalyzeOptions({});
 // The service reads files (decode included in its time, as sharp's decode is in the peer's).
 const tmp = mkdtempSync(join(tmpdir(), 'picscan-peers-'));
 const pathOf = new Map<Buffer, string>(images.map((img, i) => [img.bytes, join(tmp, `${i}.jpg`)] as const));
