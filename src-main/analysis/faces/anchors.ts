@@ -15,8 +15,6 @@ export interface AnchorLayout {
 
 /** `blazeface-back` (256 px): 16×16×2 + 8×8×6 = 896 anchors. */
 export const BLAZEFACE_BACK_LAYOUT: AnchorLayout = { inputSize: 256, strides: [16, 32], perCell: [2, 6] };
-/** `facemesh-detection-full` (MediaPipe full-range, 192 px): 48×48×1 = 2304 anchors. */
-export const FULL_RANGE_LAYOUT: AnchorLayout = { inputSize: 192, strides: [4], perCell: [1] };
 
 /**
  * Anchor centres as a flat Float32Array `[x0, y0, x1, y1, …]` in input px, row-major per layer,
