@@ -44,5 +44,5 @@ export async function shrinkTo(img: RgbImage, sidePx: number): Promise<RgbImage>
   const w = Math.max(1, Math.round(img.width * scale));
   const h = Math.max(1, Math.round(img.height * scale));
   if (w < 8 || h < 8) return thumbnail(img, sidePx);
-  return resizeRgb({ ...img, channels: 3 }, w, h, { fit: 'fill', kernel: 'linear' });
+  return resizeRgb(img, w, h, { fit: 'fill', kernel: 'linear' });
 }

@@ -30,11 +30,10 @@ export async function describePersonReference(
   opts: { source: string; faceNumber?: number },
   signal?: AbortSignal,
 ): Promise<ReferenceDescriptor> {
-  const runner = engine;
   const faces = await detectFacesInImage(
     img,
     { minHeadScale: 0.015, selector: selectorPlan(['FRONTAL']), skipAttributes: true },
-    runner,
+    engine,
     signal,
   );
   if (faces.length === 0)
@@ -59,7 +58,7 @@ export async function describePersonReference(
     );
   }
   const box = faces[index]!.box;
-  const d = await describeFace(img, box, runner, signal);
+  const d = await describeFace(img, box, engine, signal);
   if (!d)
     throw new AppError('no-faces', `The face ${boxText(box)} in ${opts.source} could not be aligned; use a sharper, more frontal photo.`);
   const face = { left: Math.round(box.left), top: Math.round(box.top), width: Math.round(box.width), height: Math.round(box.height) };

@@ -2,7 +2,7 @@
  * The gallery matcher analyze calls (its `GalleryMatcher` hook): faces → enrolled people,
  * whole image → enrolled places. Built from one immutable snapshot of the galleries.
  */
-import type { ModelRunner, RgbImage } from '../../inference';
+import type { ModelRunner } from '../../inference';
 import type { Celebrity } from '../../shared/spec';
 import type { GalleryMatcher, LandmarkMatch } from '../details';
 import type { FaceEvidence } from '../people';
@@ -22,9 +22,6 @@ export interface SnapshotMatcher extends Required<GalleryMatcher> {
   dispose(): Promise<void>;
 }
 
-// RgbImage (analysis) and RgbImage (inference) are the same layout; the type differs only in `channels`.
-const asImage = (img: RgbImage): RgbImage => ({ data: img.data, width: img.width, height: img.height, channels: 3 });
-
 /** Builds the matcher for `contents`, running models through `engine`. */
 export function createSnapshotMatcher(engine: ModelRunner, contents: GalleryContents): SnapshotMatcher {
   const entries = new Map<number, GalleryEntryInfo>(contents.entries.map((e) => [e.id, e]));
@@ -34,17 +31,15 @@ export function createSnapshotMatcher(engine: ModelRunner, contents: GalleryCont
     PLACE_DESCRIPTOR.dim,
     contents.places.map((r) => ({ entryId: r.entryId, vector: centred(r.vector) })),
   );
-  const faceRunner = engine;
 
   return {
     version: contents.version,
 
     async matchCelebrities(img, faces: readonly FaceEvidence[], signal): Promise<Celebrity[]> {
       if (people.rows === 0 || faces.length === 0) return [];
-      const image = asImage(img);
       const candidates = [];
       for (const f of faces) {
-        const d = await describeFace(image, f.box, faceRunner, signal);
+        const d = await describeFace(img, f.box, engine, signal);
         candidates.push(d ? await people.best(d.vector, 2, signal) : []);
       }
       return assignPeople(candidates).map((a) => ({
@@ -56,7 +51,7 @@ export function createSnapshotMatcher(engine: ModelRunner, contents: GalleryCont
 
     async matchLandmarks(img, signal): Promise<LandmarkMatch> {
       if (places.rows === 0) return { details: [] };
-      const d = await describePlace(asImage(img), engine, signal);
+      const d = await describePlace(img, engine, signal);
       const query = centred(d.vector);
       const crops = d.crops.map((c) => ({ rect: c.rect, vector: centred(c.vector) }));
       const hits: PlaceHit[] = [];
