@@ -7,10 +7,22 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-// Arguments naming a bench select it; the rest (e.g. `--rounds 3`) go to every selected bench.
-const names = new Set(readdirSync(here).map((f) => basename(f, '.ts')));
-const wanted = process.argv.slice(2).filter((a) => names.has(a));
-const passThrough = process.argv.slice(2).filter((a) => !names.has(a));
+// Bench names come first; everything from the first `-`-flag on (e.g. `--rounds 3`) goes to every
+// selected bench. A name that is no bench is an error, not a silent run of everything.
+const args = process.argv.slice(2);
+const firstFlag = args.findIndex((a) => a.startsWith('-'));
+const wanted = firstFlag < 0 ? args : args.slice(0, firstFlag);
+const passThrough = firstFlag < 0 ? [] : args.slice(firstFlag);
+const benches = new Set(
+  readdirSync(here)
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.startsWith('_'))
+    .map((f) => basename(f, '.ts')),
+);
+const unknown = wanted.filter((w) => !benches.has(w));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown bench ${unknown.join(', ')}; benches: ${[...benches].sort().join(', ')}\n`);
+  process.exit(2);
+}
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.startsWith('_'))
   .filter((f) => wanted.length === 0 || wanted.includes(basename(f, '.ts')))
