@@ -23,6 +23,7 @@ export {
   inputLength,
   letterboxFit,
   letterboxTensor,
+  trimmedFrame,
   valueMap,
   warpTarget,
   windowFeeds,

@@ -24,6 +24,9 @@ const perChannel = z.union([z.number(), z.tuple([z.number(), z.number(), z.numbe
  * - values: `scale`/`offset` (value = pixel·scale + offset, pixel 0..255) or `mean`/`std`
  *   (value = (pixel/255 − mean)/std), one number or one per channel (one number for `window`);
  *   `pad` is the letterbox fill in pixel units;
+ * - `trim` (letterbox only, fully convolutional graphs with free spatial dims): the frame is cut
+ *   to the fitted image rounded up to a multiple of `trim` px on each side (`size` is the largest
+ *   frame, and the fit is the one in `size`), so the padding costs no convolutions;
  * - `layout` and `dtype` repeat the input's (checked); a uint8 input gets the values rounded and
  *   clamped by the session (quantised models: scale 1, offset 0).
  */
@@ -40,6 +43,7 @@ const preprocessSchema = z
     mean: perChannel.optional(),
     std: perChannel.optional(),
     pad: z.number().min(0).max(255).optional(),
+    trim: z.number().int().positive().optional(),
   })
   .refine((p) => !((p.scale !== undefined || p.offset !== undefined) && (p.mean !== undefined || p.std !== undefined)), {
     message: 'preprocess takes scale/offset or mean/std, not both',
@@ -47,6 +51,7 @@ const preprocessSchema = z
   .refine((p) => p.interpolation !== 'bilinear-align-corners' || p.resize === 'stretch', {
     message: 'bilinear-align-corners applies to stretch only',
   })
+  .refine((p) => p.trim === undefined || p.resize === 'letterbox', { message: 'trim applies to letterbox only' })
   .refine((p) => p.channels !== 'grey' || p.resize === 'window', { message: 'grey input is produced by the window warp only' })
   .refine((p) => p.resize !== 'window' || [p.scale, p.offset, p.mean, p.std].every((v) => typeof v !== 'object'), {
     message: 'window preprocessing takes one scale/offset (or mean/std) for all channels',

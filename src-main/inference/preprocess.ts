@@ -63,6 +63,12 @@ export function letterboxFit(srcW: number, srcH: number, size: readonly [number,
   };
 }
 
+/** The letterbox frame cut to `fit` rounded up to multiples of `trim` px, at most `size` [w, h] (`preprocess.trim`). */
+export function trimmedFrame(fit: LetterboxFit, size: readonly [number, number], trim: number): [number, number] {
+  const up = (v: number, max: number): number => Math.min(max, Math.ceil(v / trim) * trim);
+  return [up(fit.width, size[0]), up(fit.height, size[1])];
+}
+
 /**
  * An image already resized to its letterbox fit, placed at the top-left of the `pre.size` frame
  * with `pre.pad` elsewhere, mapped to tensor values (pure).
@@ -137,7 +143,7 @@ export async function imageFeeds(img: RgbImage, spec: ModelSpec): Promise<Tensor
   if (pre.resize === 'letterbox') {
     const fit = letterboxFit(img.width, img.height, pre.size);
     const resized = await resizeRgb(img, fit.width, fit.height, { fit: 'fill', kernel: 'linear' });
-    return { [name]: letterboxTensor(resized, pre) };
+    return { [name]: letterboxTensor(resized, pre.trim ? { ...pre, size: trimmedFrame(fit, pre.size, pre.trim) } : pre) };
   }
   if (pre.interpolation === 'bilinear-align-corners') {
     const { scale, offset } = valueMap(pre);

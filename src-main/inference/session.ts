@@ -13,7 +13,21 @@ export type { FloatTensor, TensorMap } from './tensor';
 export interface SessionIo {
   modelId: string;
   /** `dtype` (default float32): integer inputs of quantised models get the float feeds rounded and clamped. */
-  inputs: readonly { name: string; shape: readonly number[]; dtype?: 'float32' | 'uint8' | 'int8' }[];
+  inputs: readonly {
+    name: string;
+    shape: readonly number[];
+    dtype?: 'float32' | 'uint8' | 'int8';
+    /** With `trim`, the spatial dims may be any multiple of `trim` up to `shape`'s (free-spatial graphs). */
+    preprocess?: { layout: 'NHWC' | 'NCHW'; trim?: number };
+  }[];
+}
+
+/** Whether feed `dims` fit an input: equal to its shape, or a trimmed frame of it (`preprocess.trim`). */
+function dimsFit(input: SessionIo['inputs'][number], dims: readonly number[]): boolean {
+  const { shape, preprocess: p } = input;
+  if (dims.length !== shape.length) return false;
+  const spatial = p?.trim ? (p.layout === 'NHWC' ? [1, 2] : [2, 3]) : [];
+  return dims.every((d, i) => (spatial.includes(i) ? d >= 1 && d <= shape[i]! && (d % p!.trim! === 0 || d === shape[i]) : d === shape[i]));
 }
 
 /** A feed in the input's element type: float32 as is, uint8/int8 rounded and clamped to the type's range. */
@@ -49,18 +63,19 @@ const shapeText = (dims: readonly number[]): string => `[${dims.join(',')}]`;
 
 /** Names missing, unexpected or mis-shaped feeds; throws `model-failed` (a caller bug, never user input). */
 export function validateFeeds(io: SessionIo, feeds: TensorMap): void {
-  const expected = new Map(io.inputs.map((i) => [i.name, i.shape]));
+  const expected = new Map(io.inputs.map((i) => [i.name, i]));
   const missing = [...expected.keys()].filter((n) => !(n in feeds));
   if (missing.length)
     throw new AppError('model-failed', `Model ${io.modelId}: missing feed(s) ${missing.join(', ')}`, {
       details: { model: io.modelId, missing: missing.join(',') },
     });
   for (const [name, t] of Object.entries(feeds)) {
-    const shape = expected.get(name);
-    if (!shape)
+    const input = expected.get(name);
+    if (!input)
       throw new AppError('model-failed', `Model ${io.modelId}: unexpected feed ${name}`, { details: { model: io.modelId, feed: name } });
     const size = t.dims.reduce((a, b) => a * b, 1);
-    if (t.dims.length !== shape.length || t.dims.some((d, i) => d !== shape[i]) || size !== t.data.length) {
+    if (!dimsFit(input, t.dims) || size !== t.data.length) {
+      const shape = input.shape;
       throw new AppError(
         'model-failed',
         `Model ${io.modelId}: feed ${name} has shape ${shapeText(t.dims)} (${t.data.length} values), expected ${shapeText(shape)}`,

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertGraph } from './convert';
+import { freeSpatialDims } from './free-spatial';
 import type { Preprocess } from '../../src-main/inference/manifest';
 import { buildSpecs, type BuildSpec } from './specs';
 import { loadArtifacts, packageVersion } from './tfjs-source';
@@ -47,12 +48,15 @@ export async function buildModel(spec: BuildSpec, outDir: string): Promise<Manif
     inputShape: spec.input.shape,
     outputs: spec.outputs,
   });
-  const bytes = graph.serialize({
+  const serialized = graph.serialize({
     // Provenance text inside the shipped file: the converter's path when the models were first
     // built, kept so that rebuilds stay byte-identical to the manifest's sha256.
     docString: `${spec.id}: converted from ${spec.source.package}@${version} ${spec.source.path} by models/convert`,
     props: { id: spec.id, source: `${spec.source.package}@${version}/${spec.source.path}`, license: spec.license },
   });
+  // A trimmed letterbox needs free spatial dims (free-spatial.ts).
+  const trim = spec.input.preprocess?.trim;
+  const bytes = trim ? await freeSpatialDims(serialized, trim) : serialized;
   const file = `${spec.id}.onnx`;
   writeFileSync(join(outDir, file), bytes);
   return manifestEntry(spec, { file, bytes, version, sourcePath: spec.source.path, outputShapes });

@@ -190,10 +190,11 @@ export const buildSpecs: BuildSpec[] = [
       layout: 'NHWC',
       range: [0, 255],
       normalization:
-        'RGB 0..255 (no scaling); the image scaled to fit 512x512 with its aspect kept (bilinear), at the top-left, zero padding elsewhere (TF Object Detection API keep-aspect-ratio resizer)',
+        'RGB 0..255 (no scaling); the image scaled to fit 512x512 with its aspect kept (bilinear), at the top-left, zero padding elsewhere (TF Object Detection API keep-aspect-ratio resizer); the frame trimmed to the image in steps of 32 px (height and width are free dims)',
       preprocess: {
         size: [512, 512],
         resize: 'letterbox',
+        trim: 32,
         interpolation: 'bilinear',
         channels: 'RGB',
         layout: 'NHWC',

@@ -7,7 +7,8 @@ import type { DetectedObject } from './types';
 export const CENTERNET_MODEL_ID = 'centernet';
 /**
  * Input px per heatmap cell (the network's output stride). The input size itself is the
- * manifest's (`preprocess.size`, 512): the decoder reads the grid from the heatmap's dims.
+ * manifest's (`preprocess.size`, 512, trimmed to the image in steps of `preprocess.trim`): the
+ * decoder reads the grid from the heatmap's dims.
  *
  * The manifest letterboxes the input: the image is scaled to fit (aspect kept) and placed at the
  * top-left corner with zero padding elsewhere, as the TF Object Detection API's keep-aspect-ratio
@@ -26,28 +27,36 @@ export interface DecodeOptions {
 }
 
 /**
- * Decodes CenterNet outputs: `heatmap` NHWC [1,128,128,80] sigmoid scores, peaks = cells that are
- * the maximum of their 3×3 neighbourhood for that class; `box_offsets` NHWC [1,128,128,4] =
- * (left, top, right, bottom) distances in input pixels (512 scale) from the point (4·col, 4·row)
- * to the box edges. Boxes are scaled back to the `srcW`×`srcH` source image, which was
- * letterboxed into the input (`letterboxFit`), and clipped to it; then per-class NMS.
+ * Decodes CenterNet outputs: `heatmap` NHWC [1,gridH,gridW,80] sigmoid scores (128×128 for the
+ * whole 512 px frame, fewer cells when the frame was trimmed to the image: `preprocess.trim`),
+ * peaks = cells that are the maximum of their 3×3 neighbourhood for that class; `box_offsets` NHWC
+ * [1,gridH,gridW,4] = (left, top, right, bottom) distances in input pixels from the point
+ * (4·col, 4·row) to the box edges. Boxes are scaled back to the `srcW`×`srcH` source image, which
+ * was letterboxed into the `frame` [w, h] (`letterboxFit`; default: the grid's own size), and
+ * clipped to it; then per-class NMS.
  */
-export function centernetDecode(outputs: TensorMap, srcW: number, srcH: number, o: DecodeOptions): DetectedObject[] {
+export function centernetDecode(
+  outputs: TensorMap,
+  srcW: number,
+  srcH: number,
+  o: DecodeOptions,
+  frame?: readonly [number, number],
+): DetectedObject[] {
   const heat = outputs['heatmap']?.data;
   const off = outputs['box_offsets']?.data;
   if (!heat || !off) throw new Error('centernet returned no heatmap/box_offsets');
   const K = COCO80.length;
-  const grid = outputs['heatmap']!.dims[1]!;
-  const inputPx = grid * STRIDE;
+  const gridH = outputs['heatmap']!.dims[1]!;
+  const gridW = outputs['heatmap']!.dims[2]!;
   const dets: DetectedObject[] = [];
-  const fx = 1 / letterboxFit(srcW, srcH, [inputPx, inputPx]).scale;
+  const fx = 1 / letterboxFit(srcW, srcH, frame ?? [gridW * STRIDE, gridH * STRIDE]).scale;
   const fy = fx;
-  for (let y = 0; y < grid; y++) {
-    for (let x = 0; x < grid; x++) {
-      const cell = y * grid + x;
+  for (let y = 0; y < gridH; y++) {
+    for (let x = 0; x < gridW; x++) {
+      const cell = y * gridW + x;
       for (let k = 0; k < K; k++) {
         const s = heat[cell * K + k]!;
-        if (s < o.minScore || !isPeak(heat, grid, x, y, k, s)) continue;
+        if (s < o.minScore || !isPeak(heat, gridW, gridH, x, y, k, s)) continue;
         const [l, t, r, b] = [off[cell * 4]!, off[cell * 4 + 1]!, off[cell * 4 + 2]!, off[cell * 4 + 3]!];
         const x1 = (x * STRIDE - l) * fx;
         const y1 = (y * STRIDE - t) * fy;
@@ -66,15 +75,15 @@ export function centernetDecode(outputs: TensorMap, srcW: number, srcH: number, 
   );
 }
 
-function isPeak(heat: Float32Array, grid: number, x: number, y: number, k: number, s: number): boolean {
+function isPeak(heat: Float32Array, gridW: number, gridH: number, x: number, y: number, k: number, s: number): boolean {
   const K = COCO80.length;
   for (let dy = -1; dy <= 1; dy++) {
     const yy = y + dy;
-    if (yy < 0 || yy >= grid) continue;
+    if (yy < 0 || yy >= gridH) continue;
     for (let dx = -1; dx <= 1; dx++) {
       const xx = x + dx;
-      if ((dx === 0 && dy === 0) || xx < 0 || xx >= grid) continue;
-      if (heat[(yy * grid + xx) * K + k]! > s) return false;
+      if ((dx === 0 && dy === 0) || xx < 0 || xx >= gridW) continue;
+      if (heat[(yy * gridW + xx) * K + k]! > s) return false;
     }
   }
   return true;

@@ -1,5 +1,5 @@
 /** COCO-80 object detection (CenterNet) with per-class NMS. */
-import { imageFeeds, type ModelRunner, type RgbImage } from '../../inference';
+import { imageFeeds, imageInput, type ModelRunner, type RgbImage } from '../../inference';
 import { CENTERNET_MODEL_ID, centernetDecode } from './centernet';
 import type { DetectedObject } from './types';
 
@@ -15,10 +15,11 @@ export type { DetectedObject } from './types';
 export const DETECTION = { minScore: 0.2, iouMax: 0.5, maxCount: 30 } as const;
 
 /**
- * decode → preprocess (the manifest's letterbox, aspect kept) → session → postprocess: COCO
+ * decode → preprocess (the manifest's letterbox, aspect kept, trimmed to the image) → session → postprocess: COCO
  * objects with boxes in source pixels, best first.
  */
 export async function detectObjects(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<DetectedObject[]> {
-  const outputs = await runner.run(CENTERNET_MODEL_ID, await imageFeeds(img, runner.spec(CENTERNET_MODEL_ID)), signal);
-  return centernetDecode(outputs, img.width, img.height, DETECTION);
+  const spec = runner.spec(CENTERNET_MODEL_ID);
+  const outputs = await runner.run(CENTERNET_MODEL_ID, await imageFeeds(img, spec), signal);
+  return centernetDecode(outputs, img.width, img.height, DETECTION, imageInput(spec).pre.size);
 }
