@@ -26,14 +26,15 @@ export interface PixelEvidence {
  * levels almost everywhere and would pass for clip art).
  */
 export async function measurePixels(img: RgbImage): Promise<PixelEvidence> {
-  const mid = await shrinkTo(img, MID_SIDE_PX);
+  // Both libvips resizes at once (its threads), then the JS statistics.
+  const [mid, large] = await Promise.all([shrinkTo(img, MID_SIDE_PX), shrinkTo(img, TEXTURE_SIDE_PX)]);
   const field = buildPixelField(img, mid);
   return {
     color: analyzeColor(field),
     chroma: chromaStats(field),
     scene: measureScene(field, mid),
     ink: measureInk(img, mid),
-    texture: measureTexture(await shrinkTo(img, TEXTURE_SIDE_PX), mid),
+    texture: measureTexture(large, mid),
   };
 }
 

@@ -1,4 +1,5 @@
 import { histogramQuantile } from '../pixels/histogram';
+import { dilateMask } from '../pixels/window-filters';
 import { thumbnail, toGray } from '../pixels/thumbnail';
 import type { RgbImage } from '../../inference';
 
@@ -23,6 +24,9 @@ export interface InkStats {
   inkColour: number;
 }
 
+/** Ink within this many px (Chebyshev) of paper counts as a thin stroke, px of the ≤ 320 px thumbnail. */
+const THIN_RADIUS_PX = 2;
+
 /** Measures paper/ink shares and stroke thinness; `mid` is the ≤ 320 px thumbnail when at hand. */
 export function measureInk(img: RgbImage, mid: RgbImage = thumbnail(img, 320)): InkStats {
   const t = mid;
@@ -32,33 +36,25 @@ export function measureInk(img: RgbImage, mid: RgbImage = thumbnail(img, 320)): 
   let paper = 0;
   let ink = 0;
   let thin = 0;
-  const R = 2;
+  const paperMask = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) paperMask[i] = g[i]! > 215 ? 1 : 0;
+  const nearPaper = dilateMask(paperMask, w, h, THIN_RADIUS_PX);
   const spread = new Uint32Array(256); // histogram of max−min RGB over non-paper pixels
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const v = g[y * w + x]!;
-      if (v > 215) {
-        paper++;
-        continue;
-      }
-      const p = (y * w + x) * 3;
-      const [r, gr, b] = [t.data[p]!, t.data[p + 1]!, t.data[p + 2]!];
-      const k = Math.max(r, gr, b) - Math.min(r, gr, b);
-      spread[k] = spread[k]! + 1;
-      if (v >= 140) continue;
-      ink++;
-      search: for (let dy = -R; dy <= R; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -R; dx <= R; dx++) {
-          const xx = x + dx;
-          if (xx >= 0 && xx < w && g[yy * w + xx]! > 215) {
-            thin++;
-            break search;
-          }
-        }
-      }
+  const d = t.data;
+  for (let i = 0; i < w * h; i++) {
+    const v = g[i]!;
+    if (v > 215) {
+      paper++;
+      continue;
     }
+    const r = d[i * 3]!;
+    const gr = d[i * 3 + 1]!;
+    const b = d[i * 3 + 2]!;
+    const k = Math.max(r, gr, b) - Math.min(r, gr, b);
+    spread[k] = spread[k]! + 1;
+    if (v >= 140) continue;
+    ink++;
+    if (nearPaper[i]) thin++;
   }
   const n = w * h;
   return {

@@ -134,6 +134,9 @@ export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID
   };
 }
 
+/** Squared Sobel magnitude of a strong edge: gain 4 × 64 grey levels per pixel, squared (no square root per pixel). */
+const STRONG_EDGE_SQ = (64 * 4) ** 2;
+
 function sobelDensity(t: RgbImage): number {
   const g = toGray(t);
   const w = t.width;
@@ -144,7 +147,7 @@ function sobelDensity(t: RgbImage): number {
       const i = y * w + x;
       const gx = g[i - w + 1]! + 2 * g[i + 1]! + g[i + w + 1]! - g[i - w - 1]! - 2 * g[i - 1]! - g[i + w - 1]!;
       const gy = g[i + w - 1]! + 2 * g[i + w]! + g[i + w + 1]! - g[i - w - 1]! - 2 * g[i - w]! - g[i - w + 1]!;
-      if (Math.hypot(gx, gy) > 64 * 4) strong++; // Sobel gain is 4: > 64 grey levels per pixel
+      if (gx * gx + gy * gy > STRONG_EDGE_SQ) strong++;
       total++;
     }
   }

@@ -40,10 +40,16 @@ export function thumbnail(img: RgbImage, maxSidePx: number): RgbImage {
   return { data, width: w, height: h };
 }
 
-/** Rec. 601 luma of every pixel, 0..255, row-major. */
+// The ≤ 320 px thumbnail's grey is read by ink, text lines and edges: computed once per image.
+const grays = new WeakMap<RgbImage, Float32Array>();
+
+/** Rec. 601 luma of every pixel, 0..255, row-major; one shared array per image (read only). */
 export function toGray(img: RgbImage): Float32Array {
+  const hit = grays.get(img);
+  if (hit) return hit;
   const out = new Float32Array(img.width * img.height);
   const d = img.data;
   for (let i = 0, p = 0; i < out.length; i++, p += 3) out[i] = 0.299 * d[p]! + 0.587 * d[p + 1]! + 0.114 * d[p + 2]!;
+  grays.set(img, out);
   return out;
 }

@@ -1,4 +1,5 @@
 import { histogramQuantile } from '../pixels/histogram';
+import { maxFilter } from '../pixels/window-filters';
 import { toGray } from '../pixels/thumbnail';
 import type { RgbImage } from '../../inference';
 
@@ -84,22 +85,10 @@ function paperShare(g: Float32Array, w: number, h: number, median: number): numb
     else if (g[i]! >= median + 45) above++;
   }
   const sign = below >= above ? 1 : -1; // filter sign·g with max: max for dark ink, min for light
-  const R = PAPER_RADIUS;
-  const rows = new Float32Array(g.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let m = -Infinity;
-      for (let xx = Math.max(0, x - R); xx <= Math.min(w - 1, x + R); xx++) m = Math.max(m, sign * g[y * w + xx]!);
-      rows[y * w + x] = m;
-    }
-  }
+  const v = new Float32Array(g.length);
+  for (let i = 0; i < g.length; i++) v[i] = sign * g[i]!;
+  const local = maxFilter(v, w, h, PAPER_RADIUS);
   let near = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let m = -Infinity;
-      for (let yy = Math.max(0, y - R); yy <= Math.min(h - 1, y + R); yy++) m = Math.max(m, rows[yy * w + x]!);
-      if (m - sign * g[y * w + x]! <= 25) near++;
-    }
-  }
+  for (let i = 0; i < g.length; i++) if (local[i]! - v[i]! <= 25) near++;
   return g.length ? near / g.length : 0;
 }
