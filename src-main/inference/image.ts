@@ -5,6 +5,7 @@
  */
 import sharp from 'sharp';
 import { AppError, BugError } from '../core';
+import { isSrgbProfile } from './icc';
 import { clamp } from './math';
 import type { Box } from './tensor';
 
@@ -41,11 +42,17 @@ const WHITE = { r: 255, g: 255, b: 255 };
 /**
  * Decodes JPEG/PNG bytes to 8-bit sRGB after EXIF rotation: greyscale is expanded to RGB, alpha
  * is composited on white, 16-bit is scaled to 8-bit, CMYK is converted, and only the first frame
- * of an animated PNG is read. Damaged or truncated data throws `decode-failed`.
+ * of an animated PNG is read; an embedded non-sRGB ICC profile (Adobe RGB, Display P3) is converted
+ * to sRGB, an sRGB one is not applied (no change, half the cost). Damaged or truncated data throws
+ * `decode-failed`.
  */
 export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promise<RgbImage> {
   try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: opts.maxPixels, failOn: 'error', pages: 1 })
+    const input = { limitInputPixels: opts.maxPixels, failOn: 'error', pages: 1 } as const;
+    // The header only (no pixels): an sRGB profile needs no colour transform (icc.ts).
+    const { icc } = await sharp(bytes, input).metadata();
+    const ignoreIcc = icc !== undefined && isSrgbProfile(icc);
+    const { data, info } = await sharp(bytes, { ...input, ignoreIcc })
       .rotate() // no angle: apply the EXIF orientation, then drop the tag
       .flatten({ background: WHITE })
       .toColourspace('srgb')
