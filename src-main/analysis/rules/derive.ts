@@ -71,11 +71,16 @@ const MIN_BOX_AREA_PX = 1e-9;
 
 /**
  * Confidence of a segmented region (DeepLab, photos only) from its share of the image: base +
- * span × band regionShare.thing (a region of ≈ 4 % of the image is "present"). When the detector
- * or the classifier already gives the label some evidence (≥ CALIBRATED.floor) the two agree and
- * combine as independent opinions (1 − (1 − a)(1 − b)), up to `agreedMax`.
+ * span × band regionShare.thing (a region of ≈ 4 % of the image is "present"). DeepLab knows only
+ * 20 things and paints others as one of them (a mug as a cat, a mushroom as a cat), so a region
+ * is an opinion only where the detector or the classifier already gives its label some evidence
+ * (≥ CALIBRATED.floor): the two then combine as independent opinions (1 − (1 − a)(1 − b)), up to
+ * `agreedMax`. Furniture (SUPPORTS) needs no such evidence: it is what things rest on, large and
+ * rarely confused.
  */
 export const REGION_CONF = { base: 0.35, span: 0.45, agreedMax: 0.95 } as const;
+/** Segmented furniture that counts without the detector's or the classifier's word. */
+const SUPPORTS: ReadonlySet<CocoLabel> = new Set(['couch', 'chair', 'dining table']);
 
 /** Quantities shared by the category, tag and caption rules, derived once from the evidence. */
 export interface Derived {
@@ -231,10 +236,10 @@ function secondOpinion(labels: Map<CocoLabel, number>, counts: Map<CocoLabel, nu
 }
 
 /**
- * DeepLab's regions as a third opinion (not for people: faces and person boxes count them):
- * each non-person region sets its label's confidence (REGION_CONF) when higher, and counts once
- * when present and the detector found no instance. Returns the regions the detector did not box,
- * as located things.
+ * DeepLab's regions as a third opinion (REGION_CONF; not for people: faces and person boxes count
+ * them): a confirmed region or furniture sets its label's confidence when higher, and counts once
+ * when present and the detector found no instance. Returns those regions the detector did not
+ * box, as located things.
  */
 function regionOpinion(e: Evidence, labels: Map<CocoLabel, number>, counts: Map<CocoLabel, number>): DetectedObject[] {
   const located: DetectedObject[] = [];
@@ -242,7 +247,9 @@ function regionOpinion(e: Evidence, labels: Map<CocoLabel, number>, counts: Map<
     if (r.label === 'person') continue;
     const own = REGION_CONF.base + REGION_CONF.span * band('regionShare.thing', r.share);
     const prior = labels.get(r.label) ?? 0;
-    const conf = prior >= CALIBRATED.floor ? Math.min(REGION_CONF.agreedMax, 1 - (1 - prior) * (1 - own)) : own;
+    const confirmed = prior >= CALIBRATED.floor;
+    if (!confirmed && !SUPPORTS.has(r.label)) continue;
+    const conf = confirmed ? Math.min(REGION_CONF.agreedMax, 1 - (1 - prior) * (1 - own)) : own;
     if (conf > prior) labels.set(r.label, conf);
     if (conf >= PRESENT && !counts.has(r.label)) counts.set(r.label, 1);
     if (!e.objects.some((o) => o.label === r.label)) located.push({ label: r.label, score: conf, box: r.box });
@@ -261,7 +268,8 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
   // The classifier gives no extent: its answer fills the frame only for things usually shot close
   // up, and not beside people (the tripod next to a cameraman).
   // A segmented thing's own pixels say how much of the frame it fills.
-  for (const r of e.subject?.regions ?? []) if (r.label !== 'person') fill = Math.max(fill, band('maskShare.fill', r.share));
+  for (const r of e.subject?.regions ?? [])
+    if (r.label !== 'person' && (labels.get(r.label) ?? 0) >= PRESENT) fill = Math.max(fill, band('maskShare.fill', r.share));
   const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= PRESENT);
   const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
   if (thing && !people) fill = Math.max(fill, band('closeUpConf.fill', thing.conf));
