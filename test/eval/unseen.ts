@@ -173,7 +173,8 @@ console.log(
   `  generic captions              ${pct(labelled.filter((r) => GENERIC.has(r.caption)).length, labelled.length)} (target ≤ 5 %)`,
 );
 console.log('  generic:');
-for (const r of labelled.filter((x) => GENERIC.has(x.caption))) console.log(`    ${r.name}: "${r.caption}"; ${r.things.join(', ') || 'no thing tags'}`);
+for (const r of labelled.filter((x) => GENERIC.has(x.caption)))
+  console.log(`    ${r.name}: "${r.caption}"; ${r.things.join(', ') || 'no thing tags'}`);
 console.log('  misses:');
 for (const m of misses) console.log(`    ${m}`);
 console.log(
