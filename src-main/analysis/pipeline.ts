@@ -10,7 +10,7 @@ import { classifyImageType } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
 import { toAnalyzeFaces, type FaceEvidence } from './people';
 import { measurePixels, type PixelEvidence } from './pixel-evidence';
-import { segmentImage, subjectFromMask, wantsSubject, type SubjectEvidence } from './subject';
+import { seenVocThings, segmentImage, subjectFromMask, type SubjectEvidence } from './subject';
 import type { RgbImage } from '../inference';
 import { buildCaption, buildTags, categorize, CLIP_ART_TYPE, derive, DESCRIPTION_TAG_CONFIDENCE, scoreCategories } from './rules';
 import type { ModelRunner } from '../inference';
@@ -176,11 +176,10 @@ export async function runModelBranch(
   const nsfwP = want.nsfw
     ? timed('nsfw', async () => contentProbabilities(await runContentNet(img, runModel, signal)))
     : Promise.resolve(undefined);
-  const subjectP = Promise.all([objectsP, classesP]).then(([objects, classes]) =>
-    want.subject && wantsSubject(objects, classes)
-      ? timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img))
-      : undefined,
-  );
+  const subjectP = Promise.all([objectsP, classesP]).then(([objects, classes]) => {
+    const seen = want.subject ? seenVocThings(objects, classes) : new Set<never>();
+    return seen.size ? timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen)) : undefined;
+  });
   for (const p of [objectsP, classesP, nsfwP, subjectP]) p.catch(() => undefined);
   const pixels = want.pixels ? await timed('pixels', () => measurePixels(img)) : undefined;
   const [objects, classes, nsfw, subject] = await Promise.all([objectsP, classesP, nsfwP, subjectP]);

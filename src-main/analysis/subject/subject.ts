@@ -13,7 +13,7 @@ import { cocoOfVoc, VOC21 } from './voc';
  */
 export const SUBJECT = { minRegion: 0.01, trim: 0.01, minColour: 0.05 } as const;
 
-/** Furniture is what things rest on: the main subject only when nothing else was segmented. */
+/** Furniture is what things rest on, never the main subject. */
 const SUPPORTS: ReadonlySet<CocoLabel> = new Set(['couch', 'chair', 'dining table']);
 
 /** One segmented class: its COCO label, share of the image and box in source pixels. */
@@ -27,7 +27,10 @@ export interface SubjectRegion {
 export interface SubjectEvidence {
   /** Regions ≥ SUBJECT.minRegion, largest first. */
   regions: SubjectRegion[];
-  /** The main subject: the largest region that is not furniture, else the largest. */
+  /**
+   * The main subject: the largest region, not furniture, of a thing the detector or the
+   * classifier saw (DeepLab paints things it does not know as one of its 20 classes).
+   */
   main?: SubjectRegion;
   /**
    * Region of interest for smart thumbnails (internal, not in the response yet): the main
@@ -38,8 +41,8 @@ export interface SubjectEvidence {
   foreground?: ColorName;
 }
 
-/** Regions, main subject and its colour from DeepLab's class mask over `img`. */
-export function subjectFromMask(mask: ClassMask, img: RgbImage): SubjectEvidence {
+/** Regions, main subject (among the `seen` things) and its colour from DeepLab's class mask over `img`. */
+export function subjectFromMask(mask: ClassMask, img: RgbImage, seen: ReadonlySet<CocoLabel>): SubjectEvidence {
   const { width: w, height: h, classes } = mask;
   const n = VOC21.length;
   const counts = new Float64Array(n);
@@ -66,7 +69,7 @@ export function subjectFromMask(mask: ClassMask, img: RgbImage): SubjectEvidence
     regions.push({ index: k, label, share, box: { left: x0 * sx, top: y0 * sy, width: (x1 - x0 + 1) * sx, height: (y1 - y0 + 1) * sy } });
   }
   regions.sort((a, b) => b.share - a.share);
-  const main = regions.find((r) => !SUPPORTS.has(r.label)) ?? regions[0];
+  const main = regions.find((r) => !SUPPORTS.has(r.label) && seen.has(r.label));
   const foreground =
     main && main.share >= SUBJECT.minColour
       ? maskedColorName(img, { width: w, height: h, inside: (i) => classes[i] === main.index })

@@ -38,14 +38,14 @@ export function cocoOfVoc(index: number): CocoLabel | undefined {
 export const SEGMENTABLE: ReadonlySet<CocoLabel> = new Set(Object.values(COCO_OF_VOC));
 
 /**
- * ImageNet display words of the VOC things (the classifier's way to name them: "couch" for a
- * studio couch, "television", "monitor").
+ * ImageNet display words of the VOC things and their COCO labels (the classifier's way to name
+ * them: "couch" for a studio couch, "television", "monitor").
  */
-export const VOC_WORDS: ReadonlySet<string> = new Set([
-  ...Object.values(COCO_OF_VOC).filter((l) => l !== 'person'),
-  'airplane',
-  'table',
-  'couch',
-  'television',
-  'monitor',
+export const COCO_OF_VOC_WORD: ReadonlyMap<string, CocoLabel> = new Map<string, CocoLabel>([
+  ...Object.values(COCO_OF_VOC)
+    .filter((l) => l !== 'person')
+    .map((l) => [l, l] as const),
+  ['table', 'dining table'],
+  ['television', 'tv'],
+  ['monitor', 'tv'],
 ]);
