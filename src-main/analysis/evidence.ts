@@ -6,6 +6,7 @@ import type { InkStats } from './image-type';
 import type { DetectedObject } from './objects/types';
 import type { FaceEvidence } from './people/faces';
 import type { SceneCues } from './scene/cues';
+import type { SubjectEvidence } from './subject/subject';
 
 /**
  * Everything the rules (categories, tags, caption) look at, gathered once per image. Model parts
@@ -31,4 +32,6 @@ export interface Evidence {
   colorBins90?: number;
   /** The ImageNet classifier's top-k classes (softmax probabilities), when it ran. */
   classes?: ClassScore[];
+  /** DeepLab's regions and main subject (photos only, when the gate let the segmenter run). */
+  subject?: SubjectEvidence;
 }

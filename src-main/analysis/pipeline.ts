@@ -1,5 +1,5 @@
 import { BugError } from '../core';
-import type { AnalyzeData, Celebrity, Detail, LandmarkDetail, VisualFeature } from '../shared/spec';
+import type { AnalyzeData, Celebrity, Color, Detail, LandmarkDetail, VisualFeature } from '../shared/spec';
 import { adultFromProbabilities } from './adult';
 import { contentProbabilities, runContentNet, type ContentProbabilities } from './content-net';
 import { classifyImage, type ClassScore } from './classifier';
@@ -10,8 +10,9 @@ import { classifyImageType } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
 import { toAnalyzeFaces, type FaceEvidence } from './people';
 import { measurePixels, type PixelEvidence } from './pixel-evidence';
+import { seenVocThings, segmentImage, subjectFromMask, type SubjectEvidence } from './subject';
 import type { RgbImage } from '../inference';
-import { buildCaption, buildTags, categorize, derive, DESCRIPTION_TAG_CONFIDENCE, scoreCategories } from './rules';
+import { buildCaption, buildTags, categorize, CLIP_ART_TYPE, derive, DESCRIPTION_TAG_CONFIDENCE, scoreCategories } from './rules';
 import type { ModelRunner } from '../inference';
 
 /** What the pipeline needs from the outside: a model runner, the face detector, galleries. */
@@ -36,6 +37,11 @@ export interface BranchRequest {
   classes?: boolean;
   nsfw: boolean;
   pixels: boolean;
+  /**
+   * The subject segmenter (DeepLab), run after the detector and the classifier and only when
+   * they see a VOC thing (subject/gate.ts); needs `objects` or `classes`. Default false.
+   */
+  subject?: boolean;
 }
 
 /** The face-free branch's evidence plus its per-stage wall times (ms). */
@@ -46,6 +52,8 @@ export interface BranchResult {
   /** The classifier's top-k, when requested. */
   classes?: ClassScore[];
   nsfw?: ContentProbabilities;
+  /** Segmented regions and the main subject, when requested and the gate let it run. */
+  subject?: SubjectEvidence;
   timingsMs: Record<string, number>;
 }
 
@@ -92,7 +100,7 @@ export async function analyzePixels(
   const needNsfw = features.has('Adult') || features.has('ImageType');
   const facesP = needFaces ? timed('faces', () => deps.detectFaces!(img, signal)) : Promise.resolve<FaceEvidence[]>([]);
   const pixelsHere = !!deps.modelBranch && !deps.pixelsInBranch;
-  const want: BranchRequest = { objects: describing, classes: describing, nsfw: needNsfw, pixels: !pixelsHere };
+  const want: BranchRequest = { objects: describing, classes: describing, subject: describing, nsfw: needNsfw, pixels: !pixelsHere };
   const branchP = deps.modelBranch
     ? timed('branch', () => deps.modelBranch!(img, want, signal))
     : runModelBranch(img, want, deps.runModel, signal);
@@ -105,10 +113,10 @@ export async function analyzePixels(
 
   const pixelsHereP = pixelsHere ? timed('pixels', () => measurePixels(img)) : undefined;
   const [faces, branch, landmarks, measured] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP]);
-  const { objects, nsfw, classes } = branch;
+  const { objects, nsfw, classes, subject } = branch;
   const pixels = measured ?? branch.pixels;
   if (!pixels) throw new BugError('analysis: the model branch returned no pixel statistics');
-  const { color, chroma, scene, ink, texture } = pixels;
+  const { chroma, scene, ink, texture } = pixels;
   Object.assign(timingsMs, branch.timingsMs);
   const t1 = performance.now();
   const imageType = classifyImageType({
@@ -119,6 +127,8 @@ export async function analyzePixels(
     drawingProb: nsfw?.Drawing,
     textLines: scene.textLines,
   });
+  const photo = imageType.clipArtType < CLIP_ART_TYPE.clipArt && imageType.lineDrawingType !== 1;
+  const color = photo ? withSubjectColour(pixels.color, subject) : pixels.color;
   const evidence: Evidence = {
     width: img.width,
     height: img.height,
@@ -131,6 +141,8 @@ export async function analyzePixels(
     objects,
     faces,
     classes,
+    // DeepLab learnt from photos: its regions count on photos only.
+    subject: photo ? subject : undefined,
     colorBins90: texture.colorBins90,
   };
   const data = describe(evidence, features, nsfw);
@@ -164,10 +176,25 @@ export async function runModelBranch(
   const nsfwP = want.nsfw
     ? timed('nsfw', async () => contentProbabilities(await runContentNet(img, runModel, signal)))
     : Promise.resolve(undefined);
-  for (const p of [objectsP, classesP, nsfwP]) p.catch(() => undefined);
+  const subjectP = Promise.all([objectsP, classesP]).then(([objects, classes]) => {
+    const seen = want.subject ? seenVocThings(objects, classes) : new Set<never>();
+    return seen.size ? timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen)) : undefined;
+  });
+  for (const p of [objectsP, classesP, nsfwP, subjectP]) p.catch(() => undefined);
   const pixels = want.pixels ? await timed('pixels', () => measurePixels(img)) : undefined;
-  const [objects, classes, nsfw] = await Promise.all([objectsP, classesP, nsfwP]);
-  return { pixels, objects, classes, nsfw, timingsMs };
+  const [objects, classes, nsfw, subject] = await Promise.all([objectsP, classesP, nsfwP, subjectP]);
+  return { pixels, objects, classes, nsfw, subject, timingsMs };
+}
+
+/**
+ * The Color feature with the main subject's own colour as the foreground (when the mask is big
+ * enough to have one), listed among the dominant colours too.
+ */
+function withSubjectColour(color: Color, subject: SubjectEvidence | undefined): Color {
+  const fg = subject?.foreground;
+  if (!fg || fg === color.dominantColorForeground) return color;
+  const dominantColors = color.dominantColors.includes(fg) ? color.dominantColors : [...color.dominantColors, fg];
+  return { ...color, dominantColorForeground: fg, dominantColors };
 }
 
 function describe(e: Evidence, features: ReadonlySet<VisualFeature>, nsfw: ContentProbabilities | undefined): AnalysisResult['data'] {

@@ -10,6 +10,8 @@ import { QUANTITIES, type QuantityName } from './quantities';
 export const LOCAL_INPUTS = {
   boxShare: 'area of one confidently detected non-person box / image area',
   closeUpConf: "calibrated confidence of the classifier's best thing of a close-up kind",
+  regionShare: "share of the image one DeepLab class covers (a segmented region's own pixels)",
+  maskShare: 'share of the image one segmented non-person region covers',
 } as const;
 
 /**
@@ -99,6 +101,9 @@ export const BANDS = {
   // Frame filling (derive.ts).
   'boxShare.fill': { of: 'boxShare', from: 0.3, to: 0.6, why: 'one big confident box fills the frame' },
   'closeUpConf.fill': { of: 'closeUpConf', from: 0.5, to: 0.9, why: 'a surely named close-up thing fills the frame' },
+  'maskShare.fill': { of: 'maskShare', from: 0.25, to: 0.5, why: "a thing's own pixels cover a quarter to half of the frame" },
+  // Segmented regions (derive.ts REGION_CONF).
+  'regionShare.thing': { of: 'regionShare', from: 0.01, to: 0.1, why: 'a region of a tenth of the image is surely there' },
 } as const satisfies Record<string, Band>;
 
 export type BandName = keyof typeof BANDS;

@@ -59,7 +59,7 @@ export const CAPTION_CONF = { min: 0.05, max: 0.98, steps: 1000 } as const;
 
 /** What people are with: a seat they rest on ("sitting on a couch") or a companion ("with a dog"). */
 function peopleContext(e: Evidence, d: Derived): { text: string; placed: boolean } | undefined {
-  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= CONTEXT_CONF);
+  const confident = d.things.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= CONTEXT_CONF);
   const people = e.objects.filter((o) => o.label === 'person' && (d.labels.get('person') ?? 0) >= PRESENT);
   const seat = confident.find((o) => SEATS.has(o.label) && people.some((p) => restsOn(p, o)));
   if (seat) return { text: ` sitting on ${article(labelWord(seat.label))}`, placed: true };
@@ -113,7 +113,7 @@ function restsOn(a: DetectedObject, b: DetectedObject): boolean {
 /** The phrase for a detected thing: count, and what it rests on or a second thing. */
 function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const area = e.width * e.height;
-  const confident = e.objects.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= PRESENT);
+  const confident = d.things.filter((o) => o.label !== 'person' && (d.labels.get(o.label) ?? 0) >= PRESENT);
   if (!confident.length) return undefined;
   // Main subject: confidence × √(area share), so a big clear object beats a small sure one;
   // furniture is the subject only when nothing else was found (it is usually the support).
@@ -160,7 +160,11 @@ function classifiedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const [main, second] = classifiedThings(d);
   if (!main) return undefined;
   let text = article(main.word);
-  const support = e.objects.find((o) => FURNITURE.has(o.label) && o.label !== main.coco && (d.labels.get(o.label) ?? 0) >= PRESENT);
+  // Where the thing is located too (a segmented region), it must rest on the furniture.
+  const located = d.things.find((o) => o.label === main.coco);
+  const support = d.things.find(
+    (o) => FURNITURE.has(o.label) && o.label !== main.coco && (d.labels.get(o.label) ?? 0) >= PRESENT && (!located || restsOn(located, o)),
+  );
   if (support) text += `${main.animal ? ' lying on ' : ' on '}${article(labelWord(support.label))}`;
   else if (second) text += ` and ${article(second.word)}`;
   return { text, conf: main.conf, kind: support ? 'placed' : 'thing' };
@@ -176,7 +180,7 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   if (!detected || !classified) return detected ?? classified;
   // Furniture is the detector's subject only when it found nothing else: the classified thing
   // (a cat on a sofa the detector missed) is then the subject, placed on it.
-  const detectedThing = e.objects.some((o) => o.label !== 'person' && !FURNITURE.has(o.label) && (d.labels.get(o.label) ?? 0) >= PRESENT);
+  const detectedThing = d.things.some((o) => o.label !== 'person' && !FURNITURE.has(o.label) && (d.labels.get(o.label) ?? 0) >= PRESENT);
   if (!detectedThing) return classified;
   // A drink in a detected cup or glass: "a cup of espresso".
   const [drink] = classifiedThings(d);

@@ -1,8 +1,9 @@
 import type { Box } from '../../inference';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
+import type { DetectedObject } from '../objects/types';
 import { band, holds } from './bands';
-import { calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
+import { CALIBRATED, calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
 /**
@@ -68,12 +69,30 @@ export const PERSON_BOX = { minConf: 0.6, minShare: 0.01, maxOverlap: 0.3, faceR
 /** Area floor (px²) of the overlap denominator (degenerate boxes). */
 const MIN_BOX_AREA_PX = 1e-9;
 
+/**
+ * Confidence of a segmented region (DeepLab, photos only) from its share of the image: base +
+ * span × band regionShare.thing (a region of ≈ 4 % of the image is "present"). DeepLab knows only
+ * 20 things and paints others as one of them (a mug as a cat, a mushroom as a cat), so a region
+ * is an opinion only where the detector or the classifier already gives its label some evidence
+ * (≥ CALIBRATED.floor): the two then combine as independent opinions (1 − (1 − a)(1 − b)), up to
+ * `agreedMax`. Furniture (SUPPORTS) needs no such evidence: it is what things rest on, large and
+ * rarely confused.
+ */
+export const REGION_CONF = { base: 0.35, span: 0.45, agreedMax: 0.95 } as const;
+/** Segmented furniture that counts without the detector's or the classifier's word. */
+const SUPPORTS: ReadonlySet<CocoLabel> = new Set(['couch', 'chair', 'dining table']);
+
 /** Quantities shared by the category, tag and caption rules, derived once from the evidence. */
 export interface Derived {
   /** Calibrated confidence per detected label (max over instances). */
   labels: Map<CocoLabel, number>;
   /** Instances per label with calibrated confidence ≥ 0.5. */
   counts: Map<CocoLabel, number>;
+  /**
+   * Located things: the detector's boxes plus segmented regions (photos) of labels the detector
+   * did not box, each region with its confidence as score; for the caption's supports and subjects.
+   */
+  things: DetectedObject[];
   /** People in the image: max of faces and confident person boxes. */
   persons: number;
   /** 0..1 confidence that a person is present. */
@@ -124,6 +143,7 @@ export function derive(e: Evidence): Derived {
   }
   const classes = classEvidence(e);
   secondOpinion(labels, counts, classes);
+  const things = [...e.objects, ...regionOpinion(e, labels, counts)];
   const frameFill = frameFilling(e, labels, classes);
   const area = e.width * e.height;
   const faces = e.faces;
@@ -179,6 +199,7 @@ export function derive(e: Evidence): Derived {
   return {
     labels,
     counts,
+    things,
     persons,
     personConf,
     largestFaceShare,
@@ -214,6 +235,28 @@ function secondOpinion(labels: Map<CocoLabel, number>, counts: Map<CocoLabel, nu
   }
 }
 
+/**
+ * DeepLab's regions as a third opinion (REGION_CONF; not for people: faces and person boxes count
+ * them): a confirmed region or furniture sets its label's confidence when higher, and counts once
+ * when present and the detector found no instance. Returns those regions the detector did not
+ * box, as located things.
+ */
+function regionOpinion(e: Evidence, labels: Map<CocoLabel, number>, counts: Map<CocoLabel, number>): DetectedObject[] {
+  const located: DetectedObject[] = [];
+  for (const r of e.subject?.regions ?? []) {
+    if (r.label === 'person') continue;
+    const own = REGION_CONF.base + REGION_CONF.span * band('regionShare.thing', r.share);
+    const prior = labels.get(r.label) ?? 0;
+    const confirmed = prior >= CALIBRATED.floor;
+    if (!confirmed && !SUPPORTS.has(r.label)) continue;
+    const conf = confirmed ? Math.min(REGION_CONF.agreedMax, 1 - (1 - prior) * (1 - own)) : own;
+    if (conf > prior) labels.set(r.label, conf);
+    if (conf >= PRESENT && !counts.has(r.label)) counts.set(r.label, 1);
+    if (!e.objects.some((o) => o.label === r.label)) located.push({ label: r.label, score: conf, box: r.box });
+  }
+  return located;
+}
+
 /** How much a single thing fills the frame (see Derived.frameFill). */
 function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: ClassEvidence): number {
   const area = e.width * e.height;
@@ -224,6 +267,9 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
   }
   // The classifier gives no extent: its answer fills the frame only for things usually shot close
   // up, and not beside people (the tripod next to a cameraman).
+  // A segmented thing's own pixels say how much of the frame it fills.
+  for (const r of e.subject?.regions ?? [])
+    if (r.label !== 'person' && (labels.get(r.label) ?? 0) >= PRESENT) fill = Math.max(fill, band('maskShare.fill', r.share));
   const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= PRESENT);
   const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
   if (thing && !people) fill = Math.max(fill, band('closeUpConf.fill', thing.conf));

@@ -1,0 +1,84 @@
+// The subject segmenter (real converted DeepLabV3, real fixtures): regions and the main subject's
+// box, its own colour as the foreground colour, and the gate that keeps it off people photos.
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyzePixels, classifyImage, detectObjects, measurePixels } from '../../../../src-main/analysis';
+import { decodeImage } from '../../../../src-main/inference/image';
+import { maskedColorName } from '../../../../src-main/analysis/color/foreground';
+import { seenVocThings, segmentImage, subjectFromMask, VOC21 } from '../../../../src-main/analysis/subject';
+import type { VisualFeature } from '../../../../src-main/shared/spec';
+import { fixture } from '../../../helpers/paths';
+import { createEngine, decodeFixture, runnerOf } from '../fixtures';
+
+const engine = createEngine();
+const runModel = runnerOf(engine);
+afterAll(() => engine.dispose());
+
+describe('subject segmentation', () => {
+  it('finds the cat: a region filling most of the photo, its box inside the image', async () => {
+    const img = await decodeFixture('cat_chelsea.jpg');
+    const mask = await segmentImage(img, runModel);
+    expect([mask.width, mask.height]).toEqual([513, 513]);
+    expect(mask.classes.reduce((m, k) => Math.max(m, k), 0)).toBeLessThan(VOC21.length);
+    const s = subjectFromMask(mask, img, new Set(['cat']));
+    expect(s.main?.label).toBe('cat');
+    expect(s.main!.share).toBeGreaterThan(0.6);
+    expect(s.roi).toEqual(s.main!.box);
+    const b = s.main!.box;
+    expect(b.left).toBeGreaterThanOrEqual(0);
+    expect(b.top).toBeGreaterThanOrEqual(0);
+    expect(b.left + b.width).toBeLessThanOrEqual(img.width + 1e-6);
+    expect(b.top + b.height).toBeLessThanOrEqual(img.height + 1e-6);
+    expect(b.width * b.height).toBeGreaterThan(0.6 * img.width * img.height);
+    // Its colour is read from the cat's own pixels only: the complement (the background) differs.
+    const cat = VOC21.indexOf('cat');
+    expect(s.foreground).toBe(maskedColorName(img, { ...mask, inside: (i) => mask.classes[i] === cat }));
+    expect(maskedColorName(img, { ...mask, inside: () => false })).toBeUndefined();
+    // A region of a thing neither model saw is no main subject (DeepLab knows only 20 things).
+    const unseen = subjectFromMask(mask, img, new Set(['dog']));
+    expect(unseen.regions.map((r) => r.label)).toContain('cat');
+    expect([unseen.main, unseen.roi, unseen.foreground]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('runs only when the detector or the classifier sees a VOC thing other than a person', async () => {
+    const seen = async (file: string) => {
+      const img = await decodeFixture(file);
+      return [...seenVocThings(await detectObjects(img, runModel), await classifyImage(img, runModel))];
+    };
+    expect(await seen('cat_chelsea.jpg')).toEqual(['cat']);
+    expect(await seen('tom_cruise.jpg')).toEqual([]);
+    expect(await seen('rocket_launchpad.jpg')).toEqual([]);
+  });
+
+  it("gives analyze the cat's colour as the foreground and names the cat", async () => {
+    const img = await decodeFixture('cat_chelsea.jpg');
+    const features = new Set<VisualFeature>(['Color', 'Description', 'Tags']);
+    const { data, timingsMs } = await analyzePixels(img, features, new Set(), { runModel });
+    expect(timingsMs['subject']).toBeGreaterThan(0);
+    const s = subjectFromMask(await segmentImage(img, runModel), img, new Set(['cat']));
+    expect(data.color!.dominantColorForeground).toBe(s.foreground);
+    expect(data.color!.dominantColors).toContain(s.foreground);
+    expect(data.description!.captions[0]!.text).toMatch(/\bcat\b/);
+    // No segmenter on a portrait: the faces and person boxes give its subject.
+    const portrait = await analyzePixels(await decodeFixture('tom_cruise.jpg'), features, new Set(), { runModel });
+    expect(portrait.timingsMs['subject']).toBeUndefined();
+  });
+
+  it('reads the foreground colour off the subject, not off the centre of the frame', async () => {
+    // The cat photo pasted into the lower left corner of the colosseum photo (stretched to
+    // 1200×800): the centre-weighted guess sees the white stone, the mask the brown cat.
+    const png = await sharp(readFileSync(fixture('colosseum.jpg')))
+      .resize(1200, 800, { fit: 'fill' })
+      .composite([{ input: readFileSync(fixture('cat_chelsea.jpg')), left: 0, top: 300 }])
+      .png()
+      .toBuffer();
+    const img = await decodeImage(new Uint8Array(png), { maxPixels: 50_000_000 });
+    const features = new Set<VisualFeature>(['Color', 'Description', 'ImageType']);
+    const { data } = await analyzePixels(img, features, new Set(), { runModel });
+    expect(data.imageType!.clipArtType).toBe(0);
+    expect((await measurePixels(img)).color.dominantColorForeground).toBe('White');
+    expect(data.color!.dominantColorForeground).toBe('Brown');
+    expect(data.description!.captions[0]!.text).toMatch(/\bcat\b/);
+  });
+});
