@@ -5,7 +5,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { AppError, throwIfAborted } from '../core';
-import type { FloatTensor, TensorMap } from './tensor';
+import { fitsShape, type FloatTensor, type TensorMap } from './tensor';
 
 export type { FloatTensor, TensorMap } from './tensor';
 
@@ -60,7 +60,7 @@ export function validateFeeds(io: SessionIo, feeds: TensorMap): void {
     if (!shape)
       throw new AppError('model-failed', `Model ${io.modelId}: unexpected feed ${name}`, { details: { model: io.modelId, feed: name } });
     const size = t.dims.reduce((a, b) => a * b, 1);
-    if (t.dims.length !== shape.length || t.dims.some((d, i) => d !== shape[i]) || size !== t.data.length) {
+    if (!fitsShape(t.dims, shape) || size !== t.data.length) {
       throw new AppError(
         'model-failed',
         `Model ${io.modelId}: feed ${name} has shape ${shapeText(t.dims)} (${t.data.length} values), expected ${shapeText(shape)}`,
