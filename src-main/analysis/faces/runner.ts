@@ -3,15 +3,25 @@
  * entry says (size, value mapping, RGB or luma), run it through the one `ModelRunner`, and read
  * the outputs as flat arrays.
  */
-import { inputLength, outputData, windowFeeds, type ModelRunner, type RgbImage, type Window } from '../../inference';
+import {
+  batchItem,
+  dynamicBatch,
+  inputLength,
+  outputData,
+  windowBatchFeeds,
+  windowFeeds,
+  type ModelRunner,
+  type RgbImage,
+  type Window,
+} from '../../inference';
 import { withBuffer } from './buffer-pool';
 
 /** Manifest ids of the models this pipeline uses. */
 export type FaceModelId = 'blazeface-back' | 'facemesh' | 'gear' | 'faceres' | 'emotion';
 
 /**
- * Intra-op threads for the face models (the engine's `maxModelThreads`). All five run at batch 1
- * on ≤ 256 px inputs, and onnxruntime-node runs them one after another on the calling thread; a
+ * Intra-op threads for the face models (the engine's `maxModelThreads`). All five run on
+ * ≤ 256 px inputs (the per-face four batched, `runOnWindows`), and onnxruntime-node runs them one after another on the calling thread; a
  * second ORT thread cost 0.4–3.5 ms more CPU per run and saved no wall time on the 2-core machine
  * (detect at minHeadScale 0.1: ≈ 65 → 54 ms CPU per call; docs/benchmarks.md "## Faces").
  */
@@ -36,4 +46,47 @@ export function runOnWindow(
 ): Promise<Record<string, Float32Array>> {
   const spec = runner.spec(id);
   return withBuffer(inputLength(spec), async (buf) => outputData(await runner.run(id, windowFeeds(img, spec, win, buf), signal)));
+}
+
+/**
+ * Faces per `session.run` at most: larger groups run in chunks of this size, so a crowd keeps
+ * the input buffer (≈ 4.8 MB for 8 faceres crops) and ORT's activations bounded. Measured on the
+ * 2-core machine (docs/benchmarks.md "## Faces"): per-face time levels off well before 8.
+ */
+export const MAX_FACE_BATCH = 8;
+
+/**
+ * preprocess → session for a face model on the windows `wins` of `img`: chunks of up to
+ * `MAX_FACE_BATCH` crops go through one run each (a model without a dynamic batch runs them one
+ * by one); outputs split per window, in input order (views into the batch outputs). The input
+ * buffer is pooled: one of `MAX_FACE_BATCH` crops per model, reused by every chunk.
+ */
+export async function runOnWindows(
+  runner: ModelRunner,
+  id: FaceModelId,
+  img: RgbImage,
+  wins: readonly Window[],
+  signal?: AbortSignal,
+): Promise<Record<string, Float32Array>[]> {
+  const spec = runner.spec(id);
+  if (wins.length === 0) return [];
+  if (wins.length === 1 || !dynamicBatch(spec)) {
+    const out: Record<string, Float32Array>[] = [];
+    for (const w of wins) out.push(await runOnWindow(runner, id, img, w, signal));
+    return out;
+  }
+  const len = inputLength(spec);
+  return withBuffer(len * MAX_FACE_BATCH, async (buf) => {
+    const out: Record<string, Float32Array>[] = [];
+    for (let at = 0; at < wins.length; at += MAX_FACE_BATCH) {
+      const chunk = wins.slice(at, at + MAX_FACE_BATCH);
+      const outputs = outputData(await runner.run(id, windowBatchFeeds(img, spec, chunk, buf), signal));
+      chunk.forEach((_, i) => {
+        const item: Record<string, Float32Array> = {};
+        for (const [name, data] of Object.entries(outputs)) item[name] = batchItem(data, data.length / chunk.length, i);
+        out.push(item);
+      });
+    }
+    return out;
+  });
 }
