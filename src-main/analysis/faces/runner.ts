@@ -50,8 +50,10 @@ export function runOnWindow(
 
 /**
  * Faces per `session.run` at most: larger groups run in chunks of this size, so a crowd keeps
- * the input buffer (≈ 4.8 MB for 8 faceres crops) and ORT's activations bounded. Measured on the
- * 2-core machine (docs/benchmarks.md "## Faces"): per-face time levels off well before 8.
+ * the input buffer (≈ 4.8 MB for 8 faceres crops) and ORT's activations bounded. On the 2-core
+ * machine a face costs the same model CPU time at batch 1, 2, 4 and 8 (fp32, 1 thread; gear
+ * ≈ 21 ms, faceres ≈ 11–13, facemesh ≈ 5, emotion ≈ 1; docs/benchmarks.md "## Faces"), so a
+ * larger cap would only use more memory.
  */
 export const MAX_FACE_BATCH = 8;
 
