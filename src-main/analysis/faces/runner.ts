@@ -49,19 +49,25 @@ export function runOnWindow(
 }
 
 /**
- * Faces per `session.run` at most: larger groups run in chunks of this size, so a crowd keeps
- * the input buffer (≈ 4.8 MB for 8 faceres crops) and ORT's activations bounded. On the 2-core
- * machine a face costs the same model CPU time at batch 1, 2, 4 and 8 (fp32, 1 thread; gear
- * ≈ 21 ms, faceres ≈ 11–13, facemesh ≈ 5, emotion ≈ 1; docs/benchmarks.md "## Faces"), so a
- * larger cap would only use more memory.
+ * Faces per `session.run` at most, per model: larger groups run in chunks of this size. Measured
+ * on the 2-core machine (fp32, 1 thread; docs/benchmarks.md "## Faces"): a crop costs the same
+ * model CPU time at batch 1, 2, 4 and 8, but every extra crop in a batch grows the session's
+ * memory arena for good (RSS per extra item: facemesh ≈ 6 MB, faceres ≈ 14, gear ≈ 55, emotion
+ * ≈ 3), so the caps keep the growth to ≈ 20 MB per model and gear runs face by face.
  */
-export const MAX_FACE_BATCH = 8;
+export const FACE_BATCH_LIMIT: Readonly<Record<FaceModelId, number>> = Object.freeze({
+  'blazeface-back': 1,
+  facemesh: 4,
+  faceres: 2,
+  gear: 1,
+  emotion: 8,
+});
 
 /**
  * preprocess → session for a face model on the windows `wins` of `img`: chunks of up to
- * `MAX_FACE_BATCH` crops go through one run each (a model without a dynamic batch runs them one
- * by one); outputs split per window, in input order (views into the batch outputs). The input
- * buffer is pooled: one of `MAX_FACE_BATCH` crops per model, reused by every chunk.
+ * `FACE_BATCH_LIMIT[id]` crops go through one run each (a model without a dynamic batch runs them
+ * one by one); outputs split per window, in input order (views into the batch outputs). The input
+ * buffer is pooled: one of `FACE_BATCH_LIMIT[id]` crops per model, reused by every chunk.
  */
 export async function runOnWindows(
   runner: ModelRunner,
@@ -71,17 +77,18 @@ export async function runOnWindows(
   signal?: AbortSignal,
 ): Promise<Record<string, Float32Array>[]> {
   const spec = runner.spec(id);
+  const limit = FACE_BATCH_LIMIT[id];
   if (wins.length === 0) return [];
-  if (wins.length === 1 || !dynamicBatch(spec)) {
+  if (wins.length === 1 || limit === 1 || !dynamicBatch(spec)) {
     const out: Record<string, Float32Array>[] = [];
     for (const w of wins) out.push(await runOnWindow(runner, id, img, w, signal));
     return out;
   }
   const len = inputLength(spec);
-  return withBuffer(len * MAX_FACE_BATCH, async (buf) => {
+  return withBuffer(len * limit, async (buf) => {
     const out: Record<string, Float32Array>[] = [];
-    for (let at = 0; at < wins.length; at += MAX_FACE_BATCH) {
-      const chunk = wins.slice(at, at + MAX_FACE_BATCH);
+    for (let at = 0; at < wins.length; at += limit) {
+      const chunk = wins.slice(at, at + limit);
       const outputs = outputData(await runner.run(id, windowBatchFeeds(img, spec, chunk, buf), signal));
       chunk.forEach((_, i) => {
         const item: Record<string, Float32Array> = {};

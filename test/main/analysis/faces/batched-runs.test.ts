@@ -1,8 +1,8 @@
 /**
  * Batched per-face inference on the real models: `runOnWindows` gives each window the outputs a
- * run of its own gives (within 1e-4 relative), chunks at `MAX_FACE_BATCH` crops per run, and the
- * face pipeline runs each per-face model once per image (facemesh once or twice), whatever the
- * number of faces. The run counter wraps the real engine.
+ * run of its own gives (within 1e-4 relative), chunks at `FACE_BATCH_LIMIT` crops per run, and the
+ * face pipeline runs each per-face model in as few runs as the limits allow (facemesh: two
+ * passes). The run counter wraps the real engine.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { detectFacesInImage, selectorPlan } from '../../../../src-main/analysis/
 import { meshCandidate, meshCandidates } from '../../../../src-main/analysis/faces/landmarks';
 import { detectCandidates } from '../../../../src-main/analysis/faces/detector';
 import { searchLevels } from '../../../../src-main/analysis/faces/detect-faces';
-import { MAX_FACE_BATCH, runOnWindow, runOnWindows, type FaceModelId } from '../../../../src-main/analysis/faces/runner';
+import { FACE_BATCH_LIMIT, runOnWindow, runOnWindows, type FaceModelId } from '../../../../src-main/analysis/faces/runner';
 import { decodeImage, type ModelRunner, type Window } from '../../../../src-main/inference';
 import { fixture } from '../../../helpers/paths';
 import { openFaceStack } from './fixture-eval';
@@ -46,7 +46,7 @@ describe('runOnWindows', () => {
   it('a batch of windows, chunked, equals one run per window for each per-face model', async () => {
     const img = await load('family_six_faces.jpg');
     // More windows than one chunk holds, of different sizes, angles and places (some off the image).
-    const wins: Window[] = Array.from({ length: MAX_FACE_BATCH + 3 }, (_, i) => ({
+    const wins: Window[] = Array.from({ length: 11 }, (_, i) => ({
       cx: 80 + i * 70,
       cy: 120 + (i % 4) * 60,
       size: 60 + i * 9,
@@ -55,7 +55,9 @@ describe('runOnWindows', () => {
     for (const id of ['facemesh', 'faceres', 'gear', 'emotion'] as FaceModelId[]) {
       const { runner, runs } = counting();
       const batched = await runOnWindows(runner, id, img, wins);
-      expect(runs.get(id), id).toEqual([MAX_FACE_BATCH, 3]);
+      const limit = FACE_BATCH_LIMIT[id];
+      const chunks = Array.from({ length: Math.ceil(wins.length / limit) }, (_, k) => Math.min(limit, wins.length - k * limit));
+      expect(runs.get(id), id).toEqual(chunks);
       for (const [i, w] of wins.entries()) {
         const single = await runOnWindow(stack.runner, id, img, w);
         for (const [name, data] of Object.entries(single)) expectClose(batched[i]![name]!, data, `${id} window ${i} ${name}`);
@@ -87,15 +89,20 @@ describe('batched face pipeline', () => {
     }
   }, 120_000);
 
-  it('runs each per-face model once for six faces (facemesh at most twice), and no attribute model with skipAttributes', async () => {
+  it('runs the per-face models in chunks of their limit for six faces, and no attribute model with skipAttributes', async () => {
     const img = await load('family_six_faces.jpg');
     const { runner, runs } = counting();
     const faces = await detectFacesInImage(img, { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']) }, runner);
     expect(faces).toHaveLength(6);
-    expect(runs.get('faceres')).toEqual([6]);
-    expect(runs.get('gear')).toEqual([6]);
-    expect(runs.get('emotion')).toEqual([6]);
-    expect(runs.get('facemesh')!.length).toBeLessThanOrEqual(2);
+    const chunksOf = (id: FaceModelId, n: number): number[] =>
+      Array.from({ length: Math.ceil(n / FACE_BATCH_LIMIT[id]) }, (_, k) => Math.min(FACE_BATCH_LIMIT[id], n - k * FACE_BATCH_LIMIT[id]));
+    expect(runs.get('faceres')).toEqual(chunksOf('faceres', 6));
+    expect(runs.get('gear')).toEqual(chunksOf('gear', 6));
+    expect(runs.get('emotion')).toEqual(chunksOf('emotion', 6));
+    // Two passes (every candidate, then the re-crops), each in full chunks but its last.
+    const mesh = runs.get('facemesh')!;
+    expect(mesh.filter((n) => n < FACE_BATCH_LIMIT.facemesh).length).toBeLessThanOrEqual(2);
+    expect(Math.max(...mesh)).toBe(FACE_BATCH_LIMIT.facemesh);
     const bare = counting();
     const again = await detectFacesInImage(
       img,
