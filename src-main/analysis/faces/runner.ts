@@ -21,9 +21,10 @@ export type FaceModelId = 'blazeface-back' | 'facemesh' | 'gear' | 'faceres' | '
 
 /**
  * Intra-op threads for the face models (the engine's `maxModelThreads`). All five run on
- * ≤ 256 px inputs (the per-face four batched, `runOnWindows`), and onnxruntime-node runs them one after another on the calling thread; a
- * second ORT thread cost 0.4–3.5 ms more CPU per run and saved no wall time on the 2-core machine
- * (detect at minHeadScale 0.1: ≈ 65 → 54 ms CPU per call; docs/benchmarks.md "## Faces").
+ * ≤ 256 px inputs (the per-face four in small batches, `runOnWindows`), and onnxruntime-node runs
+ * them one after another on the calling thread; a second ORT thread cost 0.4–3.5 ms more CPU per
+ * run and saved no wall time on the 2-core machine (detect at minHeadScale 0.1: ≈ 65 → 54 ms CPU
+ * per call; docs/benchmarks.md "## Faces").
  */
 export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.freeze({
   'blazeface-back': 1,
