@@ -11,6 +11,7 @@ import { AppError, silentLogger, type Logger } from '../core';
 import type { Manifest, ModelSpec } from './manifest';
 import type { ModelRunner } from './runner';
 import { openSession, type Session, type TensorMap } from './session';
+import { atBatch } from './tensor';
 
 /** Engine settings; everything but `modelsDir` has a default. */
 export interface EngineOptions {
@@ -28,10 +29,13 @@ export interface EngineOptions {
   logger?: Logger;
 }
 
-/** Zero feeds matching a spec's declared inputs (used for warm-up). */
+/** Zero feeds matching a spec's declared inputs, batch 1 (used for warm-up). */
 export function zeroFeeds(spec: ModelSpec): TensorMap {
   const feeds: TensorMap = {};
-  for (const i of spec.inputs) feeds[i.name] = { data: new Float32Array(i.shape.reduce((a, b) => a * b, 1)), dims: i.shape };
+  for (const i of spec.inputs) {
+    const dims = atBatch(i.shape, 1);
+    feeds[i.name] = { data: new Float32Array(dims.reduce((a, b) => a * b, 1)), dims };
+  }
   return feeds;
 }
 

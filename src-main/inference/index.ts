@@ -16,16 +16,33 @@ export {
 export { openSession, validateFeeds, type Session, type SessionIo, type SessionOptions } from './session';
 export { outputData, type ModelRunner } from './runner';
 export { clamp, clamp01, sigmoid } from './math';
-export { iou, l2Normalize, nms, softmax, topK, type Box, type FloatTensor, type NmsOptions, type Scored, type TensorMap } from './tensor';
+export {
+  atBatch,
+  batchItem,
+  DYNAMIC_BATCH,
+  fitsShape,
+  iou,
+  l2Normalize,
+  nms,
+  softmax,
+  topK,
+  type Box,
+  type FloatTensor,
+  type NmsOptions,
+  type Scored,
+  type TensorMap,
+} from './tensor';
 export {
   imageFeeds,
   imageInput,
+  dynamicBatch,
   inputLength,
   letterboxFit,
   letterboxTensor,
   trimmedFrame,
   valueMap,
   warpTarget,
+  windowBatchFeeds,
   windowFeeds,
   type LetterboxFit,
   type ValueMap,

@@ -5,8 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AppError } from '../core';
+import { DYNAMIC_BATCH } from './tensor';
 
-const dims = z.array(z.number().int().positive()).min(1);
+/** Tensor dims, batch first; the batch may be -1 (`DYNAMIC_BATCH`: the graph takes any batch). */
+const dims = z
+  .array(z.number().int())
+  .min(1)
+  .refine((d) => d.every((v, i) => v > 0 || (i === 0 && v === DYNAMIC_BATCH)), {
+    message: 'dims must be positive (the batch, first, may be -1: dynamic)',
+  });
 
 /** A number or one number per channel (RGB). */
 const perChannel = z.union([z.number(), z.tuple([z.number(), z.number(), z.number()])]);
@@ -124,6 +131,12 @@ const modelSchema = z
       .optional(),
   })
   .superRefine((m, ctx) => {
+    // A dynamic batch is all or nothing: one run's N inputs give N of every output.
+    const dynamic = m.inputs[0]!.shape[0] === DYNAMIC_BATCH;
+    [...m.inputs.map((t, i) => ['inputs', i, t] as const), ...m.outputs.map((t, i) => ['outputs', i, t] as const)].forEach(([k, i, t]) => {
+      if ((t.shape[0] === DYNAMIC_BATCH) !== dynamic)
+        ctx.addIssue({ code: 'custom', path: [k, i, 'shape'], message: 'every input and output has a dynamic batch (-1), or none' });
+    });
     // An integer input is meaningless without its scale and zero point.
     m.inputs.forEach((input, i) => {
       if (input.dtype !== 'float32' && !m.quantization?.inputs[input.name])

@@ -8,7 +8,7 @@ import { AppError, BugError } from '../core';
 import { resizeBilinearToTensor } from './bilinear';
 import { resizeRgb, type RgbImage } from './image';
 import type { ModelSpec, Preprocess } from './manifest';
-import type { FloatTensor, TensorMap } from './tensor';
+import { atBatch, DYNAMIC_BATCH, type FloatTensor, type TensorMap } from './tensor';
 import { warpToTensor, type WarpTarget, type Window } from './warp';
 
 /** Per-channel affine map of 0..255 pixels to tensor values: value = pixel·scale[c] + offset[c]. */
@@ -41,9 +41,16 @@ export function imageInput(spec: ModelSpec): { name: string; dims: readonly numb
   return { name: input.name, dims: input.shape, pre: input.preprocess };
 }
 
-/** Values per input tensor (batch 1): width × height × channels. */
+/** Values per input image (one batch item): width × height × channels. */
 export function inputLength(spec: ModelSpec): number {
-  return imageInput(spec).dims.reduce((a, b) => a * b, 1);
+  return imageInput(spec)
+    .dims.slice(1)
+    .reduce((a, b) => a * b, 1);
+}
+
+/** Whether the model's graph takes any batch (manifest batch dim -1), so N windows can share one run. */
+export function dynamicBatch(spec: ModelSpec): boolean {
+  return imageInput(spec).dims[0] === DYNAMIC_BATCH;
 }
 
 /** Where a `srcW`×`srcH` image sits in a letterboxed input of `size` [w, h] px: scale (input px per source px) and its size there. */
@@ -124,9 +131,24 @@ export function warpTarget(pre: Preprocess): WarpTarget {
  * synchronous; `out` is an optional buffer of `inputLength(spec)` floats to reuse).
  */
 export function windowFeeds(img: RgbImage, spec: ModelSpec, win: Window, out?: Float32Array): TensorMap {
+  return windowBatchFeeds(img, spec, [win], out);
+}
+
+/**
+ * Feeds of a `window` model for several windows in one batch (item i = `wins[i]`; pure,
+ * synchronous; `out` is an optional buffer of at least `wins.length · inputLength(spec)` floats).
+ * More than one window needs a dynamic-batch model.
+ */
+export function windowBatchFeeds(img: RgbImage, spec: ModelSpec, wins: readonly Window[], out?: Float32Array): TensorMap {
   const { name, dims, pre } = imageInput(spec);
   if (pre.resize !== 'window') throw new BugError(`model ${spec.id} is not preprocessed by window`);
-  return { [name]: { data: warpToTensor(img, win, warpTarget(pre), out), dims } };
+  if (wins.length < 1 || (wins.length > 1 && dims[0] !== DYNAMIC_BATCH))
+    throw new BugError(`model ${spec.id} takes one window per run, not ${wins.length}`);
+  const len = inputLength(spec);
+  const data = out ? out.subarray(0, wins.length * len) : new Float32Array(wins.length * len);
+  const target = warpTarget(pre);
+  wins.forEach((w, i) => warpToTensor(img, w, target, data.subarray(i * len, (i + 1) * len)));
+  return { [name]: { data, dims: atBatch(dims, wins.length) } };
 }
 
 /**

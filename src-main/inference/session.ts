@@ -5,7 +5,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { AppError, throwIfAborted } from '../core';
-import type { FloatTensor, TensorMap } from './tensor';
+import { fitsShape, type FloatTensor, type TensorMap } from './tensor';
 
 export type { FloatTensor, TensorMap } from './tensor';
 
@@ -27,7 +27,14 @@ function dimsFit(input: SessionIo['inputs'][number], dims: readonly number[]): b
   const { shape, preprocess: p } = input;
   if (dims.length !== shape.length) return false;
   const spatial = p?.trim ? (p.layout === 'NHWC' ? [1, 2] : [2, 3]) : [];
-  return dims.every((d, i) => (spatial.includes(i) ? d >= 1 && d <= shape[i]! && (d % p!.trim! === 0 || d === shape[i]) : d === shape[i]));
+  // The batch (axis 0) may be dynamic (fitsShape); a trimmed input's spatial dims may be smaller.
+  return dims.every((d, i) =>
+    spatial.includes(i)
+      ? d >= 1 && d <= shape[i]! && (d % p!.trim! === 0 || d === shape[i])
+      : i === 0
+        ? fitsShape([d], [shape[0]!])
+        : d === shape[i],
+  );
 }
 
 /** A feed in the input's element type: float32 as is, uint8/int8 rounded and clamped to the type's range. */

@@ -15,6 +15,24 @@ export interface FloatTensor {
 /** Named tensors in or out of a model. */
 export type TensorMap = Record<string, FloatTensor>;
 
+/** The batch dim of a manifest shape whose graph takes any batch (ONNX symbolic dim 'N'). */
+export const DYNAMIC_BATCH = -1;
+
+/** A manifest shape at batch `n` (a dynamic batch becomes `n`; a static shape is returned as is). */
+export function atBatch(shape: readonly number[], n: number): number[] {
+  return shape[0] === DYNAMIC_BATCH ? [n, ...shape.slice(1)] : [...shape];
+}
+
+/** Whether `dims` fit a manifest shape: same rank, equal dims, any positive batch where it is dynamic. */
+export function fitsShape(dims: readonly number[], shape: readonly number[]): boolean {
+  return dims.length === shape.length && dims.every((d, i) => d === shape[i] || (i === 0 && shape[0] === DYNAMIC_BATCH && d > 0));
+}
+
+/** Item `i` of a batch tensor whose items are `n` long: a view, no copy. */
+export function batchItem(data: Float32Array, n: number, i: number): Float32Array {
+  return data.subarray(i * n, (i + 1) * n);
+}
+
 /** An axis-aligned box; the one internal box type (wire shapes are converted at the edge); `width`/`height` are >= 0 for valid boxes. */
 export interface Box {
   left: number;

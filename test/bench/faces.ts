@@ -6,14 +6,24 @@
  * 2. minHeadScale 0.015 on 1 MP and 12 MP images (the six-face family photo upscaled, and a
  *    12-face collage): windows searched, stage times, and the cost per face (landmarks, which
  *    include every candidate's mesh, plus attributes, divided by the faces found).
+ * 3. Per additional face: groups of 1, 6, 12 and 24 faces composed from the people crops (160 px
+ *    tiles, as the peers bench), `detectFacesInImage` on the decoded image at minHeadScale 0.1,
+ *    medians of 5 runs; the least-squares slope of wall and CPU ms over the faces found.
+ *    `--baseline DIR` (another checkout of picscan, e.g. main) also runs that checkout's face
+ *    pipeline on its own models, alternating with this one call by call (one engine of this
+ *    checkout runs both: one onnxruntime binding per process).
  * Prints markdown (copied into docs/benchmarks.md, "## Faces").
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import type { DetectOutcome } from '../../src-main/services/detect.service';
-import { fixture } from '../helpers/paths';
+import { fixture, repoRoot } from '../helpers/paths';
+import { detectFacesInImage, selectorPlan } from '../../src-main/analysis/faces';
+import type * as FacesModule from '../../src-main/analysis/faces';
+import { decodeImage, InferenceEngine, loadManifest, type RgbImage } from '../../src-main/inference';
 import { openFaceStack } from '../main/analysis/faces/fixture-eval';
 import { faceCollage } from '../main/analysis/faces/synthetic';
 
@@ -23,6 +33,89 @@ const median = (xs: number[]): number => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+
+/** Per-image medians and slopes of this checkout's face pipeline (and `--baseline DIR`'s), alternating. */
+async function perAdditionalFace(): Promise<void> {
+  const at = process.argv.indexOf('--baseline');
+  const baselineDir = at >= 0 ? process.argv[at + 1] : undefined;
+  const opts = { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']) };
+  type Detect = (img: RgbImage) => Promise<unknown[]>;
+  const sides: { name: string; detect: Detect; close: () => Promise<void> }[] = [
+    { name: 'this build', detect: (img) => detectFacesInImage(img, opts, stack.runner), close: async () => undefined },
+  ];
+  if (baselineDir) {
+    const base = resolve(baselineDir);
+    const faces = (await import(pathToFileURL(join(base, 'src-main/analysis/faces/index.ts')).href)) as typeof FacesModule;
+    const modelsDir = join(base, 'models');
+    const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), {
+      modelsDir,
+      intraOpNumThreads: 2,
+      maxModelThreads: faces.FACE_MODEL_THREADS,
+    });
+    const baseOpts = { minHeadScale: 0.1, selector: faces.selectorPlan(['FRONTAL']) };
+    sides.unshift({ name: 'baseline', detect: (img) => faces.detectFacesInImage(img, baseOpts, engine), close: () => engine.dispose() });
+  }
+  console.log(`\n### Per additional face: composed groups (160 px faces), minHeadScale 0.1, medians of 5 runs\n`);
+  console.log(`| image | ${sides.map((s) => `${s.name}: faces, wall ms, CPU ms`).join(' | ')} |`);
+  console.log(`|---|${sides.map(() => '---:').join('|')}|`);
+  const points = sides.map(() => [] as { faces: number; wall: number; cpu: number }[]);
+  for (const n of [1, 6, 12, 24]) {
+    const img = await decodeImage(await groupPhoto(n, n > 12 ? 6 : Math.min(n, 4)), { maxPixels: 50e6 });
+    for (const s of sides) await s.detect(img);
+    const runs = sides.map(() => ({ wall: [] as number[], cpu: [] as number[], faces: 0 }));
+    for (let i = 0; i < 5; i++) {
+      // Alternate which side goes first.
+      for (const k of i % 2 ? [...sides.keys()].reverse() : [...sides.keys()]) {
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        const found = await sides[k]!.detect(img);
+        const c1 = process.cpuUsage(c0);
+        runs[k]!.wall.push(performance.now() - t0);
+        runs[k]!.cpu.push((c1.user + c1.system) / 1000);
+        runs[k]!.faces = found.length;
+      }
+    }
+    runs.forEach((r, k) => points[k]!.push({ faces: r.faces, wall: median(r.wall), cpu: median(r.cpu) }));
+    console.log(
+      `| group of ${n} | ${runs.map((r) => `${r.faces}, ${median(r.wall).toFixed(0)}, ${median(r.cpu).toFixed(0)}`).join(' | ')} |`,
+    );
+  }
+  sides.forEach((s, k) =>
+    console.log(
+      `\n${s.name}: per additional face (slope over the groups) **${slope(points[k]!, 'wall').toFixed(1)} ms wall, ${slope(points[k]!, 'cpu').toFixed(1)} ms CPU**`,
+    ),
+  );
+  for (const s of sides) await s.close();
+}
+
+/** Least-squares slope of `key` over the face count. */
+function slope(points: readonly { faces: number; wall: number; cpu: number }[], key: 'wall' | 'cpu'): number {
+  const mx = points.reduce((s, p) => s + p.faces, 0) / points.length;
+  const my = points.reduce((s, p) => s + p[key], 0) / points.length;
+  const sxy = points.reduce((s, p) => s + (p.faces - mx) * (p[key] - my), 0);
+  const sxx = points.reduce((s, p) => s + (p.faces - mx) ** 2, 0);
+  return sxy / sxx;
+}
+
+/** A group photo of `count` people crops (test/fixtures/people) on 160 px tiles, `columns` wide. */
+async function groupPhoto(count: number, columns: number): Promise<Buffer> {
+  const people = join(repoRoot, 'test/fixtures/people');
+  const crops = readdirSync(people)
+    .filter((f) => /-human-.*\.jpg$/.test(f))
+    .slice(0, count);
+  const tiles = await Promise.all(
+    crops.map(async (f, i) => ({
+      input: await sharp(join(people, f)).resize(160, 160, { fit: 'cover' }).toBuffer(),
+      left: (i % columns) * 160,
+      top: Math.floor(i / columns) * 160,
+    })),
+  );
+  const rows = Math.ceil(count / columns);
+  return sharp({ create: { width: columns * 160, height: rows * 160, channels: 3, background: '#808080' } })
+    .composite(tiles)
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
 
 const stack = openFaceStack(2);
 const dir = mkdtempSync(join(tmpdir(), 'picscan-bench-faces-'));
@@ -97,6 +190,8 @@ try {
       `| ${name} | ${st.windows} | ${st.faces} | ${m((o) => o.timingsMs.total).toFixed(0)} | ${m((o) => o.timingsMs.load).toFixed(0)} | ${m((o) => o.stats!.searchMs).toFixed(0)} | ${m((o) => o.stats!.landmarksMs).toFixed(0)} | ${m((o) => o.stats!.attributesMs).toFixed(0)} | ${perFace.toFixed(1)} |`,
     );
   }
+
+  await perAdditionalFace();
 } finally {
   rmSync(dir, { recursive: true, force: true });
   await stack.close();

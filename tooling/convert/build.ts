@@ -47,6 +47,7 @@ export async function buildModel(spec: BuildSpec, outDir: string): Promise<Manif
     inputName: spec.input.name,
     inputShape: spec.input.shape,
     outputs: spec.outputs,
+    dynamicBatch: spec.dynamicBatch === true,
   });
   const serialized = graph.serialize({
     // Provenance text inside the shipped file: the converter's path when the models were first
@@ -73,9 +74,11 @@ export interface BuiltFile {
 
 /** The manifest entry of a converted model (shared with the TFLite build). */
 export function manifestEntry(
-  spec: Pick<BuildSpec, 'id' | 'task' | 'license' | 'input' | 'outputs' | 'labels'> & { source: { package: string } },
+  spec: Pick<BuildSpec, 'id' | 'task' | 'license' | 'input' | 'outputs' | 'labels' | 'dynamicBatch'> & { source: { package: string } },
   built: BuiltFile,
 ): ManifestEntry {
+  // A dynamic batch is -1 in the manifest (the graph's 'N'); everything else is static.
+  const shape = (s: number[]): number[] => (spec.dynamicBatch ? [-1, ...s.slice(1)] : s);
   return {
     id: spec.id,
     task: spec.task,
@@ -87,7 +90,7 @@ export function manifestEntry(
     inputs: [
       {
         name: spec.input.name,
-        shape: spec.input.shape,
+        shape: shape(spec.input.shape),
         dtype: 'float32',
         layout: spec.input.layout,
         range: spec.input.range,
@@ -95,7 +98,7 @@ export function manifestEntry(
         ...(spec.input.preprocess ? { preprocess: spec.input.preprocess } : {}),
       },
     ],
-    outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: built.outputShapes[i]!, meaning: o.meaning })),
+    outputs: spec.outputs.map((o, i) => ({ name: o.name, shape: shape(built.outputShapes[i]!), meaning: o.meaning })),
     ...(spec.labels ? { labels: spec.labels } : {}),
   };
 }

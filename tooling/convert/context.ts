@@ -12,7 +12,7 @@ export interface Value {
   /** ONNX tensor name; empty while the value is an unmaterialized constant. */
   name: string;
   perm: number[];
-  /** TF shape (static, batch 1). */
+  /** TF shape (static, batch 1; with a dynamic batch, axis 0 of runtime tensors is the batch). */
   shape: number[];
   dtype: 'float32' | 'int32' | 'bool';
   const?: ConstTensor;
@@ -30,7 +30,19 @@ export class Ctx {
   private readonly values = new Map<string, Value>();
   private readonly permCache = new Map<string, string>();
 
-  constructor(readonly traced: Map<string, TracedTensor>) {}
+  /**
+   * `traced` holds the batch-1 trace. `dynamicBatch`: the graph takes any batch on TF axis 0 (ONNX
+   * dim 'N'); ops that would bake batch 1 into the graph emit batch-agnostic forms or refuse.
+   */
+  constructor(
+    readonly traced: Map<string, TracedTensor>,
+    readonly dynamicBatch = false,
+  ) {}
+
+  /** Throws when a dynamic-batch graph needs something that would fix or move its batch axis. */
+  batchGuard(ok: boolean, node: TfNode, what: string): void {
+    if (this.dynamicBatch && !ok) throw new Error(`${node.name}: ${what} is not batch-agnostic (dynamic batch)`);
+  }
 
   set(key: string, v: Value): void {
     this.values.set(key, v);

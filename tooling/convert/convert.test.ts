@@ -168,4 +168,52 @@ describe('tfjs -> onnx converter on synthetic graphs', () => {
     );
     await check(art, [1, 6, 6, 2], ['sm', 'flat']);
   });
+
+  it('dynamic batch: symbolic N on input and output, reshapes batch-agnostic; a batch of 3 equals 3 single runs', async () => {
+    const art = graph(
+      [
+        placeholder([1, 5, 5, 2]),
+        {
+          name: 'c1',
+          op: 'Conv2D',
+          input: ['x', 'w1'],
+          attr: { strides: ints([1, 2, 2, 1]), padding: { s: b64('SAME') }, dilations: ints([1, 1, 1, 1]) },
+        },
+        { name: 'flat', op: 'Reshape', input: ['c1', 'shape'] },
+        { name: 'fc', op: 'MatMul', input: ['flat', 'w2'] },
+      ],
+      {
+        w1: { shape: [3, 3, 2, 4], values: rand(72, 11) },
+        shape: { shape: [2], values: [1, 36], dtype: 'int32' },
+        w2: { shape: [36, 3], values: rand(108, 12) },
+      },
+    );
+    const { graph: g } = await convertGraph(art, {
+      inputName: 'x',
+      inputShape: [1, 5, 5, 2],
+      outputs: [{ tensor: 'fc', name: 'y', doc: '' }],
+      dynamicBatch: true,
+    });
+    expect(g.inputs[0]!.dims).toEqual(['N', 5, 5, 2]);
+    expect(g.outputs[0]!.dims).toEqual(['N', 3]);
+    const s = await ort.InferenceSession.create(g.serialize({ docString: '', props: {} }));
+    const x = rand(3 * 50, 13);
+    const batch = (await s.run({ x: new ort.Tensor('float32', x, [3, 5, 5, 2]) }))['y']!;
+    expect([...batch.dims]).toEqual([3, 3]);
+    for (let i = 0; i < 3; i++) {
+      const one = (await s.run({ x: new ort.Tensor('float32', x.slice(i * 50, (i + 1) * 50), [1, 5, 5, 2]) }))['y']!;
+      (one.data as Float32Array).forEach((v, j) => expect((batch.data as Float32Array)[i * 3 + j]).toBeCloseTo(v, 5));
+    }
+    await s.release();
+  });
+
+  it('dynamic batch: an op that moves the batch axis fails the conversion, naming the node', async () => {
+    const art = graph(
+      [placeholder([1, 2, 3, 4]), { name: 't1', op: 'Transpose', input: ['x', 'perm'] }, { name: 'r', op: 'Relu', input: ['t1'] }],
+      { perm: { shape: [4], values: [1, 0, 2, 3], dtype: 'int32' } },
+    );
+    const opts = { inputName: 'x', inputShape: [1, 2, 3, 4], outputs: [{ tensor: 'r', name: 'y', doc: '' }] };
+    await expect(convertGraph(art, opts)).resolves.toBeDefined();
+    await expect(convertGraph(art, { ...opts, dynamicBatch: true })).rejects.toThrow(/t1: .*batch/);
+  });
 });

@@ -37,8 +37,13 @@ export interface OutputSpec {
 export interface ConvertOptions {
   /** ONNX input name. */
   inputName: string;
-  /** Static TF input shape (batch fixed to 1). */
+  /** Static TF input shape at batch 1 (what the graph is traced with). */
   inputShape: number[];
+  /**
+   * Emit a symbolic batch dim 'N' on the input and outputs (TF axis 0) and batch-agnostic
+   * reshapes, so one run takes N inputs; conversion fails on ops that would fix the batch.
+   */
+  dynamicBatch?: boolean;
   outputs: OutputSpec[];
 }
 
@@ -97,7 +102,7 @@ function convertNode(ctx: Ctx, node: TfNode, inputs: Value[], outKeys: string[])
   if (isBinary(op)) return [convertBinary(ctx, node, inputs[0]!, inputs[1]!, out0)];
   if (isReduce(op)) return [convertReduce(ctx, node, inputs[0]!, inputs[1]!)];
   if (op === 'Reshape' || op === 'Squeeze' || op === 'ExpandDims') return [convertReshape(ctx, node, inputs[0]!)];
-  if (op === 'Transpose') return [convertTranspose(node, inputs[0]!, inputs[1]!, out0)];
+  if (op === 'Transpose') return [convertTranspose(ctx, node, inputs[0]!, inputs[1]!, out0)];
   if (op === 'Pad' || op === 'PadV2') return [convertPad(ctx, node, inputs[0]!, inputs[1]!, inputs[2])];
   if (op === 'ConcatV2') return [convertConcat(ctx, node, inputs)];
   if (op === 'SplitV' || op === 'Split') return convertSplit(ctx, node, inputs, outKeys);
@@ -122,7 +127,8 @@ export async function convertGraph(art: TfjsArtifacts, opts: ConvertOptions): Pr
     opts.outputs.map((o) => o.tensor),
   );
   const consts = constantNodes(nodes);
-  const ctx = new Ctx(traced);
+  const ctx = new Ctx(traced, opts.dynamicBatch === true);
+  const batched = (shape: number[]): (number | string)[] => (opts.dynamicBatch ? ['N', ...shape.slice(1)] : shape);
   // Which output indices are consumed, per node.
   const used = new Map<string, Set<number>>();
   for (const n of nodes)
@@ -137,7 +143,7 @@ export async function convertGraph(art: TfjsArtifacts, opts: ConvertOptions): Pr
     if (!live.has(node.name)) continue;
     const key = `${node.name}:0`;
     if (node.op === 'Placeholder') {
-      ctx.g.inputs.push({ name: opts.inputName, dtype: 'float', dims: opts.inputShape });
+      ctx.g.inputs.push({ name: opts.inputName, dtype: 'float', dims: batched(opts.inputShape) });
       ctx.set(key, { name: opts.inputName, perm: identity(opts.inputShape.length), shape: opts.inputShape, dtype: 'float32' });
       continue;
     }
@@ -174,7 +180,8 @@ export async function convertGraph(art: TfjsArtifacts, opts: ConvertOptions): Pr
     const src = v.const ? ctx.constant(v.const) : ctx.tf(v);
     ctx.g.node('Identity', [src], {}, 1, [o.name]);
     const dtype = v.dtype === 'float32' ? 'float' : v.dtype;
-    ctx.g.outputs.push({ name: o.name, dtype, dims: v.shape, doc: o.doc });
+    if (opts.dynamicBatch && (v.const || v.shape[0] !== 1)) throw new Error(`output ${o.name}: no batch axis to make dynamic`);
+    ctx.g.outputs.push({ name: o.name, dtype, dims: batched(v.shape), doc: o.doc });
     outputShapes.push(v.shape);
   }
   ctx.g.prune();

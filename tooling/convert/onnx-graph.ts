@@ -27,7 +27,8 @@ interface NodeSpec {
 export interface GraphIo {
   name: string;
   dtype: OnnxTypeName;
-  dims: number[];
+  /** Static sizes; a string is a symbolic dim (`'N'`: the batch of a dynamic-batch graph). */
+  dims: (number | string)[];
   doc?: string;
 }
 
@@ -98,7 +99,12 @@ export class OnnxGraph {
     const io = (v: GraphIo) => ({
       name: v.name,
       docString: v.doc ?? '',
-      type: { tensorType: { elemType: OnnxType[v.dtype], shape: { dim: v.dims.map((d) => ({ dimValue: d })) } } },
+      type: {
+        tensorType: {
+          elemType: OnnxType[v.dtype],
+          shape: { dim: v.dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) },
+        },
+      },
     });
     const message = ModelProto.fromObject({
       irVersion: 8,

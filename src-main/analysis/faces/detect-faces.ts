@@ -2,14 +2,14 @@
  * The face pipeline: tile search (BlazeFace) → facemesh refinement → geometry, pose, quality and
  * attribute models → `FaceResult`s in image px, ordered for `face_id`.
  */
-import type { Box, RgbImage } from '../../inference';
-import { estimateAttributes, req, runFaceres, type AttributeScores } from './attributes';
+import type { Box, RgbImage, Window } from '../../inference';
+import { estimateAttributesBatch, req, runFaceresBatch, type AttributeScores } from './attributes';
 import { detectCandidates, type Candidate } from './detector';
 import { facePatch, laplacianStd } from './face-patch';
 import { descriptorSpread, verifyFace } from './face-verify';
 import { classifyGlasses, glassesFeatures } from './glasses';
 import { meshBox, selectFaces } from './face-filter';
-import { meshCandidate, MESH_MIN_SCORE, type MeshedFace } from './landmarks';
+import { meshCandidates, MESH_MIN_SCORE, type MeshedFace } from './landmarks';
 import { eyeLineAngle, windowFromMesh } from './mesh-align';
 import { headPose, keyPoints, mouthOpening, type Point3 } from './mesh-geometry';
 import { faceQuality } from './quality';
@@ -85,20 +85,38 @@ export async function detectFacesInImage(
   const levels = searchLevels(img, opts);
   const candidates = await detectCandidates(img, levels, runner, signal);
   const t1 = performance.now();
-  // Mesh every candidate, then keep real faces in the selector's yaw range without duplicates;
-  // only those get the attribute models, the expensive part. faceres runs first: its descriptor
-  // verifies the face (face-verify.ts) before gear and emotion run.
-  const meshed = await mapLimited(candidates, 2, (c) => meshCandidate(img, c, runner, signal, opts.selector.partial ? 0 : MESH_MIN_SCORE));
+  // Batched stages (one session.run per model and pass for all faces, runner.ts `runOnWindows`):
+  // mesh every candidate, then keep real faces in the selector's yaw range without duplicates;
+  // only those get faceres, whose descriptor verifies the face (face-verify.ts), and only the
+  // verified ones get gear and emotion (none with `skipAttributes`), the expensive part.
+  const meshed = await meshCandidates(img, candidates, runner, signal, opts.selector.partial ? 0 : MESH_MIN_SCORE);
   const kept = selectFaces(meshed, opts.selector);
   const t2 = performance.now();
-  const described = await mapLimited(kept, 2, (m) => describeFace(img, m, opts, runner, signal));
-  const faces = described.filter((f): f is FaceResult => f !== null);
+  const faceWins = kept.map(faceWindow);
+  const faceres = await runFaceresBatch(img, faceWins, runner, signal);
+  const accepted = kept.flatMap((m, i) => {
+    const verdict = verifyFace(
+      { detectorScore: m.candidate.score, faceFlag: m.faceScore, descriptorSpread: descriptorSpread(req(faceres[i]!, 'descriptor')) },
+      opts.selector.partial,
+    );
+    return verdict.accepted ? [{ m, win: faceWins[i]!, faceres: faceres[i]!, confidence: verdict.confidence }] : [];
+  });
+  const attrs = opts.skipAttributes
+    ? accepted.map(neutralAttributes)
+    : await estimateAttributesBatch(
+        img,
+        accepted.map((a) => a.win),
+        runner,
+        signal,
+        accepted.map((a) => a.faceres),
+      );
+  const faces = accepted.map((a, i) => describeFace(img, a.m, a.win, a.confidence, attrs[i]!));
   if (opts.stats) {
     Object.assign(opts.stats, {
       windows: countWindows(levels),
       candidates: candidates.length,
       faces: faces.length,
-      rejected: described.length - faces.length,
+      rejected: kept.length - faces.length,
       searchMs: t1 - t0,
       landmarksMs: t2 - t1,
       attributesMs: performance.now() - t2,
@@ -121,27 +139,18 @@ export function orderFaces(faces: FaceResult[]): FaceResult[] {
   return [...faces].sort((a, b) => cx(a) - cx(b) || cy(a) - cy(b));
 }
 
-// The reported face, or null when the verification stage rejects it.
-async function describeFace(
-  img: RgbImage,
-  m: MeshedFace,
-  opts: DetectOptions,
-  runner: ModelRunner,
-  signal?: AbortSignal,
-): Promise<FaceResult | null> {
+// The upright window of a meshed face: side = the mesh's extent, rotated by its eye line.
+function faceWindow(m: MeshedFace): Window {
   const kp = keyPoints(m.mesh);
-  const faceWin = windowFromMesh(m.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1);
-  const faceres = await runFaceres(img, faceWin, runner, signal);
-  const verdict = verifyFace(
-    { detectorScore: m.candidate.score, faceFlag: m.faceScore, descriptorSpread: descriptorSpread(req(faceres, 'descriptor')) },
-    opts.selector.partial,
-  );
-  if (!verdict.accepted) return null;
+  return windowFromMesh(m.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1);
+}
+
+// The reported face of a verified mesh (pure apart from reading the image patch).
+function describeFace(img: RgbImage, m: MeshedFace, faceWin: Window, confidence: number, attrs: AttributeScores): FaceResult {
+  const kp = keyPoints(m.mesh);
   const pose = headPose(m.mesh);
   const patch = facePatch(img, faceWin);
   const box = meshBox(m.mesh);
-  const confidence = verdict.confidence;
-  const attrs = opts.skipAttributes ? neutralAttributes() : await estimateAttributes(img, faceWin, runner, signal, faceres);
   return {
     box,
     leftEye: kp.leftEye,
@@ -160,20 +169,6 @@ async function describeFace(
     emotions: attrs.emotions,
     mesh: m.mesh,
   };
-}
-
-// Maps with at most `limit` calls in flight; results in input order.
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 function neutralAttributes(): AttributeScores {

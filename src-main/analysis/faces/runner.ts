@@ -3,17 +3,28 @@
  * entry says (size, value mapping, RGB or luma), run it through the one `ModelRunner`, and read
  * the outputs as flat arrays.
  */
-import { inputLength, outputData, windowFeeds, type ModelRunner, type RgbImage, type Window } from '../../inference';
+import {
+  batchItem,
+  dynamicBatch,
+  inputLength,
+  outputData,
+  windowBatchFeeds,
+  windowFeeds,
+  type ModelRunner,
+  type RgbImage,
+  type Window,
+} from '../../inference';
 import { withBuffer } from './buffer-pool';
 
 /** Manifest ids of the models this pipeline uses. */
 export type FaceModelId = 'blazeface-back' | 'facemesh' | 'gear' | 'faceres' | 'emotion';
 
 /**
- * Intra-op threads for the face models (the engine's `maxModelThreads`). All five run at batch 1
- * on ≤ 256 px inputs, and onnxruntime-node runs them one after another on the calling thread; a
- * second ORT thread cost 0.4–3.5 ms more CPU per run and saved no wall time on the 2-core machine
- * (detect at minHeadScale 0.1: ≈ 65 → 54 ms CPU per call; docs/benchmarks.md "## Faces").
+ * Intra-op threads for the face models (the engine's `maxModelThreads`). All five run on
+ * ≤ 256 px inputs (the per-face four in small batches, `runOnWindows`), and onnxruntime-node runs
+ * them one after another on the calling thread; a second ORT thread cost 0.4–3.5 ms more CPU per
+ * run and saved no wall time on the 2-core machine (detect at minHeadScale 0.1: ≈ 65 → 54 ms CPU
+ * per call; docs/benchmarks.md "## Faces").
  */
 export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.freeze({
   'blazeface-back': 1,
@@ -36,4 +47,56 @@ export function runOnWindow(
 ): Promise<Record<string, Float32Array>> {
   const spec = runner.spec(id);
   return withBuffer(inputLength(spec), async (buf) => outputData(await runner.run(id, windowFeeds(img, spec, win, buf), signal)));
+}
+
+/**
+ * Faces per `session.run` at most, per model: larger groups run in chunks of this size. Measured
+ * on the 2-core machine (fp32, 1 thread; docs/benchmarks.md "## Faces"): a crop costs the same
+ * model CPU time at batch 1, 2, 4 and 8, but every extra crop in a batch grows the session's
+ * memory arena for good (RSS per extra item: facemesh ≈ 6 MB, faceres ≈ 14, gear ≈ 55, emotion
+ * ≈ 3), so the caps keep the growth to ≈ 20 MB per model and gear runs face by face.
+ */
+export const FACE_BATCH_LIMIT: Readonly<Record<FaceModelId, number>> = Object.freeze({
+  'blazeface-back': 1,
+  facemesh: 4,
+  faceres: 2,
+  gear: 1,
+  emotion: 8,
+});
+
+/**
+ * preprocess → session for a face model on the windows `wins` of `img`: chunks of up to
+ * `FACE_BATCH_LIMIT[id]` crops go through one run each (a model without a dynamic batch runs them
+ * one by one); outputs split per window, in input order (views into the batch outputs). The input
+ * buffer is pooled: one of `FACE_BATCH_LIMIT[id]` crops per model, reused by every chunk.
+ */
+export async function runOnWindows(
+  runner: ModelRunner,
+  id: FaceModelId,
+  img: RgbImage,
+  wins: readonly Window[],
+  signal?: AbortSignal,
+): Promise<Record<string, Float32Array>[]> {
+  const spec = runner.spec(id);
+  const limit = FACE_BATCH_LIMIT[id];
+  if (wins.length === 0) return [];
+  if (wins.length === 1 || limit === 1 || !dynamicBatch(spec)) {
+    const out: Record<string, Float32Array>[] = [];
+    for (const w of wins) out.push(await runOnWindow(runner, id, img, w, signal));
+    return out;
+  }
+  const len = inputLength(spec);
+  return withBuffer(len * limit, async (buf) => {
+    const out: Record<string, Float32Array>[] = [];
+    for (let at = 0; at < wins.length; at += limit) {
+      const chunk = wins.slice(at, at + limit);
+      const outputs = outputData(await runner.run(id, windowBatchFeeds(img, spec, chunk, buf), signal));
+      chunk.forEach((_, i) => {
+        const item: Record<string, Float32Array> = {};
+        for (const [name, data] of Object.entries(outputs)) item[name] = batchItem(data, data.length / chunk.length, i);
+        out.push(item);
+      });
+    }
+    return out;
+  });
 }

@@ -80,7 +80,12 @@ describe('inference engine', () => {
     expect(extra.message).toContain('unexpected feed pixels');
     const shaped = await rejection(engine.run('emotion', { input: { data: new Float32Array(64 * 64 * 3), dims: [1, 64, 64, 3] } }));
     expect(shaped.message).toContain('feed input has shape [1,64,64,3]');
-    expect(shaped.details).toMatchObject({ feed: 'input', expected: '[1,64,64,1]' });
+    // emotion takes any batch (manifest batch -1): 3 crops in one run are fine, a wrong rank is not.
+    expect(shaped.details).toMatchObject({ feed: 'input', expected: '[-1,64,64,1]' });
+    const three = await engine.run('emotion', { input: { data: new Float32Array(3 * 64 * 64), dims: [3, 64, 64, 1] } });
+    expect([...three['emotion']!.dims]).toEqual([3, 7]);
+    const flat = await rejection(engine.run('emotion', { input: { data: new Float32Array(64 * 64), dims: [64, 64, 1] } }));
+    expect(flat.message).toContain('feed input has shape [64,64,1]');
     await engine.dispose();
   });
 

@@ -41,7 +41,9 @@ describe('model manifest', () => {
     expect(classifier.quantization!.outputs['probabilities']).toEqual({ scale: 1 / 256, zeroPoint: 0 });
     expect(m.models.get('deeplabv3-pascal')!.outputs[0]).toMatchObject({ name: 'classes', shape: [1, 513, 513], dtype: 'int64' });
     for (const spec of m.models.values()) {
-      for (const i of spec.inputs) expect(i.shape[0]).toBe(1);
+      // Batch 1, or -1 (any batch) for the per-face models that take all faces of an image in one run.
+      const batch = ['facemesh', 'gear', 'faceres', 'emotion'].includes(spec.id) ? -1 : 1;
+      for (const t of [...spec.inputs, ...spec.outputs]) expect(t.shape[0], `${spec.id} ${t.name}`).toBe(batch);
       if (spec.labels) expect(() => readFileSync(join(repoRoot, 'models', spec.labels!))).not.toThrow();
     }
   });
@@ -66,6 +68,16 @@ describe('model manifest', () => {
     const entry = json.models[0] as { inputs: { shape: number[] }[] };
     entry.inputs[0]!.shape = [1, -256, 256, 3];
     expect(failure(() => parseManifest(json)).message).toContain('"blazeface-back"');
+  });
+
+  it('a dynamic batch (-1) is allowed only as the first dim, and on every input and output or none', () => {
+    const json = raw();
+    const entry = json.models.find((m) => m['id'] === 'gear') as { inputs: { shape: number[] }[]; outputs: { shape: number[] }[] };
+    entry.inputs[0]!.shape = [-1, 198, -1, 3];
+    expect(failure(() => parseManifest(json)).details).toMatchObject({ model: 'gear', field: 'inputs.0.shape' });
+    entry.inputs[0]!.shape = [-1, 198, 198, 3];
+    entry.outputs[1]!.shape = [1, 2];
+    expect(failure(() => parseManifest(json)).details).toMatchObject({ model: 'gear', field: 'outputs.1.shape' });
   });
 
   it('validates the structured preprocess against the input it describes', () => {

@@ -1,7 +1,16 @@
 // The one preprocessing step, driven by manifest data: value mapping, letterbox placement and
 // padding, stretch resize, and the face window warp (RGB and luma), on synthetic images.
 import { describe, expect, it } from 'vitest';
-import { imageFeeds, letterboxFit, valueMap, windowFeeds, type ModelSpec, type Preprocess } from '../../../src-main/inference';
+import {
+  imageFeeds,
+  inputLength,
+  letterboxFit,
+  valueMap,
+  windowBatchFeeds,
+  windowFeeds,
+  type ModelSpec,
+  type Preprocess,
+} from '../../../src-main/inference';
 
 const base: Preprocess = { size: [4, 4], resize: 'stretch', interpolation: 'bilinear', channels: 'RGB', layout: 'NHWC', dtype: 'float32' };
 
@@ -66,5 +75,27 @@ describe('manifest-driven preprocessing', () => {
     ).pixels!;
     expect(grey.dims).toEqual([1, 8, 8, 1]);
     expect(grey.data[0]).toBeCloseTo(((0.299 * 100 + 0.587 * 50 + 0.114 * 200) * 2) / 255 - 1, 5);
+  });
+
+  it('batches windows: item i is window i warped alone, the batch dim is N; a static batch takes one window', () => {
+    const pre: Preprocess = { ...base, resize: 'window', channels: 'grey', scale: 1 / 255, offset: 0 };
+    const img = { ...solid(16, 16, [0, 0, 0]), channels: 3 as const };
+    for (let i = 0; i < img.data.length; i++) img.data[i] = (i * 37) % 256;
+    const wins = [
+      { cx: 8, cy: 8, size: 8, angleRad: 0 },
+      { cx: 5, cy: 9, size: 6, angleRad: 0.4 },
+      { cx: 14, cy: 3, size: 10, angleRad: -1 },
+    ];
+    const dynamic = specOf(pre);
+    dynamic.inputs[0]!.shape = [-1, 4, 4, 1];
+    const feeds = windowBatchFeeds(img, dynamic, wins);
+    expect(feeds['pixels']!.dims).toEqual([3, 4, 4, 1]);
+    const len = inputLength(dynamic);
+    expect(len).toBe(16);
+    wins.forEach((w, i) =>
+      expect([...feeds['pixels']!.data.subarray(i * len, (i + 1) * len)]).toEqual([...windowFeeds(img, specOf(pre), w)['pixels']!.data]),
+    );
+    expect(windowFeeds(img, dynamic, wins[0]!)['pixels']!.dims).toEqual([1, 4, 4, 1]);
+    expect(() => windowBatchFeeds(img, specOf(pre), wins)).toThrow(/one window per run/);
   });
 });

@@ -7,17 +7,23 @@ import type { AttrValue } from '../onnx-graph';
 import { channelsFirst, identity, onnxAxis, samePerm } from '../layout';
 import type { TfNode } from '../tfjs-source';
 
-/** Reshape, Squeeze, ExpandDims: a Reshape to the traced static shape, in TF layout. */
+/**
+ * Reshape, Squeeze, ExpandDims: a Reshape to the traced static shape, in TF layout. With a dynamic
+ * batch the target's batch entry is -1 (ONNX infers it), so batch 1 is not baked into the graph.
+ */
 export function convertReshape(ctx: Ctx, node: TfNode, x: Value): Value {
   const shape = ctx.shapeOf(`${node.name}:0`);
-  const y = ctx.g.node('Reshape', [ctx.tf(x), ctx.int64(shape)])[0]!;
+  ctx.batchGuard(shape[0] === 1 && x.shape[0] === 1, node, `reshape ${x.shape.join('x')} -> ${shape.join('x')}`);
+  const target = ctx.dynamicBatch ? [-1, ...shape.slice(1)] : shape;
+  const y = ctx.g.node('Reshape', [ctx.tf(x), ctx.int64(target)])[0]!;
   return ctx.runtime(y, identity(shape.length), shape, x.dtype);
 }
 
 /** No node: the output is the same ONNX tensor viewed through a composed perm. */
-export function convertTranspose(node: TfNode, x: Value, permV: Value, outShape: number[]): Value {
+export function convertTranspose(ctx: Ctx, node: TfNode, x: Value, permV: Value, outShape: number[]): Value {
   if (!permV.const) throw new Error(`${node.name}: runtime perm`);
   const p = [...permV.const.values];
+  ctx.batchGuard(p[0] === 0, node, 'a transpose that moves the batch axis');
   const inv = p.map((_, i) => p.indexOf(i));
   return { ...x, perm: x.perm.map((a) => inv[a]!), shape: outShape };
 }
@@ -39,7 +45,9 @@ export function convertConcat(ctx: Ctx, node: TfNode, inputs: Value[]): Value {
   const rank = outShape.length;
   const first = parts.find((v) => !v.const && v.shape.length === rank);
   const perm = first && parts.every((v) => v.const || samePerm(v.perm, first.perm)) ? first.perm : identity(rank);
-  const axis = onnxAxis(perm, Number(axisV.const!.values[0]));
+  const tfAxis = Number(axisV.const!.values[0]);
+  ctx.batchGuard((tfAxis + rank) % rank !== 0 && parts.every((v) => !v.const), node, 'a concat on the batch axis or with a constant');
+  const axis = onnxAxis(perm, tfAxis);
   const y = ctx.g.node(
     'Concat',
     parts.map((v) => ctx.as(v, perm)),
@@ -54,6 +62,7 @@ export function convertSplit(ctx: Ctx, node: TfNode, inputs: Value[], outKeys: s
   const rank = x.shape.length;
   const tfAxis = Number(axisV.const!.values[0]);
   const a = tfAxis < 0 ? tfAxis + rank : tfAxis;
+  ctx.batchGuard(a !== 0, node, 'a split of the batch axis');
   const n = attrs.int(node, 'num_split', 1);
   let sizeList = sizes?.const ? [...sizes.const.values] : new Array<number>(n).fill(x.shape[a]! / n);
   const known = sizeList.filter((s) => s >= 0).reduce((s, v) => s + v, 0);
@@ -80,6 +89,8 @@ export function convertDepthToSpace(ctx: Ctx, node: TfNode, x: Value): Value {
  * nearest rounds like TF (floor for legacy, round_prefer_ceil otherwise). Sizes in ONNX order.
  */
 export function convertResize(ctx: Ctx, node: TfNode, x: Value): Value {
+  // The sizes input names the batch too; a dynamic batch would need them computed from Shape.
+  ctx.batchGuard(false, node, 'resize (static sizes)');
   const outShape = ctx.shapeOf(`${node.name}:0`);
   const align = attrs.bool(node, 'align_corners');
   const half = attrs.bool(node, 'half_pixel_centers');
