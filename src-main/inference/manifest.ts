@@ -125,6 +125,19 @@ const modelSchema = z
       .optional(),
     /** Integer-quantized models: the element type the graph computes in. */
     precision: z.enum(['uint8', 'int8']).optional(),
+    /**
+     * int8 rewrites of a float model (`npm run models:quantize`): the float file it was made from
+     * (kept in models/ as the quantiser's source), the method and the calibration images.
+     */
+    quantizedFrom: z
+      .object({
+        file: z.string().regex(/^[\w.-]+\.onnx$/),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        bytes: z.number().int().positive(),
+        method: z.string().min(1),
+        calibration: z.string().min(1),
+      })
+      .optional(),
     /** Per-tensor quantization of quantized inputs/outputs, by tensor name. */
     quantization: z
       .object({ inputs: z.record(z.string(), tensorQuantization), outputs: z.record(z.string(), tensorQuantization) })

@@ -3,6 +3,8 @@
  * models/manifest.json. Deterministic: same sources -> byte-identical files and hashes.
  *   --only a,b   convert only these ids (merged into the existing manifest)
  *   --out DIR    write somewhere else (determinism checks)
+ * Then the models of quantize/int8-specs.ts among those built are re-quantised to int8
+ * (quantize/build.ts, also `npm run models:quantize`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +40,8 @@ export interface ManifestEntry {
   /** Quantized models (tooling/convert/tflite/quantized.ts): integer precision and scales. */
   precision?: 'uint8' | 'int8';
   quantization?: object;
+  /** int8 rewrites of a float model (tooling/convert/quantize): the float file and the calibration. */
+  quantizedFrom?: { file: string; sha256: string; bytes: number; method: string; calibration: string };
 }
 
 export async function buildModel(spec: BuildSpec, outDir: string): Promise<ManifestEntry> {
@@ -137,6 +141,10 @@ async function main(): Promise<void> {
     .sort((a, b) => rank(a.e.id) - rank(b.e.id) || a.i - b.i)
     .map((x) => x.e);
   writeFileSync(manifestPath, `${JSON.stringify({ version: 1, models }, null, 2)}\n`);
+  // The float models that ship as int8 are re-quantised from the files just written.
+  const { int8Specs } = await import('./quantize/int8-specs');
+  const requantise = int8Specs.filter((s) => specs.some((b) => b.id === s.id)).map((s) => s.id);
+  if (requantise.length) await (await import('./quantize/build')).quantizeModels(outDir, requantise);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -39,3 +39,16 @@ export async function calibrate(m: OnnxModel, tensors: string[], feeds: Feeds[])
   await session.release();
   return ranges;
 }
+
+/**
+ * Ranges rounded outwards (min down, max up) to `digits` significant digits: the int8 build then
+ * gives the same bytes when float runs differ in the last bits (other CPUs, other thread counts).
+ */
+export function roundOutward(ranges: Map<string, TensorRange>, digits: number): Map<string, TensorRange> {
+  const round = (v: number, up: boolean): number => {
+    if (v === 0 || !Number.isFinite(v)) return v;
+    const step = 10 ** (Math.floor(Math.log10(Math.abs(v))) - digits + 1);
+    return (up ? Math.ceil(v / step) : Math.floor(v / step)) * step;
+  };
+  return new Map([...ranges].map(([t, r]) => [t, { min: round(r.min, false), max: round(r.max, true) }]));
+}

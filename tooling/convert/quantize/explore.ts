@@ -14,15 +14,16 @@ import { simplify } from './simplify';
 
 const root = join(import.meta.dirname, '../../..');
 const modelsDir = join(root, 'models');
-const recorder = new FeedRecorder(modelsDir, 64);
-recorder.install();
-
-const { InferenceEngine, loadManifest } = await import('../../../src-main/inference');
+const { InferenceEngine, parseManifest } = await import('../../../src-main/inference');
 const { createImageLoader, intakeOptions } = await import('../../../src-main/intake');
 const { analyzeModelsFromEngine, createAnalyzeService } = await import('../../../src-main/services/analyze.service');
-const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), { modelsDir, intraOpNumThreads: 2 });
+const { floatManifestJson } = await import('./float-source');
+// Float models throughout (int8 entries are replaced by the float files they were made from).
+const floatJson = floatManifestJson(JSON.parse(readFileSync(join(modelsDir, 'manifest.json'), 'utf8')));
+const engine = new InferenceEngine(parseManifest(floatJson), { modelsDir, intraOpNumThreads: 2 });
+const recorder = new FeedRecorder(engine);
 const loader = createImageLoader(intakeOptions('desktop'));
-const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader });
+const service = createAnalyzeService({ ...analyzeModelsFromEngine(recorder), loader });
 
 async function captureFrom(files: string[]): Promise<Map<string, Feeds[]>> {
   recorder.feeds.clear();
@@ -33,7 +34,7 @@ async function captureFrom(files: string[]): Promise<Map<string, Feeds[]>> {
       console.error(f, (e as Error).message);
     }
   }
-  return new Map(recorder.feeds);
+  return new Map([...recorder.feeds].map(([id, list]) => [id, list.slice(0, 64)]));
 }
 const dir = (d: string, n: number, step = 1) =>
   readdirSync(join(root, d))
@@ -45,12 +46,11 @@ const calibFiles = [...dir('test/fixtures/people', 40, 4), ...dir('test/fixtures
 const evalFiles = dir('test/fixtures/images', 40);
 const calib = await captureFrom(calibFiles);
 const held = await captureFrom(evalFiles);
-recorder.active = false;
 
 const ids = process.argv.slice(2).length
   ? process.argv.slice(2)
   : ['blazeface-back', 'centernet', 'facemesh', 'faceres', 'gear', 'nsfw-mobilenet-v2-mid', 'emotion'];
-const manifest = JSON.parse(readFileSync(join(modelsDir, 'manifest.json'), 'utf8')) as { models: { id: string; file: string }[] };
+const manifest = floatJson;
 
 async function timeRuns(s: ort.InferenceSession, feeds: Feeds[], reps: number): Promise<number> {
   const times: number[] = [];

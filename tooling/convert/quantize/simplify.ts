@@ -120,6 +120,8 @@ export function relu6AsClip(m: OnnxModel): number {
 }
 
 export function simplify(m: OnnxModel): { folded: number; relu6: number } {
+  // Fresh names start over per model: a model's bytes must not depend on what was simplified before.
+  counter = 0;
   materialiseWeights(m);
   const folded = foldAffineIntoConv(m);
   const relu6 = relu6AsClip(m);

@@ -1,0 +1,167 @@
+// The shipped int8 models against the float models they were quantised from, on the inputs the
+// product feeds them while analysing the shared fixture photos (test/fixtures/images: never the
+// calibration images): per-output cosine floors and decision agreement, every convolution fused
+// into an int8 QLinearConv by onnxruntime, the manifest's float source intact, and the quantiser
+// on a graph with a symbolic batch dimension (the converter's batched per-face models).
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InferenceEngine, parseManifest } from '../../../src-main/inference';
+import { createImageLoader, intakeOptions } from '../../../src-main/intake';
+import { createAnalyzeService } from '../../../src-main/services/analyze.service';
+import { repoRoot } from '../../../test/helpers/paths';
+import type { ManifestEntry } from '../build';
+import { quantizeGraph } from './build';
+import type { Feeds } from './calibrate';
+import { FeedRecorder } from './capture';
+import { floatManifestJson } from './float-source';
+import { int8Specs } from './int8-specs';
+import { decodeModel, encodeModel } from './onnx-model';
+
+const modelsDir = join(repoRoot, 'models');
+const manifest = JSON.parse(readFileSync(join(modelsDir, 'manifest.json'), 'utf8')) as { version: number; models: ManifestEntry[] };
+const entry = (id: string) => manifest.models.find((e) => e.id === id)!;
+
+/**
+ * Floors per output, from the measured agreement on the fixture inputs (docs/models.md) with a
+ * margin: cosine of int8 vs float output vectors (min over inputs), and for class outputs the
+ * largest probability difference. The decisions the product takes (top class, gender side of 0.5)
+ * must not change.
+ */
+const FLOORS: Record<string, { cosine: Record<string, number>; maxProbDiff?: Record<string, number> }> = {
+  gear: { cosine: { age: 0.985, gender: 0.995, race: 0.985 }, maxProbDiff: { age: 0.1, gender: 0.05, race: 0.12 } },
+  faceres: { cosine: { descriptor: 0.985, age: 0.97, gender: 0.99 }, maxProbDiff: { gender: 0.1 } },
+  'nsfw-mobilenet-v2-mid': { cosine: { probabilities: 0.97, features: 0.975 }, maxProbDiff: { probabilities: 0.15 } },
+};
+/** Outputs whose top class the product reads. */
+const TOP_CLASS: Record<string, string[]> = { gear: ['gender', 'race'], 'nsfw-mobilenet-v2-mid': ['probabilities'] };
+
+const images = readdirSync(join(repoRoot, 'test/fixtures/images'))
+  .filter((f) => /\.(jpe?g|png)$/i.test(f))
+  .sort()
+  .map((f) => join(repoRoot, 'test/fixtures/images', f));
+
+let feeds = new Map<string, Feeds[]>();
+
+beforeAll(async () => {
+  // The float models in the product's analyze pipeline, recording what each model is fed.
+  const engine = new InferenceEngine(parseManifest(floatManifestJson(manifest)), { modelsDir, intraOpNumThreads: 2 });
+  const recorder = new FeedRecorder(engine, new Set(int8Specs.map((s) => s.id)));
+  const loader = createImageLoader(intakeOptions('desktop'));
+  const service = createAnalyzeService({ runModel: recorder, faceRunner: recorder, loader });
+  for (const file of images) await service.analyze(file);
+  await loader.close();
+  await engine.dispose();
+  feeds = recorder.feeds;
+}, 300_000);
+
+const tensors = (f: Feeds) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, new ort.Tensor('float32', v.data, v.dims)]));
+const dataOf = (out: ort.InferenceSession.ReturnType, name: string) => out[name]!.data as Float32Array;
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! ** 2;
+    nb += b[i]! ** 2;
+  }
+  return na === 0 && nb === 0 ? 1 : dot / Math.sqrt(na * nb);
+}
+const argmax = (p: Float32Array) => p.indexOf(Math.max(...p));
+
+const sessions: ort.InferenceSession[] = [];
+afterAll(async () => {
+  for (const s of sessions) await s.release();
+});
+
+describe('int8 models agree with their float sources', () => {
+  it('every int8 model of int8-specs.ts is shipped under its id, quantised from the float file beside it', () => {
+    for (const { id } of int8Specs) {
+      const e = entry(id);
+      expect(e.precision, id).toBe('int8');
+      expect(e.quantizedFrom?.calibration, id).toMatch(/test\/fixtures\/people.*test\/fixtures\/negatives/);
+      const float = readFileSync(join(modelsDir, e.quantizedFrom!.file));
+      expect(createHash('sha256').update(float).digest('hex'), id).toBe(e.quantizedFrom!.sha256);
+      expect(e.bytes, id).toBeLessThan(e.quantizedFrom!.bytes * 1.1);
+    }
+  });
+
+  for (const { id } of int8Specs) {
+    it(`${id}: int8 kernels, outputs within the floors on the fixture photos`, async () => {
+      const e = entry(id);
+      const floatBytes = readFileSync(join(modelsDir, e.quantizedFrom!.file));
+      const optimized = join(mkdtempSync(join(tmpdir(), 'int8-')), 'opt.onnx');
+      const qs = await ort.InferenceSession.create(join(modelsDir, e.file), {
+        graphOptimizationLevel: 'all',
+        optimizedModelFilePath: optimized,
+        intraOpNumThreads: 1,
+      });
+      const fs = await ort.InferenceSession.create(floatBytes, { intraOpNumThreads: 1 });
+      sessions.push(qs, fs);
+      // Every convolution of the float graph runs as QLinearConv.
+      const convs = decodeModel(floatBytes).graph.node.filter((n) => n.opType === 'Conv').length;
+      const ops = decodeModel(readFileSync(optimized)).graph.node.map((n) => n.opType);
+      rmSync(optimized, { force: true });
+      expect(convs).toBeGreaterThanOrEqual(5);
+      expect(ops.filter((o) => o === 'QLinearConv').length).toBe(convs);
+
+      const list = feeds.get(id) ?? [];
+      expect(list.length, `${id} inputs from the fixtures`).toBeGreaterThanOrEqual(id === 'nsfw-mobilenet-v2-mid' ? images.length : 10);
+      const floors = FLOORS[id]!;
+      const worst: Record<string, { cos: number; diff: number }> = {};
+      for (const [k, f] of list.entries()) {
+        const a = await fs.run(tensors(f));
+        const b = await qs.run(tensors(f));
+        for (const name of Object.keys(floors.cosine)) {
+          const [x, y] = [dataOf(a, name), dataOf(b, name)];
+          let diff = 0;
+          for (let i = 0; i < x.length; i++) diff = Math.max(diff, Math.abs(x[i]! - y[i]!));
+          const w = (worst[name] ??= { cos: 1, diff: 0 });
+          w.cos = Math.min(w.cos, cosine(x, y));
+          w.diff = Math.max(w.diff, diff);
+          if (TOP_CLASS[id]?.includes(name)) expect(argmax(y), `${id} ${name} input ${k}`).toBe(argmax(x));
+          if (id === 'faceres' && name === 'gender') expect(y[0]! > 0.5, `${id} gender input ${k}`).toBe(x[0]! > 0.5);
+        }
+      }
+      console.log(`${id} (${list.length} inputs): ${JSON.stringify(worst)}`);
+      for (const [name, floor] of Object.entries(floors.cosine))
+        expect(worst[name]!.cos, `${id} ${name} cosine`).toBeGreaterThanOrEqual(floor);
+      for (const [name, max] of Object.entries(floors.maxProbDiff ?? {}))
+        expect(worst[name]!.diff, `${id} ${name} max difference`).toBeLessThanOrEqual(max);
+    }, 180_000);
+  }
+
+  it('quantises a graph with a symbolic batch dimension: batch N gives what N single runs give', async () => {
+    const m = decodeModel(readFileSync(join(modelsDir, entry('gear').quantizedFrom!.file)));
+    const input = m.graph.input[0] as { type: { tensorType: { shape: { dim: object[] } } } };
+    input.type.tensorType.shape.dim[0] = { dimParam: 'N' };
+    for (const o of m.graph.output as { type: { tensorType: { shape: { dim: object[] } } } }[])
+      o.type.tensorType.shape.dim[0] = { dimParam: 'N' };
+    const single = feeds.get('gear')!.slice(0, 3);
+    const name = Object.keys(single[0]!)[0]!;
+    const per = single[0]![name]!.data.length;
+    const batch = new Float32Array(per * single.length);
+    single.forEach((f, k) => batch.set(f[name]!.data as Float32Array, k * per));
+    const batched: Feeds = { [name]: { dtype: 'float32', dims: [single.length, ...single[0]![name]!.dims.slice(1)], data: batch } };
+    // Calibrating on one batched feed or on the single feeds sees the same values.
+    const q = await quantizeGraph(encodeModel(m), [batched], 'gear with batch N');
+    expect(Buffer.compare(q, await quantizeGraph(encodeModel(m), single, 'gear with batch N'))).toBe(0);
+    const s = await ort.InferenceSession.create(q, { intraOpNumThreads: 1 });
+    sessions.push(s);
+    const all = await s.run(tensors(batched));
+    for (const [k, f] of single.entries()) {
+      const one = await s.run(tensors(f));
+      for (const out of s.outputNames) {
+        const b = dataOf(all, out);
+        const size = b.length / single.length;
+        const x = dataOf(one, out);
+        for (let i = 0; i < size; i++) expect(b[k * size + i]).toBeCloseTo(x[i]!, 5);
+      }
+    }
+  }, 120_000);
+});
