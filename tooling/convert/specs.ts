@@ -144,7 +144,9 @@ export const buildSpecs: BuildSpec[] = [
       normalization: 'RGB (x-127.5)/127.5 of the face aligned by a similarity transform onto the ArcFace 112x112 5-point template',
       preprocess: faceWindow(112, 1 / 127.5, -1),
     },
-    outputs: [out('embeddings', 'embedding', '192-d identity embedding, already L2-normalized by the graph; compare by cosine (dot product)')],
+    outputs: [
+      out('embeddings', 'embedding', '192-d identity embedding, already L2-normalized by the graph; compare by cosine (dot product)'),
+    ],
   },
   {
     id: 'mobileface',
@@ -156,7 +158,8 @@ export const buildSpecs: BuildSpec[] = [
       shape: [1, 112, 112, 3],
       layout: 'NHWC',
       range: [0, 255],
-      normalization: 'RGB 0..255 (the graph subtracts 127.5 and scales by 1/128) of the face aligned onto the ArcFace 112x112 5-point template',
+      normalization:
+        'RGB 0..255 (the graph subtracts 127.5 and scales by 1/128) of the face aligned onto the ArcFace 112x112 5-point template',
       preprocess: faceWindow(112, 1, 0),
     },
     outputs: [out('batchnorm0/add_1', 'embedding', '256-d identity embedding (not normalized); L2-normalize before cosine matching')],
