@@ -5,18 +5,12 @@
 // enrolled, the threshold a 1-in-10 000 false-match target would give, and the fixture pair
 // (Obama and Biden portraits ~ the two-people photo).
 // `-- --descriptors a,b` compares candidate recipes (gallery-candidates.ts; default: the shipped
-// one); `-- --cache <file>` keeps the descriptors in a JSON file (one per recipe:
-// `<file>.<recipe>.json`) and reuses it on the next run.
+// one), `-- --models <dir>` reads the models from a folder built by
+// tooling/experiments/face-embedders.ts (for the unshipped embedders); `-- --cache <file>` keeps
+// the descriptors in JSON files (`<file>.<recipe>.json`) and reuses them on the next run.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  FACE_DESCRIPTOR,
-  PERSON_MATCH,
-  cosine,
-  decodeVector,
-  encodeVector,
-  type FaceDescriptorSpec,
-} from '../../src-main/analysis/gallery/index';
+import { FACE_DESCRIPTOR, PERSON_MATCH, cosine, decodeVector, encodeVector } from '../../src-main/analysis/gallery/index';
 import { InferenceEngine, loadManifest } from '../../src-main/inference';
 import { createImageLoader, intakeOptions } from '../../src-main/intake';
 import { repoRoot } from '../helpers/paths';
@@ -30,7 +24,7 @@ import {
   type NamingRule,
 } from '../main/analysis/gallery/calibration';
 import { describeCalibrationFacesBy, type FaceSample } from '../main/analysis/gallery/people-set';
-import { CANDIDATES, variantRunner } from './gallery-candidates';
+import { CANDIDATES, variantRunner, type FaceDescriber } from './gallery-candidates';
 
 /** The false-match target per impostor comparison. */
 const TARGET_FMR = 1e-4;
@@ -40,16 +34,18 @@ const argOf = (name: string): string | undefined => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const cacheFile = argOf('--cache');
-const chosen: [string, FaceDescriptorSpec][] = (argOf('--descriptors')?.split(',') ?? [FACE_DESCRIPTOR.method]).map((name) => {
-  const spec = name === FACE_DESCRIPTOR.method ? FACE_DESCRIPTOR : CANDIDATES[name];
-  if (!spec) throw new Error(`unknown descriptor ${name}; known: ${[FACE_DESCRIPTOR.method, ...Object.keys(CANDIDATES)].join(', ')}`);
-  return [name, spec];
+const chosen: [string, FaceDescriber][] = (argOf('--descriptors')?.split(',') ?? [FACE_DESCRIPTOR.method]).map((name) => {
+  const describe = CANDIDATES[name];
+  if (!describe) throw new Error(`unknown descriptor ${name}; known: ${Object.keys(CANDIDATES).join(', ')}`);
+  return [name, describe];
 });
+// A models folder with the candidate embedders (tooling/experiments/face-embedders.ts), else the shipped one.
+const modelsDir = argOf('--models') ?? join(repoRoot, 'models');
 const cachePath = (name: string): string | undefined => (cacheFile ? `${cacheFile}.${name}.json` : undefined);
 
 async function describeMissing(): Promise<Map<string, FaceSample[]>> {
   const out = new Map<string, FaceSample[]>();
-  const missing: [string, FaceDescriptorSpec][] = [];
+  const missing: [string, FaceDescriber][] = [];
   for (const [name, spec] of chosen) {
     const file = cachePath(name);
     if (file && existsSync(file)) {
@@ -61,7 +57,6 @@ async function describeMissing(): Promise<Map<string, FaceSample[]>> {
     } else missing.push([name, spec]);
   }
   if (!missing.length) return out;
-  const modelsDir = join(repoRoot, 'models');
   const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), { modelsDir, intraOpNumThreads: 1 });
   const loader = createImageLoader(intakeOptions('desktop'));
   try {

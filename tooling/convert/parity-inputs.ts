@@ -29,8 +29,6 @@ const plan: Record<string, { images: string[]; crop: 'whole' | 'face' }> = {
   facemesh: { images: ['grace_hopper.jpg', 'obama_portrait.jpg', 'tom_cruise.jpg'], crop: 'face' },
   gear: { images: ['grace_hopper.jpg', 'biden_portrait.jpg', 'tom_cruise.jpg'], crop: 'face' },
   faceres: { images: ['grace_hopper.jpg', 'obama_portrait.jpg', 'biden_portrait.jpg'], crop: 'face' },
-  mobilefacenet: { images: ['grace_hopper.jpg', 'obama_portrait.jpg', 'biden_portrait.jpg'], crop: 'face' },
-  mobileface: { images: ['grace_hopper.jpg', 'obama_portrait.jpg', 'biden_portrait.jpg'], crop: 'face' },
   emotion: { images: ['grace_hopper.jpg', 'obama_portrait.jpg', 'astronaut_eileen_collins.jpg'], crop: 'face' },
   'nsfw-mobilenet-v2-mid': { images: ['cat_chelsea.jpg', 'dancer_sketch_line_drawing.png', 'family_six_faces.jpg'], crop: 'whole' },
   centernet: { images: ['cat_chelsea.jpg', 'coffee_cup.jpg', 'family_six_faces.jpg'], crop: 'whole' },

@@ -24,4 +24,3 @@ export { minFacePx, planSearch, countWindows, MIN_FACE_IMAGE_PX, MIN_FACE_DETECT
 export { meshCandidate } from './landmarks';
 export { eyeLineAngle, windowFromMesh } from './mesh-align';
 export { keyPoints } from './mesh-geometry';
-export { arcfaceWindow, fivePoints, ARCFACE_SIDE, ARCFACE_TEMPLATE } from './arcface-align';

@@ -23,31 +23,16 @@ export interface DescriptorSpec {
   method: string;
 }
 
-/** A person descriptor: which crop of the refined face mesh feeds the model, and whether the mirrored crop is averaged in. */
-export interface FaceDescriptorSpec extends DescriptorSpec {
-  kind: 'person';
-  /**
-   * `upright-1.5x`: the eye line levelled, side = 1.5 × the mesh extent (loose crop);
-   * `arcface-5pt`: the similarity transform of eye centres, nose tip and mouth corners onto the
-   * ArcFace 112 px template (faces/arcface-align.ts).
-   */
-  crop: 'upright-1.5x' | 'arcface-5pt';
-  /** Average the L2-normalised embeddings of the crop and of its mirror image. */
-  flip: boolean;
-}
-
 /**
  * Person descriptor: faceres' 1024-d global-average-pooled embedding of the upright face crop
  * (facemesh eye line levelled, side = 1.5 × the mesh extent, 224 px RGB 0..255), L2-normalised.
  */
-export const FACE_DESCRIPTOR: FaceDescriptorSpec = {
+export const FACE_DESCRIPTOR: DescriptorSpec = {
   kind: 'person',
   modelId: 'faceres',
   output: 'descriptor',
   dim: 1024,
   method: 'faceres-upright-1.5x-v1',
-  crop: 'upright-1.5x',
-  flip: false,
 };
 
 /**

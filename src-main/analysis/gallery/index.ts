@@ -8,19 +8,10 @@
  * const celebrities = await matcher.matchCelebrities(image, faces);
  * const { details, annotations } = await matcher.matchLandmarks(image);
  */
-export {
-  FACE_DESCRIPTOR,
-  PLACE_DESCRIPTOR,
-  descriptorSpec,
-  cosine,
-  type DescriptorSpec,
-  type FaceDescriptorSpec,
-  type GalleryKind,
-} from './descriptor-spec';
+export { FACE_DESCRIPTOR, PLACE_DESCRIPTOR, descriptorSpec, cosine, type DescriptorSpec, type GalleryKind } from './descriptor-spec';
 export type { GalleryContents, GalleryEntryInfo, GalleryReference } from './contents';
 export { describePersonReference, describePlaceReference, REFERENCE_THUMBNAIL_PX, type ReferenceDescriptor } from './enrol';
 export { describeFace, type FaceBox, type FaceDescriptor } from './face-descriptor';
-export { redescribePersonReference, REDESCRIBE_MIN_IOU, type RedescribeOutcome, type StoredPersonReference } from './redescribe';
 export { describePlace, placeWindows, greyWorld, type PlaceDescriptor, type PlaceCrop } from './place-descriptor';
 export { GalleryIndex, bestEntries, topRows, ORT_SCAN_MIN_ROWS, RESCORE_ROWS, type EntryScore, type IndexRow } from './gallery-index';
 export { assignPeople, type PersonAssignment, type FaceCandidates } from './match-people';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { detectFacesInImage, selectorPlan } from '../../../../src-main/analysis/faces';
-import { describeFace, FACE_DESCRIPTOR, type FaceBox, type FaceDescriptorSpec } from '../../../../src-main/analysis/gallery/index';
+import { describeFace, type FaceBox } from '../../../../src-main/analysis/gallery/index';
 import { cropRgb, type InferenceEngine, type ModelRunner, type RgbImage } from '../../../../src-main/inference';
 import type { ImageLoader } from '../../../../src-main/intake';
 import type { PeopleManifestEntry } from '../../../fixtures/people/manifest-types';
@@ -128,29 +128,31 @@ export async function describeCalibrationFaces(
   variations: readonly Variation[] = VARIATIONS,
   onProgress?: (done: number, total: number) => void,
 ): Promise<FaceSample[]> {
-  return (await describeCalibrationFacesBy(engine, loader, [FACE_DESCRIPTOR], variations, onProgress))[0]!;
+  const shipped = async (img: RgbImage, box: FaceBox, runner: ModelRunner): Promise<Float32Array | null> =>
+    (await describeFace(img, box, runner))?.vector ?? null;
+  return (await describeCalibrationFacesBy(engine, loader, [shipped], variations, onProgress))[0]!;
 }
 
 /**
- * The same by several descriptor recipes at once (faces are detected once): one sample list per
- * spec, in `specs` order.
+ * The same by several describers at once (faces are detected once; test/eval/gallery-candidates.ts):
+ * one sample list per describer, in order.
  */
 export async function describeCalibrationFacesBy(
   runner: ModelRunner,
   loader: ImageLoader,
-  specs: readonly FaceDescriptorSpec[],
+  describers: readonly ((img: RgbImage, box: FaceBox, runner: ModelRunner) => Promise<Float32Array | null>)[],
   variations: readonly Variation[] = VARIATIONS,
   onProgress?: (done: number, total: number) => void,
 ): Promise<FaceSample[][]> {
   const sources = await faceSources(loader, runner);
-  const out: FaceSample[][] = specs.map(() => []);
+  const out: FaceSample[][] = describers.map(() => []);
   // Every recipe starts from the same refined mesh: all describe a face or none does.
   const describeAll = async (img: RgbImage, box: FaceBox, base: Omit<FaceSample, 'vector'>): Promise<boolean> => {
     let described = false;
-    for (const [k, spec] of specs.entries()) {
-      const d = await describeFace(img, box, runner, undefined, spec);
-      if (d) out[k]!.push({ ...base, vector: d.vector });
-      described ||= d !== null;
+    for (const [k, describe] of describers.entries()) {
+      const vector = await describe(img, box, runner);
+      if (vector) out[k]!.push({ ...base, vector });
+      described ||= vector !== null;
     }
     return described;
   };

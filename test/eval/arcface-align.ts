@@ -5,8 +5,8 @@
  * InsightFace's alignment. A similarity transform is exactly a rotated square `Window`, so the
  * one warp (`inference/warp.ts`) samples the aligned crop.
  */
-import type { Window } from '../../inference';
-import { centroid, LEFT_EYE, RIGHT_EYE, type Point3 } from './mesh-geometry';
+import type { Window } from '../../src-main/inference';
+import { centroid, LEFT_EYE, RIGHT_EYE, type Point3 } from '../../src-main/analysis/faces/mesh-geometry';
 
 /** Side of the template, px. */
 export const ARCFACE_SIDE = 112;
