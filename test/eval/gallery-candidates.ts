@@ -64,15 +64,13 @@ function mirrorNhwc(data: Float32Array, side: number, channels: number): void {
  * five mesh points onto the ArcFace 112 px template), the model output, and optionally the mean
  * with the mirrored crop's embedding (flip test-time augmentation).
  */
-function recipe(modelId: string, output: string, crop: 'upright' | 'arcface', flip: boolean): FaceDescriber {
+function recipe(modelId: string, output: string, crop: 'upright' | 'arcface', flip: boolean, scale = FACE_CROP_SCALE): FaceDescriber {
   return async (img, box, runner) => {
     const mesh = await meshOf(img, box, runner);
     if (!mesh) return null;
     const eyes = keyPoints(mesh);
     const win: Window =
-      crop === 'arcface'
-        ? arcfaceWindow(fivePoints(mesh))
-        : windowFromMesh(mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye), FACE_CROP_SCALE);
+      crop === 'arcface' ? arcfaceWindow(fivePoints(mesh)) : windowFromMesh(mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye), scale);
     const feeds = windowFeeds(img, runner.spec(modelId), win);
     const read = async (): Promise<Float32Array> => l2Normalize(outputData(await runner.run(modelId, feeds))[output]!);
     const a = await read();
@@ -85,6 +83,10 @@ function recipe(modelId: string, output: string, crop: 'upright' | 'arcface', fl
 }
 
 export const CANDIDATES: Record<string, FaceDescriber> = {
+  'dlib-resnet-0.9': recipe('dlib-resnet', 'descriptor', 'upright', false, 0.9),
+  'dlib-resnet-1.1': recipe('dlib-resnet', 'descriptor', 'upright', false, 1.1),
+  'dlib-resnet-1.3': recipe('dlib-resnet', 'descriptor', 'upright', false, 1.3),
+  'dlib-resnet-1.1-flip': recipe('dlib-resnet', 'descriptor', 'upright', true, 1.1),
   [FACE_DESCRIPTOR.method]: async (img, box, runner) => (await describeFace(img, box, runner))?.vector ?? null,
   'faceres-flip': recipe('faceres', 'descriptor', 'upright', true),
   mobilefacenet: recipe('mobilefacenet', 'embedding', 'arcface', false),
