@@ -4,7 +4,7 @@
 // (docs/galleries.md "Other embedders measured").
 //   npx tsx test/eval/gallery-names.ts [--models <dir>] --descriptor <name> --threshold <t> --margin <m>
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { detectFacesInImage, selectorPlan } from '../../src-main/analysis/faces';
 import { cosine, type FaceBox } from '../../src-main/analysis/gallery/index';
 import { InferenceEngine, iou, loadManifest } from '../../src-main/inference';
@@ -72,7 +72,7 @@ for (const q of queries) {
     if (!v) continue;
     const [best, second] = [...enrolled].map(([who, ref]) => ({ who, s: cosine(v, ref) })).sort((a, b) => b.s - a.s);
     if (best!.s < threshold || best!.s - second!.s < margin) continue;
-    (q.whoIs(f.box) === best!.who ? right : wrong).push(`${best!.who} ${best!.s.toFixed(3)} in ${q.path.slice(repoRoot.length + 1)}`);
+    (q.whoIs(f.box) === best!.who ? right : wrong).push(`${best!.who} ${best!.s.toFixed(3)} in ${relative(repoRoot, q.path)}`);
   }
 }
 cpuMs.sort((a, b) => a - b);
