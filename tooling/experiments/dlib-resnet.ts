@@ -1,6 +1,6 @@
 /**
  * dlib's ResNet face descriptor (128-d; the network of `@vladmandic/face-api`'s FaceRecognitionNet,
- * MIT, weights from dlib's model, Boost licence) written out as an ONNX graph from the package's
+ * MIT; weights converted from dlib's face-recognition model, whose own terms are to be confirmed before shipping) written out as an ONNX graph from the package's
  * weights manifest — face-api ships weights without a graph, so the layers below follow its
  * `src/faceRecognitionNet` code — and checked against face-api's own TF.js run. Measurement only
  * (docs/galleries.md "Other embedders measured"); face-api is not a dependency of the tooling
@@ -131,7 +131,10 @@ async function main(): Promise<void> {
   );
   const bytes = build(weights).serialize({
     docString: 'dlib-resnet: written from @vladmandic/face-api face_recognition_model by tooling/experiments/dlib-resnet.ts',
-    props: { id: 'dlib-resnet', license: 'MIT (@vladmandic/face-api); weights: dlib face recognition ResNet (Boost Software License)' },
+    props: {
+      id: 'dlib-resnet',
+      license: 'MIT (@vladmandic/face-api); weights: dlib face recognition ResNet (terms of the original model to be confirmed)',
+    },
   });
   writeFileSync(join(out, 'dlib-resnet.onnx'), bytes);
 
@@ -159,7 +162,7 @@ async function main(): Promise<void> {
     {
       id: 'dlib-resnet',
       task: 'face-recognize',
-      license: 'MIT (@vladmandic/face-api); weights: dlib face recognition ResNet (Boost Software License)',
+      license: 'MIT (@vladmandic/face-api); weights: dlib face recognition ResNet (terms of the original model to be confirmed)',
       source: { package: '@vladmandic/face-api' },
       input: {
         name: 'input',
