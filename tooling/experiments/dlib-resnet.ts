@@ -1,7 +1,7 @@
 /**
  * dlib's ResNet face descriptor (128-d; the network of `@vladmandic/face-api`'s FaceRecognitionNet,
- * MIT; weights converted from dlib's face-recognition model, whose own terms are to be confirmed before shipping) written out as an ONNX graph from the package's
- * weights manifest — face-api ships weights without a graph, so the layers below follow its
+ * MIT; weights converted from dlib's face-recognition model, whose own terms are to be confirmed
+ * before shipping) written out as an ONNX graph from the package's weights manifest — face-api ships weights without a graph, so the layers below follow its
  * `src/faceRecognitionNet` code — and checked against face-api's own TF.js run. Measurement only
  * (docs/galleries.md "Other embedders measured"); face-api is not a dependency of the tooling
  * package, so its unpacked folder is an argument:
