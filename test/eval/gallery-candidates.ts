@@ -4,8 +4,7 @@
 // Value-range and channel-order variants of a model run through a runner that re-maps the
 // manifest's input before the session: the model id `<id>~<variant>`.
 import { eyeLineAngle, keyPoints, meshCandidate, windowFromMesh } from '../../src-main/analysis/faces';
-import { describeFace, FACE_DESCRIPTOR, type FaceBox } from '../../src-main/analysis/gallery/index';
-import { FACE_CROP_SCALE } from '../../src-main/analysis/gallery/face-descriptor';
+import { describeFace, FACE_DESCRIPTOR, FACERES_DESCRIPTOR_V1, type FaceBox } from '../../src-main/analysis/gallery/index';
 import {
   l2Normalize,
   outputData,
@@ -60,11 +59,11 @@ function mirrorNhwc(data: Float32Array, side: number, channels: number): void {
 }
 
 /**
- * A recipe: the crop (`upright`: eye line levelled, 1.5 × the mesh extent, as shipped; `arcface`:
+ * A recipe: the crop (`upright`: eye line levelled, `scale` × the mesh extent (default faceres' 1.5); `arcface`:
  * five mesh points onto the ArcFace 112 px template), the model output, and optionally the mean
  * with the mirrored crop's embedding (flip test-time augmentation).
  */
-function recipe(modelId: string, output: string, crop: 'upright' | 'arcface', flip: boolean, scale = FACE_CROP_SCALE): FaceDescriber {
+function recipe(modelId: string, output: string, crop: 'upright' | 'arcface', flip: boolean, scale = FACERES_DESCRIPTOR_V1.crop.scale): FaceDescriber {
   return async (img, box, runner) => {
     const mesh = await meshOf(img, box, runner);
     if (!mesh) return null;
@@ -83,11 +82,11 @@ function recipe(modelId: string, output: string, crop: 'upright' | 'arcface', fl
 }
 
 export const CANDIDATES: Record<string, FaceDescriber> = {
-  'dlib-resnet-0.9': recipe('dlib-resnet', 'descriptor', 'upright', false, 0.9),
-  'dlib-resnet-1.1': recipe('dlib-resnet', 'descriptor', 'upright', false, 1.1),
-  'dlib-resnet-1.3': recipe('dlib-resnet', 'descriptor', 'upright', false, 1.3),
-  'dlib-resnet-1.1-flip': recipe('dlib-resnet', 'descriptor', 'upright', true, 1.1),
   [FACE_DESCRIPTOR.method]: async (img, box, runner) => (await describeFace(img, box, runner))?.vector ?? null,
+  'dlib-resnet-1.1': recipe('dlib-face-descriptor', 'descriptor', 'upright', false, 1.1),
+  'dlib-resnet-1.3': recipe('dlib-face-descriptor', 'descriptor', 'upright', false, 1.3),
+  'dlib-resnet-1.1-flip': recipe('dlib-face-descriptor', 'descriptor', 'upright', true, 1.1),
+  [FACERES_DESCRIPTOR_V1.method]: async (img, box, runner) => (await describeFace(img, box, runner, undefined, FACERES_DESCRIPTOR_V1))?.vector ?? null,
   'faceres-flip': recipe('faceres', 'descriptor', 'upright', true),
   mobilefacenet: recipe('mobilefacenet', 'embedding', 'arcface', false),
   'mobilefacenet-0..1': recipe('mobilefacenet~0..1', 'embedding', 'arcface', false),
