@@ -63,7 +63,13 @@ function mirrorNhwc(data: Float32Array, side: number, channels: number): void {
  * five mesh points onto the ArcFace 112 px template), the model output, and optionally the mean
  * with the mirrored crop's embedding (flip test-time augmentation).
  */
-function recipe(modelId: string, output: string, crop: 'upright' | 'arcface', flip: boolean, scale = FACERES_DESCRIPTOR_V1.crop.scale): FaceDescriber {
+function recipe(
+  modelId: string,
+  output: string,
+  crop: 'upright' | 'arcface',
+  flip: boolean,
+  scale = FACERES_DESCRIPTOR_V1.crop.scale,
+): FaceDescriber {
   return async (img, box, runner) => {
     const mesh = await meshOf(img, box, runner);
     if (!mesh) return null;
@@ -86,7 +92,8 @@ export const CANDIDATES: Record<string, FaceDescriber> = {
   'dlib-resnet-1.1': recipe('dlib-face-descriptor', 'descriptor', 'upright', false, 1.1),
   'dlib-resnet-1.3': recipe('dlib-face-descriptor', 'descriptor', 'upright', false, 1.3),
   'dlib-resnet-1.1-flip': recipe('dlib-face-descriptor', 'descriptor', 'upright', true, 1.1),
-  [FACERES_DESCRIPTOR_V1.method]: async (img, box, runner) => (await describeFace(img, box, runner, undefined, FACERES_DESCRIPTOR_V1))?.vector ?? null,
+  [FACERES_DESCRIPTOR_V1.method]: async (img, box, runner) =>
+    (await describeFace(img, box, runner, undefined, FACERES_DESCRIPTOR_V1))?.vector ?? null,
   'faceres-flip': recipe('faceres', 'descriptor', 'upright', true),
   mobilefacenet: recipe('mobilefacenet', 'embedding', 'arcface', false),
   'mobilefacenet-0..1': recipe('mobilefacenet~0..1', 'embedding', 'arcface', false),

@@ -19,8 +19,7 @@ export interface StoredPersonReference {
 
 /** The outcome for one stored reference. */
 export type RedescribeOutcome =
-  | { id: number; status: 'redescribed'; vector: Float32Array; face: FaceBox }
-  | { id: number; status: 'needs-re-enrolment'; reason: string };
+  { id: number; status: 'redescribed'; vector: Float32Array; face: FaceBox } | { id: number; status: 'needs-re-enrolment'; reason: string };
 
 /**
  * Minimum overlap (IoU) of a face found now with the stored face box: a lower one means the file

@@ -17,7 +17,7 @@ export const dlibDescriptorSpec: Pick<BuildSpec, 'id' | 'task' | 'license' | 'in
   id: DLIB_DESCRIPTOR_ID,
   task: 'face-recognize',
   license:
-    "Public domain (dlib_face_recognition_resnet_model_v1 by Davis King, davisking/dlib-models: \"released into the public domain\"), packaged MIT by @vladmandic/face-api",
+    'Public domain (dlib_face_recognition_resnet_model_v1 by Davis King, davisking/dlib-models: "released into the public domain"), packaged MIT by @vladmandic/face-api',
   source: { package: FACE_API },
   input: {
     name: 'input',

@@ -36,7 +36,6 @@ export function loadWeights(): Weights {
   );
 }
 
-
 const f32 = (values: ArrayLike<number>): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
 
 /** TF HWIO filters → ONNX OIHW. */
@@ -123,4 +122,3 @@ export function dlibResnetGraph(weights: Weights): OnnxGraph {
   });
   return g;
 }
-
