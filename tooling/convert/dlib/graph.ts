@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { OnnxGraph } from '../onnx-graph';
 import { decodeWeights } from '../weights';
 import { packageDir, type WeightSpec } from '../tfjs-source';
-import type { ConstTensor } from '../tensor-data';
+import { reshapeConst, transposeConst, type ConstTensor } from '../tensor-data';
 
 /** The npm package that ships the weights, and their manifest inside it. */
 export const FACE_API = '@vladmandic/face-api';
@@ -38,29 +38,37 @@ export function loadWeights(): Weights {
 
 const f32 = (values: ArrayLike<number>): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
 
-/** TF HWIO filters → ONNX OIHW. */
-function oihw(values: Float32Array, [h, w, i, o]: number[]): Float32Array {
-  const out = new Float32Array(values.length);
-  for (let y = 0; y < h!; y++)
-    for (let x = 0; x < w!; x++)
-      for (let c = 0; c < i!; c++)
-        for (let k = 0; k < o!; k++) out[((k * i! + c) * h! + y) * w! + x] = values[((y * w! + x) * i! + c) * o! + k]!;
-  return out;
-}
+/**
+ * Weights at least this large keep face-api's uint8 codes in the file (22.5 → 6.6 MB): a 256-entry
+ * table (1 KB) dequantized as TF.js does (code·scale + min in float64, stored float32) is gathered
+ * by the codes, so the values are bit-identical to TF.js's, as in the converter (context.ts).
+ */
+const ENCODED_MIN_ELEMENTS = 1024;
 
 /** The network: NHWC RGB 0..255 `input` [1,150,150,3] → `descriptor` [1,128] (not normalised). */
 export function dlibResnetGraph(weights: Weights): OnnxGraph {
   const g = new OnnxGraph();
-  const w = (name: string) => {
+  const w = (name: string): ConstTensor => {
     const t = weights.get(name);
     if (!t) throw new Error(`missing weight ${name}`);
-    return { shape: t.shape, values: t.values as Float32Array };
+    return t;
   };
-  const perChannel = (prefix: string, values: Float32Array): string =>
-    g.initializer(prefix, 'float', [1, values.length, 1, 1], f32(values));
+  /** A weight as an initializer: float32, or its uint8 codes and their dequantization table. */
+  const stored = (name: string, t: ConstTensor): string => {
+    const enc = t.encoding;
+    if (enc?.kind === 'affine' && enc.raw instanceof Uint8Array && t.values.length >= ENCODED_MIN_ELEMENTS) {
+      const lut = new Float32Array(256);
+      for (let i = 0; i < 256; i++) lut[i] = i * enc.scale + enc.min;
+      const codes = g.initializer(`${name}_q`, 'uint8', t.shape, new Uint8Array(enc.raw));
+      const idx = g.node('Cast', [codes], { to: 6 })[0]!; // int32
+      return g.node('Gather', [g.initializer(`${name}_lut`, 'float', [256], f32(lut)), idx], { axis: 0 })[0]!;
+    }
+    return g.initializer(name, 'float', t.shape, f32(t.values));
+  };
+  const perChannel = (prefix: string, t: ConstTensor): string => stored(prefix, reshapeConst(t, [1, t.values.length, 1, 1]));
   g.inputs.push({ name: 'input', dtype: 'float', dims: [1, SIDE, SIDE, 3] });
   let x = g.node('Transpose', ['input'], { perm: [0, 3, 1, 2] })[0]!;
-  x = g.node('Sub', [x, perChannel('mean_rgb', Float32Array.from(MEAN_RGB))])[0]!;
+  x = g.node('Sub', [x, perChannel('mean_rgb', { dtype: 'float32', shape: [3], values: Float32Array.from(MEAN_RGB) })])[0]!;
   x = g.node('Div', [x, g.initializer('scale', 'float', [], f32([255]))])[0]!;
   let size = SIDE;
   let channels = 3;
@@ -68,13 +76,14 @@ export function dlibResnetGraph(weights: Weights): OnnxGraph {
   /** conv (+bias) → scale layer (·weights + biases) → optional relu; TF 'same' (stride 1, 3×3) or 'valid'. */
   const conv = (input: string, prefix: string, stride: number, relu: boolean, same: boolean): string => {
     const f = w(`${prefix}/conv/filters`);
-    const [kh, kw, , co] = f.shape as [number, number, number, number];
+    const [kh, kw] = f.shape as [number, number, number, number];
     const pad = same ? (kh - 1) / 2 : 0;
-    const filters = g.initializer(`${prefix}_w`, 'float', [co, f.shape[2]!, kh, kw], f32(oihw(f.values, f.shape)));
-    const bias = g.initializer(`${prefix}_b`, 'float', [co], f32(w(`${prefix}/conv/bias`).values));
+    // TF HWIO filters → ONNX OIHW.
+    const filters = stored(`${prefix}_w`, transposeConst(f, [3, 2, 0, 1]));
+    const bias = stored(`${prefix}_b`, w(`${prefix}/conv/bias`));
     let out = g.node('Conv', [input, filters, bias], { kernel_shape: [kh, kw], strides: [stride, stride], pads: [pad, pad, pad, pad] })[0]!;
-    out = g.node('Mul', [out, perChannel(`${prefix}_sw`, w(`${prefix}/scale/weights`).values)])[0]!;
-    out = g.node('Add', [out, perChannel(`${prefix}_sb`, w(`${prefix}/scale/biases`).values)])[0]!;
+    out = g.node('Mul', [out, perChannel(`${prefix}_sw`, w(`${prefix}/scale/weights`))])[0]!;
+    out = g.node('Add', [out, perChannel(`${prefix}_sb`, w(`${prefix}/scale/biases`))])[0]!;
     return relu ? g.node('Relu', [out])[0]! : out;
   };
   const residual = (input: string, prefix: string): string => {
@@ -113,7 +122,7 @@ export function dlibResnetGraph(weights: Weights): OnnxGraph {
   x = residualDown(x, 'conv256_down_out');
   x = g.node('ReduceMean', [x], { axes: [2, 3], keepdims: 0 })[0]!;
   const fc = w('fc');
-  g.node('MatMul', [x, g.initializer('fc', 'float', fc.shape, f32(fc.values))], {}, 1, ['descriptor']);
+  g.node('MatMul', [x, stored('fc', fc)], {}, 1, ['descriptor']);
   g.outputs.push({
     name: 'descriptor',
     dtype: 'float',
