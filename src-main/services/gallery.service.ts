@@ -10,6 +10,7 @@ import {
   descriptorSpec,
   FACE_DESCRIPTOR,
   PLACE_DESCRIPTOR,
+  redescribePersonReference,
   type DescriptorSpec,
   type GalleryContents,
   type GalleryKind,
@@ -19,7 +20,7 @@ import type { GalleryMatcher } from '../analysis';
 import { AppError, BugError } from '../core';
 import type { ModelRunner } from '../inference';
 import type { ImageLoader } from '../intake';
-import { GalleryRepo, type Db, type GalleryEntryRecord, type NewGalleryReference } from '../store';
+import { GalleryRepo, type Db, type GalleryEntryRecord, type GalleryReferenceRecord, type NewGalleryReference } from '../store';
 import { GALLERY } from '../shared/contract';
 import {
   checkComparable,
@@ -62,6 +63,35 @@ export interface PlaceDetails {
 export interface GalleryImportReport {
   entries: number;
   references: number;
+}
+
+/** A stored person reference the current recipe cannot use and could not describe again. */
+export interface StaleReference {
+  referenceId: number;
+  entryId: number;
+  name: string;
+  source: string;
+  /** The recipe that made it. */
+  method: string;
+  reason: string;
+}
+
+/** Person references by usability under the installed model and recipe. */
+export interface PersonReferenceStatus {
+  /** Made by the installed model file and recipe: used by the matcher. */
+  current: number;
+  /** Made by another model or recipe, and already described again (a current row shares their source and face box). */
+  replaced: number;
+  /** Made by another model or recipe and not yet described again: ignored by the matcher until `redescribePeople`. */
+  stale: { referenceId: number; entryId: number; name: string; source: string; method: string }[];
+}
+
+/** Outcome of `redescribePeople`. */
+export interface RedescribeReport {
+  /** New references stored by the current recipe (the old rows stay). */
+  redescribed: number;
+  /** References that need re-enrolment from another photo (their source is gone, changed or holds no face). */
+  needsReEnrolment: StaleReference[];
 }
 
 /** One built matcher and how many matches are using it. */
@@ -132,6 +162,59 @@ export class GalleryService {
     }
     const mid = place.mid?.trim() || null;
     return summary(this.repo.enrol({ kind: 'place', name: clean, mid, latitude: place.latitude, longitude: place.longitude }, refs));
+  }
+
+  /**
+   * Which stored person references the matcher uses, which were made by another model or recipe
+   * (an older install: ignored, never deleted) and whether they were described again.
+   */
+  personReferenceStatus(): PersonReferenceStatus {
+    const refs = this.repo.referencesOfKind('person');
+    const out: PersonReferenceStatus = { current: 0, replaced: 0, stale: [] };
+    if (refs.length === 0) return out;
+    const names = new Map(this.repo.list().map((e) => [e.id, e.name]));
+    const current = refs.filter((r) => this.isCurrent(FACE_DESCRIPTOR, r));
+    out.current = current.length;
+    for (const r of refs) {
+      if (this.isCurrent(FACE_DESCRIPTOR, r)) continue;
+      if (current.some((c) => sameOrigin(c, r))) out.replaced++;
+      else out.stale.push({ referenceId: r.id, entryId: r.entryId, name: names.get(r.entryId) ?? '', source: r.source, method: r.method });
+    }
+    return out;
+  }
+
+  /**
+   * Describes stale person references (made by another model or recipe) again with the installed
+   * recipe, from their stored source and face box, and stores the new vectors beside the old rows
+   * (which stay, ignored by the matcher: nothing is lost). References whose source cannot be read,
+   * has changed or shows no face at the stored box are reported as needing re-enrolment.
+   * Running it again does nothing more for references already described again.
+   */
+  async redescribePeople(signal?: AbortSignal): Promise<RedescribeReport> {
+    const stale = this.personReferenceStatus().stale;
+    const report: RedescribeReport = { redescribed: 0, needsReEnrolment: [] };
+    if (stale.length === 0) return report;
+    const byId = new Map(this.repo.referencesOfKind('person').map((r) => [r.id, r]));
+    for (const s of stale) {
+      const old = byId.get(s.referenceId)!;
+      const outcome = await redescribePersonReference(
+        { id: old.id, source: old.source, face: old.face },
+        async (source, sig) => (await this.load(source, sig)).image,
+        this.deps.engine,
+        signal,
+      );
+      if (outcome.status === 'needs-re-enrolment') {
+        report.needsReEnrolment.push({ ...s, reason: outcome.reason });
+        continue;
+      }
+      // Keeps the stored face box (the origin that status() matches on) and the old thumbnail.
+      const ref = this.reference(FACE_DESCRIPTOR, old.source, outcome.vector, old.face, null);
+      this.repo.enrol({ kind: 'person', name: s.name, mid: null, latitude: null, longitude: null }, [
+        { ...ref, thumbnail: old.thumbnail, thumbnailType: old.thumbnailType },
+      ]);
+      report.redescribed++;
+    }
+    return report;
   }
 
   /** Every entry, people first, by name. */
@@ -246,9 +329,7 @@ export class GalleryService {
       const refs = this.repo.referencesOfKind(spec.kind);
       if (refs.length === 0) return []; // an empty gallery needs no model (nor its manifest entry)
       const sha = this.modelSha(spec);
-      return refs
-        .filter((r) => r.modelId === spec.modelId && r.modelSha256 === sha && r.method === spec.method && r.dim === spec.dim)
-        .map((r) => ({ entryId: r.entryId, vector: r.descriptor }));
+      return refs.filter((r) => this.isCurrent(spec, r, sha)).map((r) => ({ entryId: r.entryId, vector: r.descriptor }));
     };
     const entries = this.repo
       .list()
@@ -259,6 +340,10 @@ export class GalleryService {
   private load(source: string, signal?: AbortSignal): ReturnType<ImageLoader['load']> {
     if (!this.deps.loader) throw new BugError('GalleryService: enrolment needs an image loader');
     return this.deps.loader.load(source, signal);
+  }
+
+  private isCurrent(spec: DescriptorSpec, r: GalleryReferenceRecord, sha = this.modelSha(spec)): boolean {
+    return r.modelId === spec.modelId && r.modelSha256 === sha && r.method === spec.method && r.dim === spec.dim;
   }
 
   private modelSha(spec: DescriptorSpec): string {
@@ -285,6 +370,22 @@ export class GalleryService {
       thumbnailType: thumbnail?.mimeType ?? null,
     };
   }
+}
+
+/** Two references of one entry from the same source and face box (one described again from the other). */
+function sameOrigin(a: GalleryReferenceRecord, b: GalleryReferenceRecord): boolean {
+  const fa = a.face;
+  const fb = b.face;
+  return (
+    a.entryId === b.entryId &&
+    a.source === b.source &&
+    !!fa &&
+    !!fb &&
+    fa.left === fb.left &&
+    fa.top === fb.top &&
+    fa.width === fb.width &&
+    fa.height === fb.height
+  );
 }
 
 function checkName(name: string): string {

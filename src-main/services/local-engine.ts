@@ -1,17 +1,19 @@
 import { join } from 'node:path';
 import { FACE_MODEL_THREADS } from '../analysis/faces';
+import { FACE_DESCRIPTOR } from '../analysis/gallery';
 import type { AppConfig } from '../config';
 import { InferenceEngine, loadManifest } from '../inference';
 
 /**
  * The inference engine over `config`'s models, as every local service uses it: validated
  * manifest, `config.modelThreads` per session, and the small face models capped at
- * `FACE_MODEL_THREADS` (a second thread costs them CPU without saving time; docs/faces.md).
+ * `FACE_MODEL_THREADS` (a second thread costs them CPU without saving time; docs/faces.md), and so
+ * is the person descriptor, run face by face on a 150 px crop like them.
  */
 export function openLocalEngine(config: AppConfig): InferenceEngine {
   return new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
     modelsDir: config.modelsDir,
     intraOpNumThreads: config.modelThreads,
-    maxModelThreads: FACE_MODEL_THREADS,
+    maxModelThreads: { ...FACE_MODEL_THREADS, [FACE_DESCRIPTOR.modelId]: 1 },
   });
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run models:build`: converts every model in specs.ts to models/<id>.onnx and writes
- * models/manifest.json. Deterministic: same sources -> byte-identical files and hashes.
+ * models/manifest.json, plus the graphs written from weights alone (`writtenModels`: dlib's face
+ * descriptor). Deterministic: same sources -> byte-identical files and hashes.
  *   --only a,b   convert only these ids (merged into the existing manifest)
  *   --out DIR    write somewhere else (determinism checks)
  * Then the models of quantize/int8-specs.ts among those built are re-quantised to int8
@@ -15,6 +16,7 @@ import { freeSpatialDims } from './free-spatial';
 import type { Preprocess } from '../../src-main/inference/manifest';
 import { buildSpecs, type BuildSpec } from './specs';
 import { loadArtifacts, packageVersion } from './tfjs-source';
+import { buildDlibDescriptor, DLIB_DESCRIPTOR_ID } from './dlib/build';
 
 export const modelsDir = fileURLToPath(new URL('../../models/', import.meta.url));
 
@@ -113,20 +115,26 @@ export function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** Models written layer by layer from a weights package (no TF.js graph to convert), in manifest order after specs.ts. */
+const writtenModels: { id: string; build: (outDir: string) => ManifestEntry | Promise<ManifestEntry> }[] = [
+  { id: DLIB_DESCRIPTOR_ID, build: buildDlibDescriptor },
+];
+
 async function main(): Promise<void> {
   const outDir = resolve(arg('--out') ?? modelsDir);
   mkdirSync(outDir, { recursive: true });
   const only = arg('--only')?.split(',');
-  const specs = only ? buildSpecs.filter((s) => only.includes(s.id)) : buildSpecs;
+  const all = [...buildSpecs.map((spec) => ({ id: spec.id, build: (dir: string) => buildModel(spec, dir) })), ...writtenModels];
+  const specs = only ? all.filter((s) => only.includes(s.id)) : all;
   if (only && specs.length !== only.length) throw new Error(`unknown id in --only ${only.join(',')}`);
   const manifestPath = join(outDir, 'manifest.json');
   const previous: ManifestEntry[] = existsSync(manifestPath)
     ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { models: ManifestEntry[] }).models
     : [];
-  const entries = new Map(previous.filter((e) => only || !buildSpecs.some((s) => s.id === e.id)).map((e) => [e.id, e]));
+  const entries = new Map(previous.filter((e) => only || !all.some((s) => s.id === e.id)).map((e) => [e.id, e]));
   for (const spec of specs) {
     const t0 = performance.now();
-    const entry = await buildModel(spec, outDir);
+    const entry = await spec.build(outDir);
     entries.set(spec.id, entry);
     process.stderr.write(
       `${spec.id}: ${(entry.bytes / 1e6).toFixed(2)} MB ${entry.sha256.slice(0, 12)} (${Math.round(performance.now() - t0)} ms)\n`,
@@ -134,7 +142,7 @@ async function main(): Promise<void> {
   }
   // Manifest order follows specs.ts so rebuilds are byte-identical; entries written by the TFLite
   // build (tooling/convert/tflite) stay after these, in their order.
-  const order = buildSpecs.map((s) => s.id);
+  const order = all.map((s) => s.id);
   const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
   const models = [...entries.values()]
     .map((e, i) => ({ e, i }))

@@ -32,6 +32,7 @@ const plan: Record<string, { images: string[]; crop: 'whole' | 'face' }> = {
   emotion: { images: ['grace_hopper.jpg', 'obama_portrait.jpg', 'astronaut_eileen_collins.jpg'], crop: 'face' },
   'nsfw-mobilenet-v2-mid': { images: ['cat_chelsea.jpg', 'dancer_sketch_line_drawing.png', 'family_six_faces.jpg'], crop: 'whole' },
   centernet: { images: ['cat_chelsea.jpg', 'coffee_cup.jpg', 'family_six_faces.jpg'], crop: 'whole' },
+  'dlib-face-descriptor': { images: ['obama_portrait.jpg', 'biden_portrait.jpg', 'grace_hopper.jpg'], crop: 'face' },
 };
 
 function firstFace(file: string): FaceBox {
@@ -57,7 +58,7 @@ async function pixels(file: string, crop: 'whole' | 'face', w: number, h: number
 }
 
 /** Per-model normalization of 0..255 RGB, as documented in the manifest. */
-function normalize(spec: BuildSpec, rgb: Uint8Array): Float32Array {
+function normalize(spec: Pick<BuildSpec, 'id' | 'input'>, rgb: Uint8Array): Float32Array {
   const [, a, b, c] = spec.input.shape as [number, number, number, number];
   const nchw = spec.input.layout === 'NCHW';
   const plane = nchw ? b * c : a * b;
@@ -92,7 +93,7 @@ export function randomInput(spec: { input: { shape: readonly number[]; range: re
   return out;
 }
 
-export async function parityCases(spec: BuildSpec): Promise<ParityCase[]> {
+export async function parityCases(spec: Pick<BuildSpec, 'id' | 'input'>): Promise<ParityCase[]> {
   const p = plan[spec.id];
   if (!p) throw new Error(`no parity plan for ${spec.id}`);
   const [h, w] = spec.input.layout === 'NCHW' ? [spec.input.shape[2]!, spec.input.shape[3]!] : [spec.input.shape[1]!, spec.input.shape[2]!];

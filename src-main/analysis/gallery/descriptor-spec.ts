@@ -23,16 +23,47 @@ export interface DescriptorSpec {
   method: string;
 }
 
+/** How a person descriptor's face crop is made (data of the recipe, read by face-descriptor.ts). */
+export interface FaceCrop {
+  /** `upright`: the facemesh eye line levelled, a square window centred on the mesh. */
+  kind: 'upright';
+  /** Window side relative to the mesh extent (the larger of its width and height). */
+  scale: number;
+}
+
+/** A person descriptor recipe: the model, its output and the crop. */
+export interface FaceDescriptorSpec extends DescriptorSpec {
+  kind: 'person';
+  crop: FaceCrop;
+}
+
 /**
- * Person descriptor: faceres' 1024-d global-average-pooled embedding of the upright face crop
- * (facemesh eye line levelled, side = 1.5 × the mesh extent, 224 px RGB 0..255), L2-normalised.
+ * Person descriptor: dlib's face-recognition ResNet (`dlib-face-descriptor`, 128-d) of the upright
+ * face crop (facemesh eye line levelled, side = 0.9 × the mesh extent, 150 px RGB 0..255),
+ * L2-normalised. dlib was trained on tight crops: 0.9 separated people best of 0.9–1.3
+ * (docs/galleries.md "Person descriptor").
  */
-export const FACE_DESCRIPTOR: DescriptorSpec = {
+export const FACE_DESCRIPTOR: FaceDescriptorSpec = {
+  kind: 'person',
+  modelId: 'dlib-face-descriptor',
+  output: 'descriptor',
+  dim: 128,
+  method: 'dlib-resnet-upright-0.9x-v1',
+  crop: { kind: 'upright', scale: 0.9 },
+};
+
+/**
+ * The previous person recipe: faceres' 1024-d global-average-pooled embedding of the upright crop
+ * 1.5 × the mesh extent (224 px). References stored by it are ignored by the matcher and
+ * re-described by redescribe.ts; kept so the recipe that made them stays documented and testable.
+ */
+export const FACERES_DESCRIPTOR_V1: FaceDescriptorSpec = {
   kind: 'person',
   modelId: 'faceres',
   output: 'descriptor',
   dim: 1024,
   method: 'faceres-upright-1.5x-v1',
+  crop: { kind: 'upright', scale: 1.5 },
 };
 
 /**

@@ -3,26 +3,20 @@
  * (the detect operation's square mesh box) and go through the same steps, so stored and query
  * vectors are made identically:
  *
- * box → facemesh twice (MediaPipe landmarks-to-ROI) → upright window 1.5 × the mesh extent →
- * faceres (224 px NHWC, RGB 0..255) → `descriptor` [1,1024] → L2-normalised.
+ * box → facemesh twice (MediaPipe landmarks-to-ROI) → upright window `crop.scale` × the mesh
+ * extent → the recipe's model (FACE_DESCRIPTOR: dlib's ResNet, 150 px NHWC, RGB 0..255) →
+ * `descriptor` [1,128] → L2-normalised.
  */
-import { l2Normalize, type Box, type ModelRunner, type RgbImage, type Window } from '../../inference';
+import { l2Normalize, outputData, windowFeeds, type Box, type ModelRunner, type RgbImage, type Window } from '../../inference';
 // The faces module's mesh refinement and warp are not in its public index; reusing them keeps one
 // alignment for detection and galleries instead of a copy here. The recipe depends on them: a
-// change there that moves descriptors must bump FACE_DESCRIPTOR.method (the golden-descriptor
+// change there that moves descriptors must bump the recipe's method (descriptor-spec.ts) (the golden-descriptor
 // test in test/main/analysis/gallery fails when it does).
-import { eyeLineAngle, keyPoints, meshCandidate, runOnWindow, windowFromMesh } from '../faces';
-import { FACE_DESCRIPTOR } from './descriptor-spec';
+import { eyeLineAngle, keyPoints, meshCandidate, windowFromMesh } from '../faces';
+import { FACE_DESCRIPTOR, type FaceDescriptorSpec } from './descriptor-spec';
 
 /** An axis-aligned face box in image px. */
 export type FaceBox = Box;
-
-/**
- * Crop side relative to the mesh extent. faceres was trained on loose crops; 1.3–1.7 measured
- * alike (docs/galleries.md). Owned here, not shared with the attribute run, so that tuning
- * attributes can never silently move stored gallery vectors.
- */
-export const FACE_CROP_SCALE = 1.5;
 
 /** A descriptor and the upright crop window it was computed from (for the thumbnail). */
 export interface FaceDescriptor {
@@ -31,10 +25,16 @@ export interface FaceDescriptor {
 }
 
 /**
- * The L2-normalised faceres descriptor of the face in `box`, or null when facemesh finds no face
- * there (the box came from elsewhere and holds no face).
+ * The L2-normalised descriptor of the face in `box` by recipe `spec` (default the shipped one), or
+ * null when facemesh finds no face there (the box came from elsewhere and holds no face).
  */
-export async function describeFace(img: RgbImage, box: FaceBox, runner: ModelRunner, signal?: AbortSignal): Promise<FaceDescriptor | null> {
+export async function describeFace(
+  img: RgbImage,
+  box: FaceBox,
+  runner: ModelRunner,
+  signal?: AbortSignal,
+  spec: FaceDescriptorSpec = FACE_DESCRIPTOR,
+): Promise<FaceDescriptor | null> {
   const side = Math.max(box.width, box.height);
   const cx = box.left + box.width / 2;
   const cy = box.top + box.height / 2;
@@ -44,10 +44,9 @@ export async function describeFace(img: RgbImage, box: FaceBox, runner: ModelRun
   if (!meshed) return null;
   // Upright window from the second (refined) mesh.
   const eyes = keyPoints(meshed.mesh);
-  const window = windowFromMesh(meshed.mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye), FACE_CROP_SCALE);
-  const out = await runOnWindow(runner, 'faceres', img, window, signal);
-  const raw = out[FACE_DESCRIPTOR.output];
-  if (!raw || raw.length !== FACE_DESCRIPTOR.dim)
-    throw new Error(`faceres: expected a ${FACE_DESCRIPTOR.dim}-d ${FACE_DESCRIPTOR.output} output`);
+  const window = windowFromMesh(meshed.mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye), spec.crop.scale);
+  const out = outputData(await runner.run(spec.modelId, windowFeeds(img, runner.spec(spec.modelId), window), signal));
+  const raw = out[spec.output];
+  if (!raw || raw.length !== spec.dim) throw new Error(`${spec.modelId}: expected a ${spec.dim}-d ${spec.output} output`);
   return { vector: l2Normalize(raw), window };
 }

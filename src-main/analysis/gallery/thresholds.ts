@@ -6,30 +6,29 @@
  */
 import { sigmoid } from '../../inference';
 
-/** Person matching on raw cosine of L2-normalised faceres descriptors. */
+/** Person matching on raw cosine of L2-normalised dlib ResNet descriptors (FACE_DESCRIPTOR). */
 export const PERSON_MATCH = {
   /**
    * Minimum cosine, for a false-match rate of at most 1 in 10 000 impostor comparisons. Measured
-   * by `npm run eval:gallery` (docs/galleries.md): 188 faces (13 fixture faces, 175 crops of
-   * test/fixtures/people) plus 8 synthetic variations each, against 170 enrolled identities:
-   * 129 146 impostor comparisons, mean 0.34, sd 0.072, 99.99th percentile 0.662, max 0.684
-   * (siblings of the family photo, a look-alike). 0.70 is above every one of them (95 % upper
-   * bound 2.3e-5 per comparison); genuine pairs across different photos: median 0.87, 76 %
-   * at or above 0.70. The fixture pair Obama/Biden portrait ~ the two-people photo scores
-   * 0.59/0.62, inside the impostor range: this recogniser cannot name them there without
-   * also naming look-alikes.
+   * by `npm run eval:gallery` (docs/galleries.md "Person descriptor"): 187 faces (fixture faces
+   * and crops of test/fixtures/people) with 1 465 synthetic variations, 125 707 impostor
+   * comparisons: mean 0.85, sd 0.035 (dlib's cosines are compressed), 99.99th percentile 0.948,
+   * max 0.954. 0.955 is above every one of them (95 % upper bound 2.4e-5 per comparison);
+   * genuine pairs across different photos: 88 % at or above 0.955. The fixture pair Obama/Biden
+   * portrait ~ the two-people photo scores 0.960/0.958.
    */
-  minScore: 0.7,
+  minScore: 0.955,
   /**
    * The best person must beat the second-best other person by this much; otherwise the face is
-   * ambiguous between two enrolled people and is not named.
+   * ambiguous between two enrolled people and is not named. 0.025 is faceres' 0.05 in units of
+   * the impostor sd (0.035 here against 0.072).
    */
-  minMargin: 0.05,
+  minMargin: 0.025,
   /**
-   * Logistic slope (cosine units) of the confidence: threshold 0.70 → 0.5, 0.80 → 0.95 (about
-   * the lower quartile of genuine cross-photo scores), the genuine median 0.87 → 0.99.
+   * Logistic slope (cosine units) of the confidence: threshold 0.955 → 0.5, 0.97 (the genuine
+   * cross-photo mean) → 0.95, 0.98 → 0.99.
    */
-  confidenceScale: 0.034,
+  confidenceScale: 0.005,
 } as const;
 
 /** Place matching on cosine of centred, L2-normalised pooled descriptors. */

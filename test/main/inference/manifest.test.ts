@@ -31,6 +31,7 @@ describe('model manifest', () => {
       'emotion',
       'nsfw-mobilenet-v2-mid',
       'centernet',
+      'dlib-face-descriptor',
       'mobilenet-v2-imagenet',
       'deeplabv3-pascal',
     ]);

@@ -38,7 +38,8 @@ describe('descriptor recipes are unchanged (real models)', () => {
       runner,
     );
     const d = await describeFace(img, face!.box, runner);
-    expect(cosine(d!.vector, decodeVector(GOLDEN_PERSON))).toBeGreaterThan(0.99);
+    // dlib's cosines are compressed (two photos of one person score ~0.97), so the bar is tighter.
+    expect(cosine(d!.vector, decodeVector(GOLDEN_PERSON))).toBeGreaterThan(0.999);
   });
 
   it(`${PLACE_DESCRIPTOR.method}: colosseum.jpg`, async () => {

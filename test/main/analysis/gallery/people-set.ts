@@ -119,7 +119,8 @@ async function faceSources(loader: ImageLoader, runner: ModelRunner): Promise<Fa
 
 /**
  * Describes every calibration face, and each of `variations` of it (applied to a square crop of
- * 2 × the face box; a variation whose face is not re-detected is left out).
+ * 2 × the face box; a variation whose face is not re-detected is left out), by the shipped person
+ * descriptor.
  */
 export async function describeCalibrationFaces(
   engine: InferenceEngine,
@@ -127,14 +128,37 @@ export async function describeCalibrationFaces(
   variations: readonly Variation[] = VARIATIONS,
   onProgress?: (done: number, total: number) => void,
 ): Promise<FaceSample[]> {
-  const runner = engine;
+  const shipped = async (img: RgbImage, box: FaceBox, runner: ModelRunner): Promise<Float32Array | null> =>
+    (await describeFace(img, box, runner))?.vector ?? null;
+  return (await describeCalibrationFacesBy(engine, loader, [shipped], variations, onProgress))[0]!;
+}
+
+/**
+ * The same by several describers at once (faces are detected once; test/eval/gallery-candidates.ts):
+ * one sample list per describer, in order.
+ */
+export async function describeCalibrationFacesBy(
+  runner: ModelRunner,
+  loader: ImageLoader,
+  describers: readonly ((img: RgbImage, box: FaceBox, runner: ModelRunner) => Promise<Float32Array | null>)[],
+  variations: readonly Variation[] = VARIATIONS,
+  onProgress?: (done: number, total: number) => void,
+): Promise<FaceSample[][]> {
   const sources = await faceSources(loader, runner);
-  const out: FaceSample[] = [];
+  const out: FaceSample[][] = describers.map(() => []);
+  // Every recipe starts from the same refined mesh: all describe a face or none does.
+  const describeAll = async (img: RgbImage, box: FaceBox, base: Omit<FaceSample, 'vector'>): Promise<boolean> => {
+    let described = false;
+    for (const [k, describe] of describers.entries()) {
+      const vector = await describe(img, box, runner);
+      if (vector) out[k]!.push({ ...base, vector });
+      described ||= vector !== null;
+    }
+    return described;
+  };
   for (const [i, s] of sources.entries()) {
     const base = { person: s.person, unknown: s.unknown, group: s.group, photo: s.photo };
-    const d = await describeFace(s.image, s.box, runner);
-    if (!d) continue;
-    out.push({ ...base, variant: 'original', vector: d.vector });
+    if (!(await describeAll(s.image, s.box, { ...base, variant: 'original' }))) continue;
     const side = 2 * Math.max(s.box.width, s.box.height);
     const crop = cropRgb(s.image, {
       left: s.box.left + s.box.width / 2 - side / 2,
@@ -145,8 +169,7 @@ export async function describeCalibrationFaces(
     for (const v of variations) {
       const img = await v.apply(crop);
       const box = await findFace(img, runner);
-      const dv = box && (await describeFace(img, box, runner));
-      if (dv) out.push({ ...base, variant: v.name, vector: dv.vector });
+      if (box) await describeAll(img, box, { ...base, variant: v.name });
     }
     onProgress?.(i + 1, sources.length);
   }

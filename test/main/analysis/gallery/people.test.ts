@@ -39,19 +39,11 @@ describe('person gallery on the fixtures (real models)', () => {
     ]);
   });
 
-  it('names nobody in the two-people photo from one portrait each: 0.59 and 0.62 are within the impostor range', async () => {
+  it('names Obama and Biden, with the right boxes, in the two-people photo from one portrait each', async () => {
     const img = await fixtureImage(loader, 'obama_biden_two_people.jpg');
-    expect(await gallery.matcher().matchCelebrities(img, await facesOf(engine, img))).toEqual([]);
-  });
-
-  it('names Obama, with the right box, once a second photo of him is enrolled', async () => {
-    const obama = gallery.list().find((e) => e.name === 'Barack Obama')!;
-    await gallery.addPerson('Barack Obama', [OBAMA_SECOND_REFERENCE]);
-    try {
-      const img = await fixtureImage(loader, 'obama_biden_two_people.jpg');
-      const celebrities = await gallery.matcher().matchCelebrities(img, await facesOf(engine, img));
-      expect(celebrities.map((c) => c.name)).toEqual(['Barack Obama']);
-      const c = celebrities[0]!;
+    const celebrities = await gallery.matcher().matchCelebrities(img, await facesOf(engine, img));
+    expect(celebrities.map((c) => c.name).sort()).toEqual(['Barack Obama', 'Joe Biden']);
+    for (const c of celebrities) {
       expect(
         iou(
           c.faceRectangle,
@@ -61,6 +53,17 @@ describe('person gallery on the fixtures (real models)', () => {
       expect(c.confidence).toBeGreaterThan(0.5);
       expect(c.confidence).toBeLessThanOrEqual(1);
       expect(Number.isInteger(c.faceRectangle.left) && Number.isInteger(c.faceRectangle.width)).toBe(true);
+    }
+  });
+
+  it('still names both once a second photo of Obama is enrolled', async () => {
+    const obama = gallery.list().find((e) => e.name === 'Barack Obama')!;
+    await gallery.addPerson('Barack Obama', [OBAMA_SECOND_REFERENCE]);
+    try {
+      expect(gallery.list().find((e) => e.name === 'Barack Obama')!.references).toBe(2);
+      const img = await fixtureImage(loader, 'obama_biden_two_people.jpg');
+      const celebrities = await gallery.matcher().matchCelebrities(img, await facesOf(engine, img));
+      expect(celebrities.map((c) => c.name).sort()).toEqual(['Barack Obama', 'Joe Biden']);
     } finally {
       // Back to one reference for the other tests: re-enrol from the portrait alone.
       gallery.remove(obama.id);

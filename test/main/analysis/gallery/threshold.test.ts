@@ -33,8 +33,9 @@ describe('person threshold on the committed impostor comparisons (real models)',
     const impostor = impostorScores(samples, ids);
     expect(impostor.length).toBeGreaterThan(30_000);
     expect(rateAtOrAbove(impostor, PERSON_MATCH.minScore)).toBeLessThanOrEqual(1e-4);
-    // Not vacuous: the impostor tail reaches within 0.1 of the threshold.
-    expect(Math.max(...impostor)).toBeGreaterThan(PERSON_MATCH.minScore - 0.1);
+    // Not vacuous: the impostor tail reaches within 0.05 of the threshold (about 1.4 impostor sd of
+    // dlib's compressed cosines).
+    expect(Math.max(...impostor)).toBeGreaterThan(PERSON_MATCH.minScore - 0.05);
   });
 
   it('accepts most genuine pairs and names nobody falsely in the open set', () => {
