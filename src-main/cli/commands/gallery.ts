@@ -43,7 +43,7 @@ const enrolled = (e: GallerySummary): string =>
   `${e.kind === 'person' ? 'Person' : 'Place'} ${e.id} "${e.name}": ${e.references} reference image(s).`;
 
 /**
- * `picscan gallery add-person|add-place|list|remove|export|import`: the person and place
+ * `picscan gallery add-person|add-place|list|redescribe|remove|export|import`: the person and place
  * galleries that name celebrities and landmarks in analyze. All share the app database
  * (`--db` to use another file).
  */
@@ -83,13 +83,33 @@ export function registerGallery(program: Command): void {
     .option('--json', 'print JSON')
     .option('--db <file>', 'database file')
     .action(async (o: Flags) => {
-      const list = await withGallery(o, (g) => g.list());
+      const { list, stale } = await withGallery(o, (g) => ({ list: g.list(), stale: g.personReferenceStatus().stale.length }));
+      if (stale)
+        process.stderr.write(
+          `${stale} person reference(s) were made by an older face model and are not used: run picscan gallery redescribe.\n`,
+        );
       const header = '  id  kind    refs  name';
       print(
         o.json,
         list,
         list.length === 0 ? 'The galleries are empty (picscan gallery add-person / add-place).' : [header, ...list.map(line)].join('\n'),
       );
+    });
+  gallery
+    .command('redescribe')
+    .description(
+      'describe person references made by an older face model again, from their stored source and face box (old rows stay; a second run adds nothing)',
+    )
+    .option('--json', 'print { redescribed, needsReEnrolment } as JSON')
+    .option('--db <file>', 'database file')
+    .action(async (o: Flags) => {
+      const report = await withGallery(o, (g) => g.redescribePeople());
+      const failed = report.needsReEnrolment.map((r) => `  ${r.name} (reference ${r.referenceId}, ${r.source}): ${r.reason}`);
+      const text = [
+        `Described ${report.redescribed} reference(s) again.`,
+        ...(failed.length ? [`${failed.length} need a new photo (picscan gallery add-person <name> <image>):`, ...failed] : []),
+      ];
+      print(o.json, report, text.join('\n'));
     });
   gallery
     .command('remove')

@@ -7,6 +7,7 @@ import type { InferenceEngine } from '../../../../src-main/inference';
 import type { ImageLoader } from '../../../../src-main/intake';
 import { GalleryService } from '../../../../src-main/services/gallery.service';
 import { GalleryRepo, migrate, openDatabase, type Db } from '../../../../src-main/store';
+import { runPicscan } from '../../../helpers/cli';
 import { fixture } from '../../../helpers/paths';
 import { facesOf, fixtureImage, testEngine, testLoader } from './support';
 
@@ -19,6 +20,8 @@ describe('re-describing person references of an older recipe (real models, SQLit
   let loader: ImageLoader;
   let dir: string;
   let file: string;
+  /** A copy of the upgraded file for the CLI. */
+  let cliFile: string;
   const open = (): Db => {
     const db = openDatabase(file);
     migrate(db);
@@ -52,6 +55,7 @@ describe('re-describing person references of an older recipe (real models, SQLit
     loader = testLoader();
     dir = mkdtempSync(join(tmpdir(), 'picscan-redescribe-'));
     file = join(dir, 'picscan.db');
+    cliFile = join(dir, 'cli.db');
     const gone = join(dir, 'tom.jpg');
     copyFileSync(fixture('tom_cruise.jpg'), gone);
     const db = open();
@@ -62,6 +66,7 @@ describe('re-describing person references of an older recipe (real models, SQLit
     await enrolOld(db, 'Grace Hopper', fixture('coffee_cup.jpg'), 'grace_hopper.jpg');
     db.close();
     rmSync(gone);
+    copyFileSync(file, cliFile);
   }, 300_000);
   afterAll(async () => {
     await loader.close();
@@ -119,5 +124,23 @@ describe('re-describing person references of an older recipe (real models, SQLit
     expect(refs.filter((r) => r.method === FACE_DESCRIPTOR.method)).toHaveLength(2);
     expect(refs.filter((r) => r.method === FACERES_DESCRIPTOR_V1.method)).toHaveLength(4);
     await reopened.dispose();
+  });
+
+  it('is one command: picscan gallery list says so, picscan gallery redescribe does it', { timeout: 300_000 }, async () => {
+    const picscan = (...args: string[]) => runPicscan(['gallery', ...args, '--db', cliFile], { timeoutMs: 240_000 });
+    const list = await picscan('list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toContain(
+      '4 person reference(s) were made by an older face model and are not used: run picscan gallery redescribe.',
+    );
+    const run = await picscan('redescribe', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { redescribed: number; needsReEnrolment: { name: string; reason: string }[] };
+    expect(report.redescribed).toBe(2);
+    expect(report.needsReEnrolment.map((r) => r.name)).toEqual(['Tom Cruise', 'Grace Hopper']);
+    const text = await picscan('redescribe');
+    expect(text.stdout).toMatch(/^Described 0 reference\(s\) again\.\n2 need a new photo/);
+    expect(text.stdout).toContain('Tom Cruise (reference');
+    expect((await picscan('list')).stderr).toContain('2 person reference(s) were made by an older face model');
   });
 });
