@@ -18,7 +18,7 @@ import {
 } from '../analysis/gallery/index'; // the folder, not ../analysis/gallery.ts (analyze's hook types)
 import type { GalleryMatcher } from '../analysis';
 import { AppError, BugError } from '../core';
-import type { ModelRunner } from '../inference';
+import type { ModelRunner, RgbImage } from '../inference';
 import type { ImageLoader } from '../intake';
 import { GalleryRepo, type Db, type GalleryEntryRecord, type GalleryReferenceRecord, type NewGalleryReference } from '../store';
 import { GALLERY } from '../shared/contract';
@@ -86,7 +86,10 @@ export interface PersonReferenceStatus {
   stale: { referenceId: number; entryId: number; name: string; source: string; method: string }[];
 }
 
-/** Outcome of `redescribePeople`. */
+/** One reference described again, or why it cannot be. */
+type Redescribed = { status: 'redescribed'; vector: Float32Array } | { status: 'needs-re-enrolment'; reason: string };
+
+/** Outcome of `redescribe`. */
 export interface RedescribeReport {
   /** New references stored by the current recipe (the old rows stay). */
   redescribed: number;
@@ -165,56 +168,85 @@ export class GalleryService {
   }
 
   /**
-   * Which stored person references the matcher uses, which were made by another model or recipe
+   * Which stored references of `kind` the matcher uses, which were made by another model or recipe
    * (an older install: ignored, never deleted) and whether they were described again.
    */
-  personReferenceStatus(): PersonReferenceStatus {
-    const refs = this.repo.referencesOfKind('person');
+  referenceStatus(kind: GalleryKind): PersonReferenceStatus {
+    const spec = kind === 'person' ? FACE_DESCRIPTOR : PLACE_DESCRIPTOR;
+    const refs = this.repo.referencesOfKind(kind);
     const out: PersonReferenceStatus = { current: 0, replaced: 0, stale: [] };
     if (refs.length === 0) return out;
     const names = new Map(this.repo.list().map((e) => [e.id, e.name]));
-    const current = refs.filter((r) => this.isCurrent(FACE_DESCRIPTOR, r));
+    const current = refs.filter((r) => this.isCurrent(spec, r));
     out.current = current.length;
     for (const r of refs) {
-      if (this.isCurrent(FACE_DESCRIPTOR, r)) continue;
+      if (this.isCurrent(spec, r)) continue;
       if (current.some((c) => sameOrigin(c, r))) out.replaced++;
       else out.stale.push({ referenceId: r.id, entryId: r.entryId, name: names.get(r.entryId) ?? '', source: r.source, method: r.method });
     }
     return out;
   }
 
+  /** `referenceStatus('person')`. */
+  personReferenceStatus(): PersonReferenceStatus {
+    return this.referenceStatus('person');
+  }
+
   /**
-   * Describes stale person references (made by another model or recipe) again with the installed
-   * recipe, from their stored source and face box, and stores the new vectors beside the old rows
-   * (which stay, ignored by the matcher: nothing is lost). References whose source cannot be read,
-   * has changed or shows no face at the stored box are reported as needing re-enrolment.
-   * Running it again does nothing more for references already described again.
+   * Describes stale references of `kind` (made by another model or recipe) again with the
+   * installed recipe, from their stored source (and, for people, face box), and stores the new
+   * vectors beside the old rows (which stay, ignored by the matcher: nothing is lost). References
+   * whose source cannot be read (or, for people, has changed or shows no face at the stored box)
+   * are reported as needing re-enrolment. Running it again does nothing more for references
+   * already described again.
    */
-  async redescribePeople(signal?: AbortSignal): Promise<RedescribeReport> {
-    const stale = this.personReferenceStatus().stale;
+  async redescribe(kind: GalleryKind, signal?: AbortSignal): Promise<RedescribeReport> {
+    const stale = this.referenceStatus(kind).stale;
     const report: RedescribeReport = { redescribed: 0, needsReEnrolment: [] };
     if (stale.length === 0) return report;
-    const byId = new Map(this.repo.referencesOfKind('person').map((r) => [r.id, r]));
+    const byId = new Map(this.repo.referencesOfKind(kind).map((r) => [r.id, r]));
     for (const s of stale) {
       const old = byId.get(s.referenceId)!;
-      const outcome = await redescribePersonReference(
-        { id: old.id, source: old.source, face: old.face },
-        async (source, sig) => (await this.load(source, sig)).image,
-        this.deps.engine,
-        signal,
-      );
+      const entry = this.repo.get(old.entryId)!;
+      const outcome = kind === 'person' ? await this.redescribePerson(old, signal) : await this.redescribePlace(old, signal);
       if (outcome.status === 'needs-re-enrolment') {
         report.needsReEnrolment.push({ ...s, reason: outcome.reason });
         continue;
       }
-      // Keeps the stored face box (the origin that status() matches on) and the old thumbnail.
-      const ref = this.reference(FACE_DESCRIPTOR, old.source, outcome.vector, old.face, null);
-      this.repo.enrol({ kind: 'person', name: s.name, mid: null, latitude: null, longitude: null }, [
+      // Keeps the stored face box (the origin that referenceStatus() matches on) and the old thumbnail.
+      const ref = this.reference(kind === 'person' ? FACE_DESCRIPTOR : PLACE_DESCRIPTOR, old.source, outcome.vector, old.face, null);
+      this.repo.enrol({ kind, name: entry.name, mid: entry.mid, latitude: entry.latitude, longitude: entry.longitude }, [
         { ...ref, thumbnail: old.thumbnail, thumbnailType: old.thumbnailType },
       ]);
       report.redescribed++;
     }
     return report;
+  }
+
+  /** `redescribe('person')`. */
+  redescribePeople(signal?: AbortSignal): Promise<RedescribeReport> {
+    return this.redescribe('person', signal);
+  }
+
+  private redescribePerson(old: GalleryReferenceRecord, signal?: AbortSignal): Promise<Redescribed> {
+    return redescribePersonReference(
+      { id: old.id, source: old.source, face: old.face },
+      async (source, sig) => (await this.load(source, sig)).image,
+      this.deps.engine,
+      signal,
+    );
+  }
+
+  // A place reference is the whole picture: its source, read again as it is now.
+  private async redescribePlace(old: GalleryReferenceRecord, signal?: AbortSignal): Promise<Redescribed> {
+    let image: RgbImage;
+    try {
+      image = (await this.load(old.source, signal)).image;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      return { status: 'needs-re-enrolment', reason: `its source ${old.source} cannot be read (${(err as Error).message})` };
+    }
+    return { status: 'redescribed', vector: (await describePlaceReference(image, this.deps.engine, signal)).vector };
   }
 
   /** Every entry, people first, by name. */
@@ -372,20 +404,13 @@ export class GalleryService {
   }
 }
 
-/** Two references of one entry from the same source and face box (one described again from the other). */
+/** Two references of one entry from the same source and face box (a place has none): one described again from the other. */
 function sameOrigin(a: GalleryReferenceRecord, b: GalleryReferenceRecord): boolean {
   const fa = a.face;
   const fb = b.face;
-  return (
-    a.entryId === b.entryId &&
-    a.source === b.source &&
-    !!fa &&
-    !!fb &&
-    fa.left === fb.left &&
-    fa.top === fb.top &&
-    fa.width === fb.width &&
-    fa.height === fb.height
-  );
+  const sameFace =
+    fa === null || fb === null ? fa === fb : fa.left === fb.left && fa.top === fb.top && fa.width === fb.width && fa.height === fb.height;
+  return a.entryId === b.entryId && a.source === b.source && sameFace;
 }
 
 function checkName(name: string): string {

@@ -83,11 +83,12 @@ export function registerGallery(program: Command): void {
     .option('--json', 'print JSON')
     .option('--db <file>', 'database file')
     .action(async (o: Flags) => {
-      const { list, stale } = await withGallery(o, (g) => ({ list: g.list(), stale: g.personReferenceStatus().stale.length }));
+      const { list, stale } = await withGallery(o, (g) => ({
+        list: g.list(),
+        stale: g.referenceStatus('person').stale.length + g.referenceStatus('place').stale.length,
+      }));
       if (stale)
-        process.stderr.write(
-          `${stale} person reference(s) were made by an older face model and are not used: run picscan gallery redescribe.\n`,
-        );
+        process.stderr.write(`${stale} reference(s) were made by an older model and are not used: run picscan gallery redescribe.\n`);
       const header = '  id  kind    refs  name';
       print(
         o.json,
@@ -98,16 +99,23 @@ export function registerGallery(program: Command): void {
   gallery
     .command('redescribe')
     .description(
-      'describe person references made by an older face model again, from their stored source and face box (old rows stay; a second run adds nothing)',
+      'describe references made by an older model or recipe again, from their stored source (and face box); old rows stay, a second run adds nothing',
     )
     .option('--json', 'print { redescribed, needsReEnrolment } as JSON')
     .option('--db <file>', 'database file')
     .action(async (o: Flags) => {
-      const report = await withGallery(o, (g) => g.redescribePeople());
+      const report = await withGallery(o, async (g) => {
+        const people = await g.redescribe('person');
+        const places = await g.redescribe('place');
+        return {
+          redescribed: people.redescribed + places.redescribed,
+          needsReEnrolment: [...people.needsReEnrolment, ...places.needsReEnrolment],
+        };
+      });
       const failed = report.needsReEnrolment.map((r) => `  ${r.name} (reference ${r.referenceId}, ${r.source}): ${r.reason}`);
       const text = [
         `Described ${report.redescribed} reference(s) again.`,
-        ...(failed.length ? [`${failed.length} need a new photo (picscan gallery add-person <name> <image>):`, ...failed] : []),
+        ...(failed.length ? [`${failed.length} need a new photo (picscan gallery add-person|add-place):`, ...failed] : []),
       ];
       print(o.json, report, text.join('\n'));
     });

@@ -130,9 +130,7 @@ describe('re-describing person references of an older recipe (real models, SQLit
     const picscan = (...args: string[]) => runPicscan(['gallery', ...args, '--db', cliFile], { timeoutMs: 240_000 });
     const list = await picscan('list');
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stderr).toContain(
-      '4 person reference(s) were made by an older face model and are not used: run picscan gallery redescribe.',
-    );
+    expect(list.stderr).toContain('4 reference(s) were made by an older model and are not used: run picscan gallery redescribe.');
     const run = await picscan('redescribe', '--json');
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as { redescribed: number; needsReEnrolment: { name: string; reason: string }[] };
@@ -141,6 +139,6 @@ describe('re-describing person references of an older recipe (real models, SQLit
     const text = await picscan('redescribe');
     expect(text.stdout).toMatch(/^Described 0 reference\(s\) again\.\n2 need a new photo/);
     expect(text.stdout).toContain('Tom Cruise (reference');
-    expect((await picscan('list')).stderr).toContain('2 person reference(s) were made by an older face model');
+    expect((await picscan('list')).stderr).toContain('2 reference(s) were made by an older model');
   });
 });
