@@ -10,8 +10,8 @@
 import { l2Normalize, outputData, windowFeeds, type Box, type ModelRunner, type RgbImage, type Window } from '../../inference';
 // The faces module's mesh refinement and warp are not in its public index; reusing them keeps one
 // alignment for detection and galleries instead of a copy here. The recipe depends on them: a
-// change there that moves descriptors must bump the recipe's method (descriptor-spec.ts) (the golden-descriptor
-// test in test/main/analysis/gallery fails when it does).
+// change there that moves descriptors must bump the recipe's method in descriptor-spec.ts (the
+// golden-descriptor test in test/main/analysis/gallery fails when it does).
 import { eyeLineAngle, keyPoints, meshCandidate, windowFromMesh } from '../faces';
 import { FACE_DESCRIPTOR, type FaceDescriptorSpec } from './descriptor-spec';
 
