@@ -72,7 +72,7 @@ export function startRpcWorker<Req, Res>(entry: URL, workerData: unknown, opts: 
       if (msg.error.code === 'internal') logger.error(`call failed in the ${name}`, { stack: msg.stack });
       p.reject(fromWire(msg.error));
     });
-    worker.on('error', (err) => {
+    worker.on('error', (err: Error) => {
       logger.error(`${name} crashed`, { error: String(err.stack ?? err) });
       failAll(new AppError('model-failed', `The ${name} stopped unexpectedly.`, { cause: err }));
       reject(err);

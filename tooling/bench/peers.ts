@@ -8,6 +8,10 @@
  * Images: single-face portraits and face-free photos from the fixtures, and 12- and 24-face group
  * photos composed from the people crops (test/fixtures/people). Prints per-image medians, found
  * faces, the median ratio and the cost per additional face (least squares over the face counts).
+ * picscan runs two ways, alternated with the peer: `app`, the product's own path (the composition
+ * root's analyze service, as `picscan serve` and the CLI run it: the face-free models in the analyze
+ * worker while the faces run on the calling thread), and `in-process` (everything on one thread,
+ * no worker). The ratios are the peer's time over the app's.
  * Options: --rounds N (default 5).
  */
 import { createServer } from 'node:http';
@@ -139,12 +143,17 @@ async function peer(bytes: Buffer): Promise<number> {
 
 // ---- picscan ----------------------------------------------------------------------------------
 const { InferenceEngine, loadManifest } = await import('../../src-main/inference');
+const { createBackend } = await import('../../src-main/app/backend');
+const { loadConfig } = await import('../../src-main/config');
 const { createImageLoader, intakeOptions } = await import('../../src-main/intake');
 const { analyzeModelsFromEngine, createAnalyzeService } = await import('../../src-main/services/analyze.service');
 const pModels = join(root, 'models');
 const engine = new InferenceEngine(loadManifest(join(pModels, 'manifest.json')), { modelsDir: pModels, intraOpNumThreads: 2 });
 const loader = createImageLoader(intakeOptions('desktop'));
 const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader });
+// The product's path: its own config (threads, worker) with a data folder of its own.
+const appDir = mkdtempSync(join(tmpdir(), 'picscan-peers-app-'));
+const backend = createBackend(loadConfig({ dataDir: appDir }, {}));
 const { parseAnalyzeOptions } = await import('../../src-main/services/api');
 /** Every analyze feature and detail (the spec's default when none is named). */
 const ALL_FEATURES = parseAnalyzeOptions({});
@@ -158,50 +167,66 @@ async function picscan(bytes: Buffer): Promise<number> {
   return (data as { faces?: unknown[] }).faces?.length ?? 0;
 }
 
+async function app(bytes: Buffer): Promise<number> {
+  const { data } = await backend.analyze().analyze(pathOf.get(bytes)!, ALL_FEATURES);
+  return (data as { faces?: unknown[] }).faces?.length ?? 0;
+}
+const contestants = { peer, app, picscan } as const;
+type Who = keyof typeof contestants;
+const WHO = Object.keys(contestants) as Who[];
+
 // ---- run ----------------------------------------------------------------------------------------
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-for (const img of images) {
-  await peer(img.bytes);
-  await picscan(img.bytes);
-}
-const times = images.map(() => ({ peer: [] as number[], picscan: [] as number[], peerFaces: 0, picscanFaces: 0 }));
+for (const img of images) for (const who of WHO) await contestants[who](img.bytes);
+const times = images.map(() => ({
+  ms: { peer: [] as number[], app: [] as number[], picscan: [] as number[] },
+  found: { peer: 0, app: 0, picscan: 0 },
+}));
 for (let r = 0; r < ROUNDS; r++) {
   for (const [i, img] of images.entries()) {
-    // Alternate which goes first, so neither always runs on a warmer cache.
-    const order = (r + i) % 2 === 0 ? (['peer', 'picscan'] as const) : (['picscan', 'peer'] as const);
-    for (const who of order) {
+    // Rotate which goes first, so none always runs on a warmer cache.
+    const shift = (r + i) % WHO.length;
+    for (const who of [...WHO.slice(shift), ...WHO.slice(0, shift)]) {
       const t0 = performance.now();
-      const faces = who === 'peer' ? await peer(img.bytes) : await picscan(img.bytes);
-      times[i]![who].push(performance.now() - t0);
-      times[i]![who === 'peer' ? 'peerFaces' : 'picscanFaces'] = faces;
+      const faces = await contestants[who](img.bytes);
+      times[i]!.ms[who].push(performance.now() - t0);
+      times[i]!.found[who] = faces;
     }
   }
 }
-console.log(`\n${ROUNDS} rounds, alternating; per-image medians (ms)\n`);
-console.log('| image | faces | peer ms (found) | picscan ms (found) | peer / picscan |');
-console.log('| --- | ---: | ---: | ---: | ---: |');
-const ratios: number[] = [];
+console.log(`\n${ROUNDS} rounds, rotating; per-image medians (ms); app = the product's path, in-process = no worker\n`);
+console.log('| image | faces | peer ms (found) | picscan app ms (found) | picscan in-process ms | peer / app | peer / in-process |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+const ratios = { app: [] as number[], picscan: [] as number[] };
 for (const [i, img] of images.entries()) {
   const t = times[i]!;
-  const [p, s] = [median(t.peer), median(t.picscan)];
-  ratios.push(p / s);
+  const [p, a, s] = [median(t.ms.peer), median(t.ms.app), median(t.ms.picscan)];
+  ratios.app.push(p / a);
+  ratios.picscan.push(p / s);
   console.log(
-    `| ${img.name} | ${img.faces} | ${p.toFixed(0)} (${t.peerFaces}) | ${s.toFixed(0)} (${t.picscanFaces}) | ${(p / s).toFixed(2)} |`,
+    `| ${img.name} | ${img.faces} | ${p.toFixed(0)} (${t.found.peer}) | ${a.toFixed(0)} (${t.found.app}) | ${s.toFixed(0)} | ${(p / a).toFixed(2)} | ${(p / s).toFixed(2)} |`,
   );
 }
-const all = (who: 'peer' | 'picscan') => median(times.map((t) => median(t[who])));
+const all = (who: Who): number => median(times.map((t) => median(t.ms[who])));
 console.log(
-  `\nmedian image: peer ${all('peer').toFixed(0)} ms, picscan ${all('picscan').toFixed(0)} ms; median of per-image ratios ${median(ratios).toFixed(2)}×`,
+  `\nmedian image: peer ${all('peer').toFixed(0)} ms, picscan app ${all('app').toFixed(0)} ms, in-process ${all('picscan').toFixed(0)} ms`,
+);
+console.log(
+  `median of per-image ratios: peer / app ${median(ratios.app).toFixed(2)}×, peer / in-process ${median(ratios.picscan).toFixed(2)}×`,
 );
 // Cost per additional face: least-squares slope of time over faces on the images with faces.
-const slope = (who: 'peer' | 'picscan'): number => {
-  const pts = images.map((img, i) => [img.faces ?? 0, median(times[i]![who])] as const).filter(([f]) => f > 0);
+const slope = (who: Who): number => {
+  const pts = images.map((img, i) => [img.faces ?? 0, median(times[i]!.ms[who])] as const).filter(([f]) => f > 0);
   const mx = pts.reduce((a, [x]) => a + x, 0) / pts.length;
   const my = pts.reduce((a, [, y]) => a + y, 0) / pts.length;
   return pts.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / pts.reduce((a, [x]) => a + (x - mx) ** 2, 0);
 };
-console.log(`per additional face: peer ${slope('peer').toFixed(1)} ms, picscan ${slope('picscan').toFixed(1)} ms`);
+console.log(
+  `per additional face: peer ${slope('peer').toFixed(1)} ms, picscan app ${slope('app').toFixed(1)} ms, in-process ${slope('picscan').toFixed(1)} ms`,
+);
+await backend.close();
 await loader.close();
 await engine.dispose();
 server.close();
 rmSync(tmp, { recursive: true, force: true });
+rmSync(appDir, { recursive: true, force: true });
