@@ -83,35 +83,67 @@ export function trimmedFrame(fit: LetterboxFit, size: readonly [number, number],
 export function letterboxTensor(resized: RgbImage, pre: Preprocess): FloatTensor {
   const [w, h] = pre.size;
   if (resized.width > w || resized.height > h) throw new BugError(`letterbox input must fit in ${w}×${h}`);
-  const { scale, offset } = valueMap(pre);
+  const map = valueMap(pre);
   const pad = pre.pad ?? 0;
-  const nhwc = pre.layout === 'NHWC';
-  const plane = w * h;
-  const data = new Float32Array(plane * 3);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const inside = x < resized.width && y < resized.height;
-      const o = (y * resized.width + x) * 3;
-      for (let c = 0; c < 3; c++) {
-        const v = (inside ? resized.data[o + c]! : pad) * scale[c]! + offset[c]!;
-        data[nhwc ? (y * w + x) * 3 + c : c * plane + y * w + x] = v;
-      }
-    }
+  const data = new Float32Array(w * h * 3);
+  // The pad's tensor value per channel fills the frame first; the image rows overwrite their part.
+  const padValue = [0, 1, 2].map((c) => pad * map.scale[c]! + map.offset[c]!);
+  if (pre.layout === 'NHWC') {
+    if (padValue.some((v) => v !== 0)) for (let i = 0; i < data.length; i += 3) data.set(padValue, i);
+    for (let y = 0; y < resized.height; y++) mapPixels(resized.data, y * resized.width * 3, resized.width, data, y * w * 3, 'NHWC', 0, map);
+  } else {
+    const plane = w * h;
+    for (let c = 0; c < 3; c++) data.fill(padValue[c]!, c * plane, (c + 1) * plane);
+    for (let y = 0; y < resized.height; y++) mapPixels(resized.data, y * resized.width * 3, resized.width, data, y * w, 'NCHW', plane, map);
   }
-  return { data, dims: nhwc ? [1, h, w, 3] : [1, 3, h, w] };
+  return { data, dims: pre.layout === 'NHWC' ? [1, h, w, 3] : [1, 3, h, w] };
 }
 
 /** A whole image resized (already) to `pre.size`, mapped to tensor values in `pre.layout` (pure). */
 function pixelsToTensor(resized: RgbImage, pre: Preprocess): FloatTensor {
   const [w, h] = pre.size;
-  const { scale, offset } = valueMap(pre);
   const plane = w * h;
   const data = new Float32Array(plane * 3);
-  const nhwc = pre.layout === 'NHWC';
-  for (let p = 0; p < plane; p++) {
-    for (let c = 0; c < 3; c++) data[nhwc ? p * 3 + c : c * plane + p] = resized.data[p * 3 + c]! * scale[c]! + offset[c]!;
+  mapPixels(resized.data, 0, plane, data, 0, pre.layout, plane, valueMap(pre));
+  return { data, dims: pre.layout === 'NHWC' ? [1, h, w, 3] : [1, 3, h, w] };
+}
+
+/**
+ * `count` RGB pixels from `src` (bytes, from `srcAt`) into `dst` (from `dstAt`) as
+ * value·scale[c] + offset[c]: interleaved for NHWC, into three planes `plane` apart for NCHW. One
+ * tight loop per layout (and a plain copy for the identity map): these run on every image.
+ */
+function mapPixels(
+  src: Uint8Array,
+  srcAt: number,
+  count: number,
+  dst: Float32Array,
+  dstAt: number,
+  layout: Preprocess['layout'],
+  plane: number,
+  { scale, offset }: ValueMap,
+): void {
+  const [s0, s1, s2] = scale;
+  const [o0, o1, o2] = offset;
+  if (layout === 'NHWC') {
+    const n = count * 3;
+    if (s0 === 1 && s1 === 1 && s2 === 1 && o0 === 0 && o1 === 0 && o2 === 0) {
+      for (let i = 0; i < n; i++) dst[dstAt + i] = src[srcAt + i]!;
+      return;
+    }
+    for (let i = 0; i < n; i += 3) {
+      dst[dstAt + i] = src[srcAt + i]! * s0 + o0;
+      dst[dstAt + i + 1] = src[srcAt + i + 1]! * s1 + o1;
+      dst[dstAt + i + 2] = src[srcAt + i + 2]! * s2 + o2;
+    }
+    return;
   }
-  return { data, dims: nhwc ? [1, h, w, 3] : [1, 3, h, w] };
+  for (let p = 0; p < count; p++) {
+    const i = srcAt + p * 3;
+    dst[dstAt + p] = src[i]! * s0 + o0;
+    dst[dstAt + plane + p] = src[i + 1]! * s1 + o1;
+    dst[dstAt + 2 * plane + p] = src[i + 2]! * s2 + o2;
+  }
 }
 
 /** The warp target of a `window` preprocessing (one value mapping for all channels). */

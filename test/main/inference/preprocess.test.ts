@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   imageFeeds,
+  letterboxTensor,
   inputLength,
   letterboxFit,
   valueMap,
@@ -60,6 +61,30 @@ describe('manifest-driven preprocessing', () => {
     expect(pixels!.data[0]).toBe(100); // image, row 0
     expect(pixels!.data[(3 * 8 + 7) * 3]).toBe(100); // image, last row 3
     expect(pixels!.data[4 * 8 * 3]).toBe(-50); // padding from row 4
+  });
+
+  it('fills every letterbox element as value·scale[c] + offset[c] or the pad, in both layouts', () => {
+    // A noise image (every byte differs from its neighbours), so a swapped channel, row or plane shows.
+    const img = { data: Uint8Array.from({ length: 7 * 5 * 3 }, (_, i) => (i * 37 + 11) % 256), width: 7, height: 5 };
+    for (const layout of ['NHWC', 'NCHW'] as const) {
+      for (const map of [
+        { scale: 1, offset: 0, pad: 0 },
+        { scale: [0.5, 2, -1] as [number, number, number], offset: [1, -3, 7] as [number, number, number], pad: 9 },
+      ]) {
+        const pre: Preprocess = { ...base, size: [9, 8], resize: 'letterbox', layout, ...map };
+        const { scale, offset } = valueMap(pre);
+        const t = letterboxTensor(img, pre);
+        expect(t.dims).toEqual(layout === 'NHWC' ? [1, 8, 9, 3] : [1, 3, 8, 9]);
+        for (let y = 0; y < 8; y++)
+          for (let x = 0; x < 9; x++)
+            for (let c = 0; c < 3; c++) {
+              const inside = x < img.width && y < img.height;
+              const v = inside ? img.data[(y * img.width + x) * 3 + c]! : map.pad;
+              const at = layout === 'NHWC' ? (y * 9 + x) * 3 + c : c * 72 + y * 9 + x;
+              expect(t.data[at]).toBeCloseTo(v * scale[c]! + offset[c]!, 5);
+            }
+      }
+    }
   });
 
   it('warps a face window into RGB or luma values as declared', () => {
