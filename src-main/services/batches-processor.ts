@@ -1,6 +1,8 @@
+import { runModelBranch } from '../analysis';
 import type { AppConfig } from '../config';
 import { AppError } from '../core';
 import type { ImageProcessor } from '../jobs';
+import { analyzeBranchWorker } from './analyze-worker';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
 import { createDetectService } from './detect.service';
 import { openGalleryMatcher } from './gallery-matcher';
@@ -11,16 +13,38 @@ export const unavailableProcessor: ImageProcessor = {
   process: () => Promise.reject(new AppError('model-missing', 'The local analyze and detect models are not available in this build.')),
 };
 
+/** Options of `localBatchProcessor`. */
+export interface LocalBatchOptions {
+  /**
+   * Runs analyze's face-free branch (objects, classes, NSFW, subject, pixel statistics) in an
+   * analyze worker thread of its own while the faces run on this one; default when the config
+   * gives the models two or more threads (as the composition root decides for interactive analyze).
+   */
+  branchWorker?: boolean;
+}
+
 /**
  * The local backend for batches: the analyze and detect services over one inference engine,
  * fed with images the batch has already fetched and decoded (no second download). Throws
  * `model-missing` when the manifest or a model file is absent, before any batch is created.
+ *
+ * ONNX Runtime's `run()` is synchronous on its calling thread, so on one thread an analysis uses
+ * one core for its JavaScript (pre/post-processing, pixel statistics) and the models' second
+ * thread only inside a run. With the branch worker the whole-image models run on a second thread
+ * (one ONNX Runtime thread there), so with `analysisConcurrency` 2 one image's faces overlap
+ * another's detector: both cores busy, and each model still loaded once (the face models here,
+ * the whole-image models in the branch worker).
  */
-export async function localBatchProcessor(config: AppConfig): Promise<ImageProcessor> {
+export async function localBatchProcessor(config: AppConfig, options: LocalBatchOptions = {}): Promise<ImageProcessor> {
   const engine = openLocalEngine(config);
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);
-  const analyzer = createAnalyzeService({ ...analyzeModelsFromEngine(engine), gallery: galleries.matcher });
+  const runModel = analyzeModelsFromEngine(engine).runModel;
+  const branch =
+    (options.branchWorker ?? config.modelThreads >= 2)
+      ? analyzeBranchWorker(config, { fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal) })
+      : undefined;
+  const analyzer = createAnalyzeService({ ...analyzeModelsFromEngine(engine), gallery: galleries.matcher, modelBranch: branch?.run });
   return {
     async process(image, operation, signal) {
       if (operation.kind === 'analyze') {
@@ -36,6 +60,7 @@ export async function localBatchProcessor(config: AppConfig): Promise<ImageProce
       return { kind: 'detect', response };
     },
     async close() {
+      await branch?.close();
       await galleries.close();
       await engine.dispose();
     },

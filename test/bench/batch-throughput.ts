@@ -96,7 +96,7 @@ try {
   await run(`worker: ${TOTAL} fixture URLs (de-duplicated)`, urls, worker);
   await run(`worker: ${UNIQUE} byte-unique JPEGs`, unique, worker);
   await worker.close?.();
-  const inProcess = await localBatchProcessor(config);
+  const inProcess = await localBatchProcessor(config, { branchWorker: false });
   await run(`in-process: ${UNIQUE} byte-unique JPEGs`, unique, inProcess);
   await inProcess.close?.();
   console.log(
