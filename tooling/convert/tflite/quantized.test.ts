@@ -5,6 +5,7 @@ import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { modelsDir } from './build';
 import { ModelProto } from '../onnx-proto';
+import { asSignedFilter } from './quantized';
 import { convertQuantizedSpec, loadCoral } from './quantized-build';
 import { bytesSha256, fixturePixels, quantizedCases } from './quantized-inputs';
 import { argmax, asNumbers, compareValues, PARITY_RULES, storedValues, type QuantizedParityFile } from './quantized-parity';
@@ -49,6 +50,28 @@ describe('quantized TFLite flatbuffer read (MobileNetV2 uint8)', () => {
     expect(b!.type()).toBe(TensorType.INT32);
     // TFLite's rule: bias scale = input scale x filter scale.
     expect(b!.quantization()!.scales[0]).toBeCloseTo(0.0078125 * w!.quantization()!.scales[0]!, 10);
+  });
+});
+
+describe('uint8 filters as int8 (ORT u8×s8 kernels)', () => {
+  it('keeps every dequantized weight (w − zp) and leaves int8 filters alone', () => {
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const zps = [0, 77, 128, 255];
+    const s = asSignedFilter(bytes, zps, 'uint8');
+    const signed = new Int8Array(s.bytes.buffer);
+    for (const [k, zp] of zps.entries()) for (let i = 0; i < 256; i++) expect(signed[i]! - s.zeroPoints[k]!).toBe(bytes[i]! - zp);
+    expect(asSignedFilter(bytes, [3], 'int8')).toEqual({ bytes, zeroPoints: [3] });
+  });
+
+  it('ships the classifier with int8 filters only', () => {
+    const model = ModelProto.decode(readFileSync(join(modelsDir, 'mobilenet-v2-imagenet.onnx'))) as unknown as {
+      graph: { node: { opType: string; input: string[] }[]; initializer: { name: string; dataType: number }[] };
+    };
+    const inits = new Map(model.graph.initializer.map((t) => [t.name, t]));
+    const filters = model.graph.node.filter((n) => n.opType === 'QLinearConv').map((n) => inits.get(n.input[3]!)!);
+    expect(filters).toHaveLength(53);
+    // ONNX TensorProto.DataType: INT8 = 3.
+    expect(filters.every((t) => t.dataType === 3)).toBe(true);
   });
 });
 

@@ -379,17 +379,16 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
       }
       y = g.node('Conv', convIn, attrs)[0]!;
     } else {
-      const w = g.initializer('filter', wDtype, filter.shape, filter.bytes);
+      // uint8 filters become int8 by shifting values and zero points by 128: (w − zp)·scale is
+      // unchanged, so the integer result is identical, and ORT's u8×s8 kernels (VNNI's vpdpbusd)
+      // run where u8×u8 takes a slower path.
+      const signed = asSignedFilter(filter.bytes, wQ.zeroPoints, wDtype);
+      const w = g.initializer('filter', 'int8', filter.shape, signed.bytes);
       const perAxis = wQ.scales.length > 1;
       const wScale = perAxis ? g.initializer('w_scale', 'float', [wQ.scales.length], f32(wQ.scales)) : scalar('float', wQ.scales[0]!);
       const wZp = perAxis
-        ? g.initializer(
-            'w_zp',
-            wDtype,
-            [wQ.zeroPoints.length],
-            wDtype === 'uint8' ? Uint8Array.from(wQ.zeroPoints) : new Uint8Array(Int8Array.from(wQ.zeroPoints).buffer),
-          )
-        : scalar(wDtype, wQ.zeroPoints[0]!);
+        ? g.initializer('w_zp', 'int8', [signed.zeroPoints.length], new Uint8Array(Int8Array.from(signed.zeroPoints).buffer))
+        : scalar('int8', signed.zeroPoints[0]!);
       const convIn = [asNchw(x), ...qParams(x), w, wScale, wZp, ...qParams({ ...x, q: quantOf(tensors[outIdx]!) })];
       if (bT && bBytes) {
         const gap = biasScaleGap(bT.quantization()!, x.q!.params, wQ);
@@ -429,4 +428,17 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
     outputQuantization,
     ops,
   };
+}
+
+/** A filter's bytes and zero points as int8: uint8 values and zero points shifted by −128 (exact). */
+export function asSignedFilter(
+  bytes: Uint8Array,
+  zeroPoints: readonly number[],
+  dtype: 'uint8' | 'int8',
+): { bytes: Uint8Array; zeroPoints: number[] } {
+  if (dtype === 'int8') return { bytes, zeroPoints: [...zeroPoints] };
+  const out = new Uint8Array(bytes.length);
+  // uint8 v → int8 v − 128: the same bit pattern with the top bit flipped.
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes[i]! ^ 0x80;
+  return { bytes: out, zeroPoints: zeroPoints.map((z) => z - 128) };
 }
