@@ -122,7 +122,13 @@ export async function estimateAttributesBatch(
 }
 
 /** Ethnicity shares when gear did not run (`summary`, `none`): no information, equal shares. */
-export const NEUTRAL_ETHNICITY: AttributeScores['ethnicity'] = Object.freeze({ asian: 0.2, hispanic: 0.2, black: 0.2, white: 0.2, other: 0.2 });
+export const NEUTRAL_ETHNICITY: AttributeScores['ethnicity'] = Object.freeze({
+  asian: 0.2,
+  hispanic: 0.2,
+  black: 0.2,
+  white: 0.2,
+  other: 0.2,
+});
 
 /**
  * The `summary` level's mapping: gender and age from faceres alone (male probability; expected

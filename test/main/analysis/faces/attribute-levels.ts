@@ -128,7 +128,10 @@ export async function compareLevels(
     for (const f of faces) {
       const { image } = await loader.load(f.file, undefined, { thumbnail: false });
       const at = async (attributes: FaceAttributeLevel) => {
-        const found = matchOf(await detectFacesInImage(image, { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']), attributes }, runner), f.box);
+        const found = matchOf(
+          await detectFacesInImage(image, { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']), attributes }, runner),
+          f.box,
+        );
         return found ? { male: found.male, age: found.ageYears } : null;
       };
       out.push({ label: f.label, gender: f.gender, full: await at('full'), summary: await at('summary') });

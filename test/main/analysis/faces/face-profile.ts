@@ -1,19 +1,20 @@
 /**
  * Per-face CPU profile of analyze's face pipeline (docs/benchmarks.md "Per-face profile"):
- * `npx tsx test/main/analysis/faces/face-profile.ts [--rounds N] [--attributes all|analyze]`.
+ * `npx tsx test/main/analysis/faces/face-profile.ts [--rounds N]`.
  *
  * Runs the stages of `detectFacesInImage` one by one, as it does (analyze's search: minHeadScale
  * 0.1, FRONTAL), on `family_six_faces.jpg` and a 24-face photo composed from the people crops
  * like `npm run bench -- peers` (160 px tiles), and times each with `process.cpuUsage` (all
  * threads; the face models run at 1 intra-op thread as in the app). Model session time is taken
  * around `runner.run`, so a stage's "JS" part is its crop/resize (warp) and glue. Prints the
- * median over the rounds of each stage's CPU ms, per image and per face.
+ * median over the rounds of each stage's CPU ms, per image and per face. Every stage of the `full`
+ * attribute level runs; analyze's `summary` level is the same without the gear row.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { estimateAttributesBatch, gearWindow, req, runFaceresBatch } from '../../../../src-main/analysis/faces/attributes';
+import { gearWindow, req, runFaceresBatch } from '../../../../src-main/analysis/faces/attributes';
 import { detectCandidates } from '../../../../src-main/analysis/faces/detector';
 import { facePatch, laplacianStd } from '../../../../src-main/analysis/faces/face-patch';
 import { meshBox, selectFaces } from '../../../../src-main/analysis/faces/face-filter';
@@ -73,7 +74,9 @@ async function groupPhoto(count: number, columns: number): Promise<RgbImage> {
       top: Math.floor(i / columns) * 160,
     })),
   );
-  const jpeg = await sharp({ create: { width: columns * 160, height: Math.ceil(count / columns) * 160, channels: 3, background: '#808080' } })
+  const jpeg = await sharp({
+    create: { width: columns * 160, height: Math.ceil(count / columns) * 160, channels: 3, background: '#808080' },
+  })
     .composite(tiles)
     .jpeg({ quality: 90 })
     .toBuffer();
@@ -110,7 +113,11 @@ async function profile(img: RgbImage): Promise<{ stages: Map<string, Cost>; face
   const faceres = await timed('faceres', () => runFaceresBatch(img, wins, runner));
   const verdicts = await timed('verification', () =>
     kept.map((m, i) =>
-      verifyFace({ detectorScore: m.candidate.score, faceFlag: m.faceScore, descriptorSpread: descriptorSpread(req(faceres[i]!, 'descriptor')) }),
+      verifyFace({
+        detectorScore: m.candidate.score,
+        faceFlag: m.faceScore,
+        descriptorSpread: descriptorSpread(req(faceres[i]!, 'descriptor')),
+      }),
     ),
   );
   const ok = kept.filter((_, i) => verdicts[i]!.accepted);
@@ -123,7 +130,9 @@ async function profile(img: RgbImage): Promise<{ stages: Map<string, Cost>; face
     const patch = await timed('describe: facePatch (96 px luma warp)', () => facePatch(img, okWins[i]!));
     const box = await timed('describe: meshBox', () => meshBox(m.mesh));
     const sharp = await timed('describe: laplacianStd', () => laplacianStd(patch));
-    await timed('describe: quality', () => faceQuality({ sidePx: box.width, sharpness: sharp, yawDeg: pose.yaw, pitchDeg: pose.pitch, confidence: 1 }));
+    await timed('describe: quality', () =>
+      faceQuality({ sidePx: box.width, sharpness: sharp, yawDeg: pose.yaw, pitchDeg: pose.pitch, confidence: 1 }),
+    );
     await timed('describe: glasses', () => classifyGlasses(glassesFeatures(patch, m.mesh), pose.yaw));
     await timed('describe: lips, roll', () => [mouthOpening(m.mesh), eyeLineAngle(kp.rightEye, kp.leftEye)]);
   }
