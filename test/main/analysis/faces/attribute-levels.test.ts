@@ -1,8 +1,8 @@
 /**
  * Attribute levels on the real models: `summary` runs no gear and takes gender and age from
  * faceres alone (ethnicity neutral), `full` (the default) runs gear and gives the detect values,
- * `none` runs neither; the faces, boxes and emotions are the same at every level. The run counter
- * wraps the real engine.
+ * `none` runs neither; the faces, boxes and emotions are the same at every level; the analyze
+ * service asks for `summary`. The run counter wraps the real engine.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { runFaceres } from '../../../../src-main/analysis/faces/attributes';
 import { eyeLineAngle, windowFromMesh } from '../../../../src-main/analysis/faces/mesh-align';
 import { keyPoints } from '../../../../src-main/analysis/faces/mesh-geometry';
 import { decodeImage, type ModelRunner } from '../../../../src-main/inference';
+import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
 import { fixture } from '../../../helpers/paths';
 import { openFaceStack } from './fixture-eval';
 
@@ -61,6 +62,21 @@ describe('attribute levels', () => {
       expect(a[i]!.male).not.toBeCloseTo(f.male, 5);
       expect(a[i]!.ethnicity).not.toEqual(f.ethnicity);
     }
+  }, 60_000);
+
+  it('analyze asks for summary: no gear run, the same face boxes as at the full level', async () => {
+    const faces = async (faceAttributes?: FaceAttributeLevel) => {
+      const { runner, runs } = counting();
+      const svc = createAnalyzeService({ runModel: stack.engine, faceRunner: runner, loader: stack.loader, faceAttributes });
+      const { data } = await svc.analyze(fixture('obama_biden_two_people.jpg'), { features: ['Faces'] });
+      return { faces: data.faces!, gear: runs.get('gear') ?? 0 };
+    };
+    const byDefault = await faces();
+    const full = await faces('full');
+    expect(byDefault.gear).toBe(0);
+    expect(full.gear).toBeGreaterThan(0);
+    expect(byDefault.faces.map((f) => f.faceRectangle)).toEqual(full.faces.map((f) => f.faceRectangle));
+    expect(byDefault.faces.map((f) => f.gender)).toEqual(['Male', 'Male']);
   }, 60_000);
 
   it('none (and skipAttributes): no gear, no emotion, neutral values', async () => {
