@@ -36,7 +36,7 @@ export function selectFaces(meshed: ReadonlyArray<MeshedFace | null>, selector: 
     .filter((m): m is MeshedFace => m !== null)
     .sort((a, b) => b.candidate.score + b.faceScore - (a.candidate.score + a.faceScore));
   // Each face's box and eye centres once (the pairwise checks below are O(faces²); recomputing
-  // them from the 468 points per pair cost ≈ 5 ms CPU on a 24-face photo).
+  // them from the 468 points per pair cost ≈ 2 ms CPU on a 24-face photo, 0.4 ms this way).
   const kept: Array<{ m: MeshedFace; g: Geometry }> = [];
   for (const m of ranked) {
     if (!accept(m)) continue;
