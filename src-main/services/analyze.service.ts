@@ -7,7 +7,7 @@ import {
   type GalleryMatcher,
   type ModelBranch,
 } from '../analysis';
-import { detectFacesInImage, selectorPlan } from '../analysis/faces';
+import { detectFacesInImage, selectorPlan, type DetectOptions, type FaceAttributeLevel } from '../analysis/faces';
 import type { ModelRunner, RgbImage } from '../inference';
 import { BugError, throwIfAborted } from '../core';
 import type { ImageLoader } from '../intake';
@@ -21,6 +21,15 @@ import { DETAILS, VISUAL_FEATURES, type AnalyzeData, type DetectedFace, type Ima
  * people too small for it are still counted from the object detector's person boxes.
  */
 export const ANALYZE_MIN_HEAD_SCALE = 0.1;
+
+/**
+ * Attribute models analyze runs per face: `summary` (faceres and emotion, no gear). Its response
+ * has age, gender and box per face and its rules read the smile and glasses, never the ethnicity
+ * gear adds; gear is half of a face's CPU time. Gender from faceres alone: 47 of 54 labelled
+ * faces right against 34 with gear (one named face lost, Grace Hopper; 19 of the 22 faces where
+ * the two disagree won); docs/faces.md "Attribute levels".
+ */
+export const ANALYZE_FACE_ATTRIBUTES: FaceAttributeLevel = 'summary';
 
 /** A decoded image with its spec metadata (intake's `LoadedImage` fits). */
 export interface DecodedInput {
@@ -50,6 +59,8 @@ export interface AnalyzeServiceDeps {
   detectFaces?: (img: RgbImage, signal?: AbortSignal) => Promise<DetectedFace[]>;
   /** Default ANALYZE_MIN_HEAD_SCALE. */
   minHeadScale?: number;
+  /** Attribute models per face of `faceRunner`'s search; default ANALYZE_FACE_ATTRIBUTES. */
+  faceAttributes?: FaceAttributeLevel;
   /** Celebrity/landmark galleries (their own issue). */
   gallery?: GalleryMatcher;
   /** Runs objects, NSFW and pixel statistics elsewhere (the analyze worker); default this thread. */
@@ -81,8 +92,14 @@ export interface AnalyzeService {
 export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
   const newId = deps.newId ?? randomUUID;
   const { faceRunner, detectFaces } = deps;
-  // The same search as detect's FRONTAL selector, so analyze and detect agree on the faces.
-  const faceOptions = { minHeadScale: deps.minHeadScale ?? ANALYZE_MIN_HEAD_SCALE, selector: selectorPlan(['FRONTAL']) };
+  // The same search as detect's FRONTAL selector, so analyze and detect agree on the faces; the
+  // `summary` attributes (age and gender from faceres, no gear) are what analyze reports and its
+  // rules read (docs/faces.md "Attribute levels").
+  const faceOptions: DetectOptions = {
+    minHeadScale: deps.minHeadScale ?? ANALYZE_MIN_HEAD_SCALE,
+    selector: selectorPlan(['FRONTAL']),
+    attributes: deps.faceAttributes ?? ANALYZE_FACE_ATTRIBUTES,
+  };
   const pipelineDeps: AnalyzeDeps = {
     runModel: deps.runModel,
     gallery: deps.gallery,

@@ -2,7 +2,8 @@
  * `npm run eval:faces`: recall/precision on the shared fixtures (facesComplete images), false
  * faces on face-free images, gender of the named people and per-image timings, for the default
  * selector (FRONTAL) and for FULL; false faces on the negative images (test/fixtures/negatives) per
- * split, and the verification evidence (descriptor spread) the threshold was chosen on. Prints
+ * split, the verification evidence (descriptor spread) the threshold was chosen on, and gender
+ * and age at the `full` and `summary` attribute levels (attribute-levels.ts). Prints
  * markdown (copied into docs/benchmarks.md, "## Faces", and docs/faces.md, "Verification").
  */
 import { FACE_VERIFY_RULES } from '../../src-main/analysis/faces/face-verify';
@@ -15,6 +16,7 @@ import {
   type NegativeEval,
 } from '../main/analysis/faces/fixture-eval';
 import { collectEvidence, type CandidateEvidence } from '../main/analysis/faces/verification-evidence';
+import { compareLevels, summarizeLevels, type LevelPair } from '../main/analysis/faces/attribute-levels';
 
 const stack = openFaceStack(2);
 const pct = (x: number): string => x.toFixed(3);
@@ -74,6 +76,30 @@ function printNegatives(label: string, r: NegativeEval[]): void {
   if (hit.length) console.log(`\nfalse faces: ${hit.join('; ')}`);
 }
 
+function printLevels(r: { fixtures: LevelPair[]; people: LevelPair[] }): void {
+  console.log("\n### Gender and age by attribute level (analyze's search: minHeadScale 0.1, FRONTAL)\n");
+  console.log(
+    '`full`: faceres + gear (detect); `summary`: faceres alone (analyze). Age has no truth: the difference between the levels.\n',
+  );
+  console.log(
+    '| faces | found | gender labelled | full right | summary right | unlabelled, levels disagree | age \\|Δ\\| median / p90 / max | age Δ mean (summary − full) |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---|---:|');
+  const wrong: string[] = [];
+  for (const [label, pairs] of [
+    ['fixture named faces', r.fixtures],
+    ['people crops (named + visually labelled)', r.people],
+  ] as const) {
+    const s = summarizeLevels(pairs);
+    const a = s.ageAbsDiff;
+    console.log(
+      `| ${label} | ${s.found} | ${s.labelled} | ${s.fullRight} | ${s.summaryRight} | ${s.unlabelledDisagreements} | ${a.median.toFixed(1)} / ${a.p90.toFixed(1)} / ${a.max.toFixed(1)} | ${a.meanSigned.toFixed(1)} |`,
+    );
+    wrong.push(...s.wrong);
+  }
+  if (wrong.length) console.log(`\nwrong at a level: ${wrong.join('; ')}`);
+}
+
 function printEvidence(ev: CandidateEvidence[]): void {
   console.log('\n### Verification evidence: faceres descriptor spread\n');
   console.log(
@@ -114,6 +140,7 @@ try {
   printNegatives('FRONTAL (default), minHeadScale 0.015', await evaluateNegatives(stack.service));
   printNegatives('FULL, minHeadScale 0.015', await evaluateNegatives(stack.service, { selector: 'FULL' }));
   printEvidence(await collectEvidence(stack));
+  printLevels(await compareLevels(stack.runner, stack.loader));
 } finally {
   await stack.close();
 }

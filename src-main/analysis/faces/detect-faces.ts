@@ -3,7 +3,14 @@
  * attribute models → `FaceResult`s in image px, ordered for `face_id`.
  */
 import type { Box, RgbImage, Window } from '../../inference';
-import { estimateAttributesBatch, req, runFaceresBatch, type AttributeScores } from './attributes';
+import {
+  estimateAttributesBatch,
+  NEUTRAL_ETHNICITY,
+  req,
+  runFaceresBatch,
+  type AttributeScores,
+  type FaceAttributeLevel,
+} from './attributes';
 import { detectCandidates, type Candidate } from './detector';
 import { facePatch, laplacianStd } from './face-patch';
 import { descriptorSpread, verifyFace } from './face-verify';
@@ -49,7 +56,13 @@ export interface DetectOptions {
   /** Smallest face to search as a fraction of the shorter image side (0.015..0.5). */
   minHeadScale: number;
   selector: SelectorPlan;
-  /** Skip the attribute models (age, gender, ethnicity, emotion get neutral values). */
+  /**
+   * Which attribute models run on each verified face (attributes.ts `FaceAttributeLevel`): `full`
+   * (default; detect), `summary` (no gear: age and gender from faceres alone, neutral ethnicity;
+   * analyze) or `none` (neutral age, gender, ethnicity and emotion).
+   */
+  attributes?: FaceAttributeLevel;
+  /** The same as `attributes: 'none'` (kept for the callers that only need geometry). */
   skipAttributes?: boolean;
   /** Filled with per-stage counts and wall times when given (benchmarks, service timings). */
   stats?: FaceSearchStats;
@@ -88,7 +101,7 @@ export async function detectFacesInImage(
   // Batched stages (one session.run per model and pass for all faces, runner.ts `runOnWindows`):
   // mesh every candidate, then keep real faces in the selector's yaw range without duplicates;
   // only those get faceres, whose descriptor verifies the face (face-verify.ts), and only the
-  // verified ones get gear and emotion (none with `skipAttributes`), the expensive part.
+  // verified ones get gear and emotion (as `opts.attributes` asks), the expensive part.
   const meshed = await meshCandidates(img, candidates, runner, signal, opts.selector.partial ? 0 : MESH_MIN_SCORE);
   const kept = selectFaces(meshed, opts.selector);
   const t2 = performance.now();
@@ -101,15 +114,18 @@ export async function detectFacesInImage(
     );
     return verdict.accepted ? [{ m, win: faceWins[i]!, faceres: faceres[i]!, confidence: verdict.confidence }] : [];
   });
-  const attrs = opts.skipAttributes
-    ? accepted.map(neutralAttributes)
-    : await estimateAttributesBatch(
-        img,
-        accepted.map((a) => a.win),
-        runner,
-        signal,
-        accepted.map((a) => a.faceres),
-      );
+  const level = opts.skipAttributes ? 'none' : (opts.attributes ?? 'full');
+  const attrs =
+    level === 'none'
+      ? accepted.map(neutralAttributes)
+      : await estimateAttributesBatch(
+          img,
+          accepted.map((a) => a.win),
+          runner,
+          signal,
+          accepted.map((a) => a.faceres),
+          level,
+        );
   const faces = accepted.map((a, i) => describeFace(img, a.m, a.win, a.confidence, attrs[i]!));
   if (opts.stats) {
     Object.assign(opts.stats, {
@@ -175,7 +191,7 @@ function neutralAttributes(): AttributeScores {
   return {
     male: 0.5,
     ageYears: 0,
-    ethnicity: { asian: 0.2, hispanic: 0.2, black: 0.2, white: 0.2, other: 0.2 },
+    ethnicity: { ...NEUTRAL_ETHNICITY },
     emotions: { angry: 0, disgust: 0, fear: 0, happy: 0, sad: 0, surprise: 0, neutral: 1 },
   };
 }

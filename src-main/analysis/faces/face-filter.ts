@@ -35,14 +35,29 @@ export function selectFaces(meshed: ReadonlyArray<MeshedFace | null>, selector: 
   const ranked = meshed
     .filter((m): m is MeshedFace => m !== null)
     .sort((a, b) => b.candidate.score + b.faceScore - (a.candidate.score + a.faceScore));
-  const kept: MeshedFace[] = [];
+  // Each face's box and eye centres once (the pairwise checks below are O(faces²); recomputing
+  // them from the 468 points per pair cost ≈ 2 ms CPU on a 24-face photo, 0.4 ms this way).
+  const kept: Array<{ m: MeshedFace; g: Geometry }> = [];
   for (const m of ranked) {
     if (!accept(m)) continue;
     if (Math.abs(headPose(m.mesh).yaw) > selector.maxAbsYawDeg) continue;
-    if (kept.some((k) => sameEyes(k.mesh, m.mesh) || centreInside(m, k))) continue;
-    kept.push(m);
+    const g = geometry(m);
+    if (kept.some((k) => sameEyes(k.g, g) || centreInside(m, g, k.g))) continue;
+    kept.push({ m, g });
   }
-  return kept;
+  return kept.map((k) => k.m);
+}
+
+/** What the de-duplication compares: the mesh box and eye centres, image px. */
+interface Geometry {
+  box: Box;
+  rightEye: [number, number];
+  leftEye: [number, number];
+}
+
+function geometry(m: MeshedFace): Geometry {
+  const { rightEye, leftEye } = keyPoints(m.mesh);
+  return { box: meshBox(m.mesh), rightEye, leftEye };
 }
 
 /**
@@ -66,9 +81,7 @@ export function meshBox(mesh: readonly Point3[]): Box {
 
 // Two candidates that refine to the same face (e.g. found at two levels or by two ROLL passes):
 // eye centres within a third of the inter-ocular distance.
-function sameEyes(a: readonly Point3[], b: readonly Point3[]): boolean {
-  const ka = keyPoints(a);
-  const kb = keyPoints(b);
+function sameEyes(ka: Geometry, kb: Geometry): boolean {
   const ied = Math.hypot(ka.leftEye[0] - ka.rightEye[0], ka.leftEye[1] - ka.rightEye[1]);
   const d =
     Math.hypot(ka.leftEye[0] - kb.leftEye[0], ka.leftEye[1] - kb.leftEye[1]) +
@@ -100,9 +113,9 @@ function minFlagFor(m: MeshedFace, base: number): number {
 // A weaker face whose box centre — or whose detection's centre — lies inside a stronger face's
 // box is the same face or a patch straddling it and a neighbour: two real faces never sit one
 // inside the other's box.
-function centreInside(weak: MeshedFace, strong: MeshedFace): boolean {
-  const a = meshBox(weak.mesh);
-  const b = meshBox(strong.mesh);
+function centreInside(weak: MeshedFace, weakGeometry: Geometry, strong: Geometry): boolean {
+  const a = weakGeometry.box;
+  const b = strong.box;
   const inside = (x: number, y: number): boolean => x > b.left && x < b.left + b.width && y > b.top && y < b.top + b.height;
   return inside(a.left + a.width / 2, a.top + a.height / 2) || inside(weak.candidate.cx, weak.candidate.cy);
 }

