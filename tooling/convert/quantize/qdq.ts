@@ -22,7 +22,7 @@ const REMOVABLE_ACTIVATIONS = new Set(['Relu', 'Clip']);
 const HEAD_OPS = new Set(['Reshape', 'Transpose', 'Identity', 'Flatten', 'Squeeze', 'Unsqueeze', 'Concat', 'Sigmoid', 'Softmax']);
 
 /** Tensors that reach a graph output through head ops only. */
-function headTensors(g: GraphIndex): Set<string> {
+export function headTensors(g: GraphIndex): Set<string> {
   const heads = new Set<string>();
   const stack = [...g.graphOutputs];
   while (stack.length) {

@@ -127,3 +127,61 @@ export function simplify(m: OnnxModel): { folded: number; relu6: number } {
   const relu6 = relu6AsClip(m);
   return { folded, relu6 };
 }
+
+/**
+ * MobileNetV3's hard-swish as TF.js spells it, `Mul(x, 1/6) · Clip(Add(x, 3), 0, 6)`, becomes one
+ * `HardSwish(x)` node (opset 14; the same function). Not part of `simplify()`: the shipped int8
+ * models have no hard-swish, and CenterNet, which has 20, stays float (docs/models.md). Used by
+ * the CenterNet int8 measurement (`centernet-explore.ts`). Returns the number of patterns replaced.
+ */
+export function hardSwishAsOne(m: OnnxModel): number {
+  const g = new GraphIndex(m);
+  // The constants are float16 in the converted graph: 1/6 is stored as 0.16663.
+  const near = (name: string, v: number): boolean => {
+    const c = scalarConst(g, name);
+    return c !== undefined && Math.abs(c - v) <= 1e-3 * Math.max(1, Math.abs(v));
+  };
+  const only = (n: OnnxNode): boolean => g.consumers.get(n.output[0]!)?.length === 1 && !g.graphOutputs.has(n.output[0]!);
+  const drop = new Set<OnnxNode>();
+  let count = 0;
+  for (const mul of m.graph.node) {
+    if (mul.opType !== 'Mul' || mul.input.length !== 2) continue;
+    const [a, b] = mul.input.map((i) => g.producer.get(i));
+    const sixth = a?.opType === 'Mul' ? a : b?.opType === 'Mul' ? b : undefined;
+    const clip = a?.opType === 'Clip' ? a : b?.opType === 'Clip' ? b : undefined;
+    if (!sixth || !clip || clip.input.length !== 3 || !near(clip.input[1]!, 0) || !near(clip.input[2]!, 6)) continue;
+    const x = sixth.input.find((i) => scalarConst(g, i) === undefined);
+    if (!x || !sixth.input.some((i) => near(i, 1 / 6))) continue;
+    const add = g.producer.get(clip.input[0]!);
+    if (add?.opType !== 'Add' || !add.input.includes(x) || !add.input.some((i) => i !== x && near(i, 3))) continue;
+    if (![sixth, clip, add].every(only)) continue;
+    mul.opType = 'HardSwish';
+    mul.input = [x];
+    drop.add(sixth).add(clip).add(add);
+    count++;
+  }
+  m.graph.node = m.graph.node.filter((n) => !drop.has(n));
+  prune(m);
+  return count;
+}
+
+/**
+ * `ReduceMean` over the spatial axes of an NCHW tensor with kept dims (squeeze-and-excite) becomes
+ * `GlobalAveragePool` (the same values): onnxruntime runs that as an int8 kernel in a QDQ graph
+ * (QLinearGlobalAveragePool) and in its blocked float layout, which it does not for ReduceMean.
+ * Opt-in like hardSwishAsOne. Returns the number of nodes changed.
+ */
+export function reduceMeanAsGlobalPool(m: OnnxModel): number {
+  let count = 0;
+  for (const n of m.graph.node) {
+    if (n.opType !== 'ReduceMean' || n.input.length !== 1) continue;
+    const axes = n.attribute.find((a) => a.name === 'axes')?.ints?.map(Number);
+    const keep = n.attribute.find((a) => a.name === 'keepdims');
+    const spatial = axes?.length === 2 && ((axes[0] === 2 && axes[1] === 3) || (axes[0] === -2 && axes[1] === -1));
+    if (!spatial || (keep && Number(keep.i) !== 1)) continue;
+    n.opType = 'GlobalAveragePool';
+    n.attribute = [];
+    count++;
+  }
+  return count;
+}
