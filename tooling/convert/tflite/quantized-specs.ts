@@ -47,6 +47,12 @@ export interface QuantizedBuildSpec {
    * errors where the argmax map of a random input flips on near-ties. `stride` stores a sample.
    */
   parityTaps?: (TfliteOutputSpec & { stride?: number })[];
+  /**
+   * Converted with a free spatial size (quantized.ts `freeSpatial`) and run by the app at this
+   * square size (the manifest's input, preprocess and output shapes); `input` stays the source
+   * graph's, at which the parity check runs.
+   */
+  runSize?: number;
 }
 
 /** google-coral/test_data "Release Grouper" (2021-07-26). */
@@ -122,7 +128,7 @@ export const quantizedSpecs: QuantizedBuildSpec[] = [
       out(
         'ArgMax',
         'classes',
-        '[1,513,513] int64 PASCAL VOC class per input pixel (0 background, 15 person, labels/pascal-voc.json); map back by scaling x and y separately',
+        '[1,H,W] int64 PASCAL VOC class per input pixel (0 background, 15 person, labels/pascal-voc.json); map back by scaling x and y separately',
       ),
     ],
     labels: { file: 'labels/pascal-voc.json', source: 'pascal_voc_segmentation_labels.txt', format: 'names', count: 21 },
