@@ -1,5 +1,5 @@
 import { BugError } from '../core';
-import type { AnalyzeData, Celebrity, Color, Detail, LandmarkDetail, VisualFeature } from '../shared/spec';
+import type { AnalyzeData, Celebrity, Color, Detail, ImageType, LandmarkDetail, VisualFeature } from '../shared/spec';
 import { adultFromProbabilities } from './adult';
 import { contentProbabilities, runContentNet, type ContentProbabilities } from './content-net';
 import { classifyImage, type ClassScore } from './classifier';
@@ -119,15 +119,8 @@ export async function analyzePixels(
   const { chroma, scene, ink, texture } = pixels;
   Object.assign(timingsMs, branch.timingsMs);
   const t1 = performance.now();
-  const imageType = classifyImageType({
-    texture,
-    ink,
-    chromaP90: chroma.p90,
-    isBW: isBlackAndWhite(chroma),
-    drawingProb: nsfw?.Drawing,
-    textLines: scene.textLines,
-  });
-  const photo = imageType.clipArtType < CLIP_ART_TYPE.clipArt && imageType.lineDrawingType !== 1;
+  const imageType = imageTypeOf(pixels, nsfw);
+  const photo = isPhoto(imageType);
   const color = photo ? withSubjectColour(pixels.color, subject) : pixels.color;
   const evidence: Evidence = {
     width: img.width,
@@ -176,14 +169,36 @@ export async function runModelBranch(
   const nsfwP = want.nsfw
     ? timed('nsfw', async () => contentProbabilities(await runContentNet(img, runModel, signal)))
     : Promise.resolve(undefined);
-  const subjectP = Promise.all([objectsP, classesP]).then(([objects, classes]) => {
+  const pixelsP = want.pixels ? timed('pixels', () => measurePixels(img)) : Promise.resolve(undefined);
+  // The subject counts on photos only (analyzePixels): with the pixel statistics here, the same
+  // image type decides first and drawings skip the segmenter (it starts after the NSFW net and
+  // the pixels then, not only after the detector and the classifier).
+  const subjectP = Promise.all([objectsP, classesP, nsfwP, pixelsP]).then(([objects, classes, nsfw, pixels]) => {
     const seen = want.subject ? seenVocThings(objects, classes) : new Set<never>();
-    return seen.size ? timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen)) : undefined;
+    if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw)))) return undefined;
+    return timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen));
   });
-  for (const p of [objectsP, classesP, nsfwP, subjectP]) p.catch(() => undefined);
-  const pixels = want.pixels ? await timed('pixels', () => measurePixels(img)) : undefined;
-  const [objects, classes, nsfw, subject] = await Promise.all([objectsP, classesP, nsfwP, subjectP]);
+  for (const p of [objectsP, classesP, nsfwP, pixelsP, subjectP]) p.catch(() => undefined);
+  const [objects, classes, nsfw, pixels, subject] = await Promise.all([objectsP, classesP, nsfwP, pixelsP, subjectP]);
   return { pixels, objects, classes, nsfw, subject, timingsMs };
+}
+
+/** The image type from the pixel statistics and the NSFW net's drawing probability. */
+function imageTypeOf(pixels: PixelEvidence, nsfw: ContentProbabilities | undefined): ReturnType<typeof classifyImageType> {
+  const { chroma, scene, ink, texture } = pixels;
+  return classifyImageType({
+    texture,
+    ink,
+    chromaP90: chroma.p90,
+    isBW: isBlackAndWhite(chroma),
+    drawingProb: nsfw?.Drawing,
+    textLines: scene.textLines,
+  });
+}
+
+/** A photo: neither clip art nor a line drawing (DeepLab's regions and colour count on photos only). */
+function isPhoto(t: ImageType): boolean {
+  return t.clipArtType < CLIP_ART_TYPE.clipArt && t.lineDrawingType !== 1;
 }
 
 /**

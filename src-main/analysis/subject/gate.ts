@@ -4,7 +4,7 @@ import type { DetectedObject } from '../objects/types';
 import { COCO_OF_VOC_WORD, SEGMENTABLE } from './voc';
 
 /**
- * When the segmenter runs: it costs about three times CenterNet (513×513, ≈ 185 ms of CPU), so
+ * When the segmenter runs: it costs about CenterNet's CPU (321×321, ≈ 70 ms; 185 ms at 513), so
  * only when the detector or the classifier already sees a VOC thing other than a person (a pet,
  * a vehicle, furniture, a plant, a bottle, a screen). People photos, the common case, get their
  * subject from the faces and person boxes. `detectorRaw` is a raw CenterNet score (between the

@@ -12,9 +12,11 @@ export interface ClassMask {
 }
 
 /**
- * decode → preprocess (the manifest's stretch to 513×513, uint8) → session → postprocess: the
+ * decode → preprocess (the manifest's stretch to 321×321, uint8) → session → postprocess: the
  * per-pixel VOC classes. The graph ends in an arg-max, so its single output already holds class
- * indices (as float32 through the runner).
+ * indices (as float32 through the runner). The converted graph takes any 16k + 1 size (its source
+ * runs at 513); the manifest's 321 costs ≈ 2.6× less CPU with the same analyze results on the
+ * fixtures (docs/models.md).
  */
 export async function segmentImage(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<ClassMask> {
   const spec = runner.spec(SEGMENT_MODEL_ID);

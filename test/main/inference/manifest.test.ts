@@ -40,7 +40,7 @@ describe('model manifest', () => {
     expect(classifier.precision).toBe('uint8');
     expect(classifier.inputs[0]).toMatchObject({ dtype: 'uint8', preprocess: { size: [224, 224], resize: 'stretch', dtype: 'uint8' } });
     expect(classifier.quantization!.outputs['probabilities']).toEqual({ scale: 1 / 256, zeroPoint: 0 });
-    expect(m.models.get('deeplabv3-pascal')!.outputs[0]).toMatchObject({ name: 'classes', shape: [1, 513, 513], dtype: 'int64' });
+    expect(m.models.get('deeplabv3-pascal')!.outputs[0]).toMatchObject({ name: 'classes', shape: [1, 321, 321], dtype: 'int64' });
     for (const spec of m.models.values()) {
       // Batch 1, or -1 (any batch) for the per-face models that take all faces of an image in one run.
       const batch = ['facemesh', 'gear', 'faceres', 'emotion'].includes(spec.id) ? -1 : 1;

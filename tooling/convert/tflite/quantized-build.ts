@@ -27,7 +27,8 @@ export function convertQuantizedSpec(
   withTaps = false,
 ): { bytes: Uint8Array; converted: QuantizedConverted } {
   const outputs = withTaps ? [...spec.outputs, ...(spec.parityTaps ?? [])] : spec.outputs;
-  const converted = convertQuantizedTflite(loadCoral(spec), { inputName: spec.input.name, outputs, mode });
+  const freeSpatial = spec.runSize !== undefined;
+  const converted = convertQuantizedTflite(loadCoral(spec), { inputName: spec.input.name, outputs, mode, freeSpatial });
   if (converted.inputShape.join() !== spec.input.shape.join())
     throw new Error(`${spec.id}: model input ${converted.inputShape} != spec ${spec.input.shape}`);
   const source = `${spec.source.repo}@${spec.source.commit}/${spec.source.file}`;
@@ -60,9 +61,10 @@ export function buildQuantizedModel(spec: QuantizedBuildSpec, outDir: string): M
   mkdirSync(dirname(join(outDir, spec.labels.file)), { recursive: true });
   writeFileSync(join(outDir, spec.labels.file), labelsJson(labels));
 
+  const run = runInput(spec);
   const base = manifestEntry(
-    { ...spec, labels: spec.labels.file, source: { package: `github.com/${spec.source.repo}` } },
-    { file, bytes, version: spec.source.commit, sourcePath: spec.source.file, outputShapes: converted.outputShapes },
+    { ...spec, input: run.input, labels: spec.labels.file, source: { package: `github.com/${spec.source.repo}` } },
+    { file, bytes, version: spec.source.commit, sourcePath: spec.source.file, outputShapes: converted.outputShapes.map(run.shape) },
   );
   const inQ = converted.inputQuantization;
   const outputs: Record<string, { scale: number; zeroPoint: number }> = {};
@@ -72,7 +74,7 @@ export function buildQuantizedModel(spec: QuantizedBuildSpec, outDir: string): M
   });
   return {
     ...base,
-    inputs: base.inputs.map((i) => ({ ...i, dtype: inQ.dtype, preprocess: spec.input.preprocess })),
+    inputs: base.inputs.map((i) => ({ ...i, dtype: inQ.dtype, preprocess: run.input.preprocess })),
     outputs: base.outputs.map((o, i) => ({
       name: o.name,
       shape: o.shape,
@@ -82,6 +84,24 @@ export function buildQuantizedModel(spec: QuantizedBuildSpec, outDir: string): M
     precision: inQ.dtype,
     quantization: { inputs: { [spec.input.name]: { scale: inQ.scale, zeroPoint: inQ.zeroPoint } }, outputs },
   };
+}
+
+/**
+ * The input as the app runs it and a map of source shapes to run shapes: for a `runSize` spec the
+ * source size (in every spatial dim equal to it) becomes the run size; otherwise as converted.
+ */
+function runInput(spec: QuantizedBuildSpec): { input: QuantizedBuildSpec['input']; shape: (s: number[]) => number[] } {
+  const size = spec.runSize;
+  if (size === undefined) return { input: spec.input, shape: (s) => s };
+  const [n, h, w, c] = spec.input.shape as [number, number, number, number];
+  if (h !== w) throw new Error(`${spec.id}: runSize needs a square source input, got ${h}x${w}`);
+  const input = {
+    ...spec.input,
+    shape: [n, size, size, c],
+    normalization: spec.input.normalization.replaceAll(`${h}x${w}`, `${size}x${size}`),
+    preprocess: { ...spec.input.preprocess, size: [size, size] as [number, number] },
+  };
+  return { input, shape: (s) => s.map((d, i) => (i > 0 && i < 3 && d === h ? size : d)) };
 }
 
 /** ONNX element type -> the manifest's dtype names (as onnxruntime-node's Tensor types). */

@@ -20,9 +20,9 @@ export interface QuantizedCase {
 /** Seed of the random case (shared with the float TFLite and TF.js parity checks). */
 export const RANDOM_SEED = 1234;
 
-/** RGB bytes of a fixture stretched to `spec`'s input size. */
-export async function fixturePixels(spec: QuantizedBuildSpec, file: string): Promise<Uint8Array> {
-  const [w, h] = spec.input.preprocess.size;
+/** RGB bytes of a fixture stretched to `spec`'s input size (or to `size` x `size`: a free-spatial graph's run size). */
+export async function fixturePixels(spec: QuantizedBuildSpec, file: string, size?: number): Promise<Uint8Array> {
+  const [w, h] = size === undefined ? spec.input.preprocess.size : [size, size];
   const { data } = await sharp(join(fixturesDir, file))
     .removeAlpha()
     .toColourspace('srgb')

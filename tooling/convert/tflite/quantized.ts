@@ -51,6 +51,14 @@ export interface QuantizedConvertOptions {
   inputName: string;
   outputs: TfliteOutputSpec[];
   mode: QuantizedMode;
+  /**
+   * Free spatial size: the input's height and width become symbolic dims and every
+   * RESIZE_BILINEAR takes its output size at run time from the shape of an earlier value that had
+   * the op's fixed size in the source graph (Shape -> Concat -> Resize sizes), so the same graph
+   * runs at other input sizes. Only sizes with the source's SAME padding and grid alignment are
+   * meaningful (DeepLab: 16k + 1, as its 513).
+   */
+  freeSpatial?: boolean;
 }
 
 /** Scale and zero point of a graph input or output (per tensor). */
@@ -195,7 +203,9 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
   const inQ = inTensor.quantization();
   if (!inDtype || !inQ) throw new Error('input must be uint8 or int8 with quantization parameters');
   const inputShape = inTensor.shape();
-  g.inputs.push({ name: opts.inputName, dtype: inDtype, dims: inputShape });
+  const free = opts.freeSpatial === true;
+  if (free && inputShape.length !== 4) throw new Error(`free spatial size needs an NHWC input, got ${inputShape}`);
+  g.inputs.push({ name: opts.inputName, dtype: inDtype, dims: free ? [inputShape[0]!, 'height', 'width', inputShape[3]!] : inputShape });
   if (float) {
     const x = g.node('Cast', [opts.inputName], { to: 1 })[0]!;
     const centred = g.node('Sub', [x, scalar('float', inQ.zeroPoints[0]!)])[0]!;
@@ -270,7 +280,7 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
           break;
         }
         const mode = o?.alignCorners() ? 'align_corners' : o?.halfPixelCenters() ? 'half_pixel' : 'asymmetric';
-        const sizes = g.initializer('sizes', 'int64', [4], i64([1, outShape[3]!, h, w]));
+        const sizes = free ? runtimeSizes(h, w, outShape[3]!, where) : g.initializer('sizes', 'int64', [4], i64([1, outShape[3]!, h, w]));
         const resize = (v: string) => g.node('Resize', [v, '', '', sizes], { mode: 'linear', coordinate_transformation_mode: mode })[0]!;
         if (float) {
           result(outIdx, resize(asNchw(x)), true);
@@ -400,6 +410,18 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
     result(outIdx, activate(y, o.activation(), outIdx, where), true);
   }
 
+  /**
+   * Resize `sizes` [1, C, H, W] of a free-spatial graph: H and W read at run time from the first
+   * value (in graph order, the input first) whose source shape is NHWC with spatial size h x w.
+   */
+  function runtimeSizes(h: number, w: number, c: number, where: string): string {
+    const ref = [...values.values()].find((v) => v.shape.length === 4 && v.shape[1] === h && v.shape[2] === w);
+    if (!ref) throw new Error(`${where}: no earlier value of size ${h}x${w} to take the run-time size from`);
+    const at = ref.nchw ? 2 : 1;
+    const hw = g.node('Shape', [ref.name], { start: at, end: at + 2 })[0]!;
+    return g.node('Concat', [g.initializer('batch_channels', 'int64', [2], i64([1, c])), hw], { axis: 0 })[0]!;
+  }
+
   function inputScale(i: number): number {
     return tensors[i]!.quantization()!.scales[0]!;
   }
@@ -413,10 +435,19 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
     if (i === undefined) throw new Error(`no tensor ${spec.tensor}`);
     const v = runtime(i);
     g.node('Identity', [asNhwc(v)], {}, 1, [spec.name]);
-    g.outputs.push({ name: spec.name, dtype: v.dtype, dims: v.shape, doc: spec.doc });
+    g.outputs.push({ name: spec.name, dtype: v.dtype, dims: free ? freeDims(v.shape, spec.name) : v.shape, doc: spec.doc });
     outputShapes.push(v.shape);
     outputDtypes.push(v.dtype);
     outputQuantization.push(v.q ? { dtype: v.q.dtype, scale: v.q.params.scales[0]!, zeroPoint: v.q.params.zeroPoints[0]! } : null);
+  }
+  /** Output dims of a free-spatial graph: the input's size by its symbolic names, other spatial sizes named per output. */
+  function freeDims(shape: number[], output: string): (number | string)[] {
+    if (shape.length < 3) return shape;
+    return shape.map((d, i) => {
+      if (i === 1) return d === inputShape[1] ? 'height' : `${output}_height`;
+      if (i === 2) return d === inputShape[2] ? 'width' : `${output}_width`;
+      return d;
+    });
   }
   g.prune();
   return {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyzePixels, classifyImage, detectObjects, measurePixels } from '../../../../src-main/analysis';
 import { decodeImage } from '../../../../src-main/inference/image';
 import { maskedColorName } from '../../../../src-main/analysis/color/foreground';
+import { CLIP_ART_TYPE } from '../../../../src-main/analysis/rules';
 import { seenVocThings, segmentImage, subjectFromMask, VOC21 } from '../../../../src-main/analysis/subject';
 import type { VisualFeature } from '../../../../src-main/shared/spec';
 import { fixture } from '../../../helpers/paths';
@@ -19,7 +20,8 @@ describe('subject segmentation', () => {
   it('finds the cat: a region filling most of the photo, its box inside the image', async () => {
     const img = await decodeFixture('cat_chelsea.jpg');
     const mask = await segmentImage(img, runModel);
-    expect([mask.width, mask.height]).toEqual([513, 513]);
+    // The manifest's run size of the free-spatial graph (source size 513; docs/models.md).
+    expect([mask.width, mask.height]).toEqual([321, 321]);
     expect(mask.classes.reduce((m, k) => Math.max(m, k), 0)).toBeLessThan(VOC21.length);
     const s = subjectFromMask(mask, img, new Set(['cat']));
     expect(s.main?.label).toBe('cat');
@@ -49,6 +51,17 @@ describe('subject segmentation', () => {
     expect(await seen('cat_chelsea.jpg')).toEqual(['cat']);
     expect(await seen('tom_cruise.jpg')).toEqual([]);
     expect(await seen('rocket_launchpad.jpg')).toEqual([]);
+  });
+
+  it('skips the segmenter on drawings, whose regions would not count: the horse silhouette clip art', async () => {
+    const img = await decodeFixture('horse_silhouette_clipart.png');
+    // The detector sees the horse, so only the image type stops the segmenter.
+    expect([...seenVocThings(await detectObjects(img, runModel), await classifyImage(img, runModel))]).toContain('horse');
+    const features = new Set<VisualFeature>(['Color', 'Description', 'ImageType', 'Tags']);
+    const { data, timingsMs } = await analyzePixels(img, features, new Set(), { runModel });
+    expect(data.imageType!.clipArtType).toBeGreaterThanOrEqual(CLIP_ART_TYPE.clipArt);
+    expect(timingsMs['subject']).toBeUndefined();
+    expect(timingsMs['pixels']).toBeGreaterThan(0);
   });
 
   it("gives analyze the cat's colour as the foreground and names the cat", async () => {
