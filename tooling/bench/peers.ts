@@ -142,18 +142,19 @@ async function peer(bytes: Buffer): Promise<number> {
 }
 
 // ---- picscan ----------------------------------------------------------------------------------
-const { InferenceEngine, loadManifest } = await import('../../src-main/inference');
 const { createBackend } = await import('../../src-main/app/backend');
 const { loadConfig } = await import('../../src-main/config');
 const { createImageLoader, intakeOptions } = await import('../../src-main/intake');
 const { analyzeModelsFromEngine, createAnalyzeService } = await import('../../src-main/services/analyze.service');
-const pModels = join(root, 'models');
-const engine = new InferenceEngine(loadManifest(join(pModels, 'manifest.json')), { modelsDir: pModels, intraOpNumThreads: 2 });
+const { openLocalEngine } = await import('../../src-main/services/local-engine');
+// Both picscan runs use the product's config (threads per session, the face models' cap) with a
+// data folder of their own: the app's composition root, and the same engine without the worker.
+const appDir = mkdtempSync(join(tmpdir(), 'picscan-peers-app-'));
+const config = loadConfig({ dataDir: appDir }, {});
+const engine = openLocalEngine(config);
 const loader = createImageLoader(intakeOptions('desktop'));
 const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader });
-// The product's path: its own config (threads, worker) with a data folder of its own.
-const appDir = mkdtempSync(join(tmpdir(), 'picscan-peers-app-'));
-const backend = createBackend(loadConfig({ dataDir: appDir }, {}));
+const backend = createBackend(config);
 const { parseAnalyzeOptions } = await import('../../src-main/services/api');
 /** Every analyze feature and detail (the spec's default when none is named). */
 const ALL_FEATURES = parseAnalyzeOptions({});
