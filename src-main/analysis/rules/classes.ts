@@ -1,6 +1,7 @@
 import { IMAGENET_HIERARCHY, subjectWord, type ClassScore, type ImagenetClass } from '../classifier';
 import type { Evidence } from '../evidence';
 import { COCO80, type CocoLabel } from '../objects/coco';
+import { acceptedDrawingLabels } from './drawings';
 import type { CategoryName } from './categories';
 import { WORDING } from './vocab';
 
@@ -167,10 +168,15 @@ const isScene = (c: ImagenetClass): boolean => !!c.category && SCENE_CATEGORY.te
 
 /** 1 for photos, 0 for line drawings and small-palette clip art, a ramp over the palette between. */
 export function photoLikeness(e: Evidence): number {
-  if (e.imageType.lineDrawingType === 1) return 0;
-  if (e.imageType.clipArtType < 2) return 1;
+  return photoLikenessOf(e.imageType, e.colorBins90);
+}
+
+/** photoLikeness from the image type and the palette (4-bit colour bins covering 90 % of the pixels). */
+export function photoLikenessOf(type: { lineDrawingType: number; clipArtType: number }, colorBins90: number | undefined): number {
+  if (type.lineDrawingType === 1) return 0;
+  if (type.clipArtType < 2) return 1;
   const [lo, hi] = CLASS_DRAWING_GATE.photoBins;
-  return clamp01(((e.colorBins90 ?? lo) - lo) / (hi - lo));
+  return clamp01(((colorBins90 ?? lo) - lo) / (hi - lo));
 }
 
 /**
@@ -212,5 +218,29 @@ export function classEvidence(e: Evidence): ClassEvidence {
     const conf = classConfidence(kind ? sums.tag.get(kind)! : q);
     subjects.push({ word, conf, coco: cocoOfWord(word), animal: c.tags.includes('animal'), tags: c.tags, scene: isScene(c) });
   }
+  addDrawingThings(e, photoLike, words, subjects);
   return { words, categories, subjects };
+}
+
+/**
+ * On drawings, the labels the drawing vocabulary accepts (rules/drawings.ts) join the classifier's
+ * words, weighted by 1 − photoLikeness; each label not a hypernym of another is a subject, its
+ * accepted hypernyms its tags. Subjects stay ordered by confidence.
+ */
+function addDrawingThings(e: Evidence, photoLike: number, words: Map<string, number>, subjects: ClassSubject[]): void {
+  if (!e.drawingVotes?.length || photoLike >= 1) return;
+  const accepted = acceptedDrawingLabels(e.drawingVotes);
+  if (!accepted.length) return;
+  const weight = 1 - photoLike;
+  const byLabel = new Map(e.drawingVotes.map((v) => [v.label, v]));
+  const ancestors = new Set(accepted.flatMap((a) => byLabel.get(a.label)!.parents));
+  for (const a of accepted) {
+    const conf = weight * a.conf;
+    words.set(a.word, Math.max(words.get(a.word) ?? 0, conf));
+    if (ancestors.has(a.label) || subjects.some((x) => x.word === a.word)) continue;
+    const parents = new Set(byLabel.get(a.label)!.parents);
+    const tags = accepted.filter((x) => parents.has(x.label)).map((x) => x.word);
+    subjects.push({ word: a.word, conf, coco: cocoOfWord(a.word), animal: tags.includes('animal'), tags, scene: false });
+  }
+  subjects.sort((a, b) => b.conf - a.conf);
 }
