@@ -18,7 +18,7 @@ import { acceptedDrawingLabels, DRAWING_LABEL } from '../../src-main/analysis/ru
 import { arg } from '../convert/build';
 import { WORDNET_DICT } from '../convert/labels/imagenet-hierarchy';
 import { DEFAULT_WORK_FILE, readWorkFile, type EmbeddedDrawing } from './embed';
-import { evalSample, splitOf } from './openclipart';
+import { evalSample, splitOf } from '../../test/eval/openclipart';
 import { labelledDrawings, TABLE_FILE, type LabelledDrawing } from './table';
 import { Vocabulary } from './vocabulary';
 
@@ -50,6 +50,13 @@ function textTerms(d: EmbeddedDrawing): Set<string> {
   return out;
 }
 
+/** Whether the top class's name, display word or a general tag is among the drawing's words. */
+function hit(d: EmbeddedDrawing): boolean {
+  const c = IMAGENET_HIERARCHY.classes[d.classes[0]![0]]!;
+  const terms = textTerms(d);
+  return [c.name, subjectWord(c), ...c.tags].some((w) => terms.has(w.toLowerCase()));
+}
+
 const P_BINS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01];
 const groups = { 'line or small palette (0)': (x: number) => x === 0, 'ramp (0..1)': (x: number) => x > 0 && x < 1, 'photo-like (1)': (x: number) => x === 1 };
 const seen = new Set<string>();
@@ -64,20 +71,25 @@ for (const [g, inGroup] of Object.entries(groups)) {
   const rows = reference.filter((d) => inGroup(photoLikenessOf(d, d.colorBins90)));
   const cells = P_BINS.slice(0, -1).map((lo, i) => {
     const inBin = rows.filter((d) => d.classes[0]![1] >= lo && d.classes[0]![1] < P_BINS[i + 1]!);
-    const hits = inBin.filter((d) => {
-      const c = IMAGENET_HIERARCHY.classes[d.classes[0]![0]]!;
-      const terms = textTerms(d);
-      return [c.name, subjectWord(c), ...c.tags].some((w) => terms.has(w.toLowerCase()));
-    }).length;
+    const hits = inBin.filter(hit).length;
     return `${lo.toFixed(1)}: ${inBin.length ? ((100 * hits) / inBin.length).toFixed(0).padStart(3) : '  -'} % of ${String(inBin.length).padStart(4)}`;
   });
   console.log(`  ${g} (${rows.length}):\n    ${cells.join('\n    ')}`);
+  // Least squares of hit (0/1) on p: the precision line the rules use on drawings.
+  const xs = rows.map((d) => d.classes[0]![1]);
+  const ys = rows.map((d) => (hit(d) ? 1 : 0));
+  const mx = xs.reduce((a: number, b) => a + b, 0) / Math.max(1, xs.length);
+  const my = ys.reduce((a: number, b) => a + b, 0) / Math.max(1, ys.length);
+  const sxy = xs.reduce((a, x, i) => a + (x - mx) * (ys[i]! - my), 0);
+  const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  const slope = sxy / Math.max(1e-9, sxx);
+  console.log(`    fit: hit rate ≈ ${(my - slope * mx).toFixed(3)} + ${slope.toFixed(3)} × p`);
 }
 
 // 2. The drawing vocabulary.
 const all = labelledDrawings(vocab, lines);
 const sampleNames = new Set(evalSample(lines.map((l) => l.rel)).map((r) => r.split('/').at(-1)!));
-const heldOut = all.filter((d) => splitOf(d.name) === 'held-out' && d.synsets.length);
+const heldOut = all.filter((d) => splitOf(d.name) === 'held-out' && d.all.length);
 const calibration = heldOut.filter((d) => !sampleNames.has(d.name));
 const sample = heldOut.filter((d) => sampleNames.has(d.name));
 const lineageNames = (synsets: string[]): Set<string> =>
@@ -89,14 +101,14 @@ function rate(rows: LabelledDrawing[], share: number, similarity: number): { sub
   let tags = 0;
   let rightTags = 0;
   for (const d of rows) {
-    const truth = lineageNames(d.synsets);
+    const truth = lineageNames(d.all);
     const accepted = acceptedDrawingLabels(drawingVotes(d.features, table), { ...DRAWING_LABEL, minShare: share, minSimilarity: similarity });
     if (!accepted.length) continue;
     subjects++;
-    if (truth.has(table.vocabulary[accepted[0]!.label]!.synset)) right++;
+    if (table.vocabulary[accepted[0]!.label]!.synset.split(' ').some((x) => truth.has(x))) right++;
     for (const a of accepted) {
       tags++;
-      if (truth.has(table.vocabulary[a.label]!.synset)) rightTags++;
+      if (table.vocabulary[a.label]!.synset.split(' ').some((x) => truth.has(x))) rightTags++;
     }
   }
   return { subjects, right, tags, rightTags };
@@ -113,6 +125,18 @@ for (const sh of shares) {
   });
   console.log(`  ${sh.toFixed(1).padEnd(9)} ${cells.join('')}`);
 }
+const subjectsSeen = new Map<string, number>();
+for (const d of calibration) {
+  const [a] = acceptedDrawingLabels(drawingVotes(d.features, table));
+  if (a) subjectsSeen.set(a.word, (subjectsSeen.get(a.word) ?? 0) + 1);
+}
+console.log(
+  `  subjects named at the chosen thresholds: ${[...subjectsSeen]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 30)
+    .map(([w, n]) => `${w} ${n}`)
+    .join(', ')}`,
+);
 const chosen = rate(sample, DRAWING_LABEL.minShare, DRAWING_LABEL.minSimilarity);
 const onCal = rate(calibration, DRAWING_LABEL.minShare, DRAWING_LABEL.minSimilarity);
 console.log(`\n  chosen thresholds (share ≥ ${DRAWING_LABEL.minShare}, similarity ≥ ${DRAWING_LABEL.minSimilarity}):`);

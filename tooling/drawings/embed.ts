@@ -17,7 +17,7 @@ import { measurePixels } from '../../src-main/analysis/pixel-evidence';
 import { InferenceEngine, loadManifest } from '../../src-main/inference';
 import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { arg } from '../convert/build';
-import { OPENCLIPART_DIR, readMeta, splitOf, svgFiles, type DrawingMeta, type Split } from './openclipart';
+import { OPENCLIPART_DIR, readMeta, splitOf, svgFiles, type DrawingMeta, type Split } from '../../test/eval/openclipart';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_WORK_FILE = join(repoRoot, '.cache/drawings/embed.jsonl');

