@@ -246,10 +246,12 @@ function addDrawingThings(e: Evidence, words: Map<string, number>, subjects: Cla
   const drawn: ClassSubject[] = [];
   for (const a of accepted) {
     words.set(a.word, Math.max(words.get(a.word) ?? 0, a.conf));
-    if (subjects.some((x) => x.word === a.word)) continue;
     const parents = new Set(byLabel.get(a.label)!.parents);
     const tags = accepted.filter((x) => parents.has(x.label)).map((x) => x.word);
-    drawn.push({ word: a.word, conf: a.conf, coco: cocoOfWord(a.word), animal: tags.includes('animal'), tags, scene: false });
+    // The classifier's subject of the same word (its confidence low on a drawing) moves here.
+    const same = subjects.findIndex((x) => x.word === a.word);
+    const conf = Math.max(a.conf, same >= 0 ? subjects.splice(same, 1)[0]!.conf : 0);
+    drawn.push({ word: a.word, conf, coco: cocoOfWord(a.word), animal: tags.includes('animal'), tags, scene: false });
   }
   // Specific labels first, their hypernyms after (the caption falls back to "a container" when
   // "a box" is too unsure); as a block before the classifier's subjects when surer than its best.
