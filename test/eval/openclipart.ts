@@ -72,7 +72,6 @@ export function readMeta(dir: string, rel: string): DrawingMeta {
   return drawingMeta(readFileSync(join(dir, rel), 'utf8'));
 }
 
-
 /** Drawings `npm run eval:unseen` rates: this many of the held-out part, evenly spread over it in path order. */
 export const EVAL_SAMPLE = 240;
 

@@ -184,13 +184,17 @@ for (const [format, rated] of Object.entries(drawings)) {
 }
 // A caption naming a thing whose word (or its plural) is in the drawing's title or keywords.
 const subjectOf = (caption: string): string | undefined =>
-  /^(?:a clip art image of |a drawing of )?(?:an? |two |three |four |five )?(.+?)(?: drawn in black and white| and an? .*| on an? .*| lying on .*)?$/.exec(caption)?.[1];
+  /^(?:a clip art image of |a drawing of )?(?:an? |two |three |four |five )?(.+?)(?: drawn in black and white| and an? .*| on an? .*| lying on .*)?$/.exec(
+    caption,
+  )?.[1];
 const namedDrawings = drawings.png.filter((r) => !GENERIC.has(r.caption));
 const right = namedDrawings.filter((r) => {
   const w = subjectOf(r.caption);
   return !!w && new RegExp(`\\b${w.replace(/[^a-z ]/gi, '')}(e?s)?\\b`, 'i').test(keywordsOf.get(r.name) ?? '');
 });
-console.log(`  PNG captions naming a thing: ${count(drawings.png, (r) => !GENERIC.has(r.caption))}; the thing in the title/keywords: ${right.length} / ${namedDrawings.length}`);
+console.log(
+  `  PNG captions naming a thing: ${count(drawings.png, (r) => !GENERIC.has(r.caption))}; the thing in the title/keywords: ${right.length} / ${namedDrawings.length}`,
+);
 console.log('  thing tags ≥ 0.5 on the PNG drawings (judge by the file name):');
 for (const r of drawings.png.filter((d) => d.things.length)) console.log(`    ${r.name}: ${r.things.join(', ')} — "${r.caption}"`);
 console.log('  PNG captions naming a thing:');

@@ -1,5 +1,5 @@
-// `npm run drawings:calibrate`: the figures behind the drawing rules (docs/analysis.md), from the
-// work file of `npm run drawings:embed` and the committed table:
+// `npx tsx tooling/drawings/calibrate.ts`: the figures behind the drawing rules (docs/analysis.md), from the
+// work file of `npx tsx tooling/drawings/embed.ts` and the committed table:
 //  1. the photo-trained classifier on drawings: how often the top class's words (name, display
 //     word, general tags) appear in the drawing's title or keywords, by probability and by
 //     photoLikeness, on the reference part (rules/classes.ts CLASS_DRAWING_CALIBRATION);
@@ -58,7 +58,11 @@ function hit(d: EmbeddedDrawing): boolean {
 }
 
 const P_BINS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01];
-const groups = { 'line or small palette (0)': (x: number) => x === 0, 'ramp (0..1)': (x: number) => x > 0 && x < 1, 'photo-like (1)': (x: number) => x === 1 };
+const groups = {
+  'line or small palette (0)': (x: number) => x === 0,
+  'ramp (0..1)': (x: number) => x > 0 && x < 1,
+  'photo-like (1)': (x: number) => x === 1,
+};
 const seen = new Set<string>();
 const reference = lines.filter((d) => {
   const b = d.rel.split('/').at(-1)!;
@@ -95,14 +99,22 @@ const sample = heldOut.filter((d) => sampleNames.has(d.name));
 const lineageNames = (synsets: string[]): Set<string> =>
   new Set(synsets.flatMap((n) => [n, ...vocab.parentsOf(vocab.db.byName.get(n)!).map((p) => p.name)]));
 
-function rate(rows: LabelledDrawing[], share: number, similarity: number): { subjects: number; right: number; tags: number; rightTags: number } {
+function rate(
+  rows: LabelledDrawing[],
+  share: number,
+  similarity: number,
+): { subjects: number; right: number; tags: number; rightTags: number } {
   let subjects = 0;
   let right = 0;
   let tags = 0;
   let rightTags = 0;
   for (const d of rows) {
     const truth = lineageNames(d.all);
-    const accepted = acceptedDrawingLabels(drawingVotes(d.features, table), { ...DRAWING_LABEL, minShare: share, minSimilarity: similarity });
+    const accepted = acceptedDrawingLabels(drawingVotes(d.features, table), {
+      ...DRAWING_LABEL,
+      minShare: share,
+      minSimilarity: similarity,
+    });
     if (!accepted.length) continue;
     subjects++;
     if (table.vocabulary[accepted[0]!.label]!.synset.split(' ').some((x) => truth.has(x))) right++;
@@ -114,7 +126,9 @@ function rate(rows: LabelledDrawing[], share: number, similarity: number): { sub
   return { subjects, right, tags, rightTags };
 }
 
-console.log(`\n2. drawing vocabulary on the held-out calibration part (${calibration.length} labelled drawings): subject precision / coverage`);
+console.log(
+  `\n2. drawing vocabulary on the held-out calibration part (${calibration.length} labelled drawings): subject precision / coverage`,
+);
 const shares = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 const sims = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 console.log(`  share\\sim ${sims.map((s) => s.toFixed(1).padStart(14)).join('')}`);
@@ -147,4 +161,3 @@ for (const [name, r, n] of [
   console.log(
     `    ${name}: subject precision ${pct(r.right, r.subjects)}, accepted tags precision ${pct(r.rightTags, r.tags)}, drawings with a label ${pct(r.subjects, n)}`,
   );
-

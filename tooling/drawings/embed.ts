@@ -1,8 +1,8 @@
-// `npm run drawings:embed`: renders every Open Clip Art drawing (sharp, 256 px on white, as
+// `npx tsx tooling/drawings/embed.ts`: renders every Open Clip Art drawing (sharp, 256 px on white, as
 // `npm run eval:unseen` does) and records what the analysis sees in it: the classifier's top
 // classes and pooled features, and the image type (pixel rules + content net), with the drawing's
 // title, keywords and split. Writes a JSON-lines work file (default .cache/drawings/embed.jsonl,
-// not committed) that `npm run drawings:table` and `npm run drawings:calibrate` read. Resumes:
+// not committed) that `npx tsx tooling/drawings/table.ts` and `npx tsx tooling/drawings/calibrate.ts` read. Resumes:
 // drawings already in the file are skipped.
 //   --out FILE   work file
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';

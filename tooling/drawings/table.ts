@@ -1,5 +1,5 @@
-// `npm run drawings:table`: generates models/drawings/openclipart-knn.json, the drawing vocabulary
-// of the analysis (src-main/analysis/drawings), from the work file of `npm run drawings:embed`:
+// `npx tsx tooling/drawings/table.ts`: generates models/drawings/openclipart-knn.json, the drawing vocabulary
+// of the analysis (src-main/analysis/drawings), from the work file of `npx tsx tooling/drawings/embed.ts`:
 // the reference part of Open Clip Art (public domain; one entry per file name), each drawing's
 // title and keywords normalised to WordNet labels (vocabulary.ts), its classifier features
 // reduced by PCA to DIMS dimensions and stored as int8. Deterministic: the same work file gives
@@ -52,7 +52,16 @@ export function labelledDrawings(vocab: Vocabulary, lines: EmbeddedDrawing[]): L
       const folders = [...new Set(copies.flatMap((c) => dirname(c.rel).split('/')))];
       // Words of the section folders above a copy's own folder (computer/icons/flat-theme/
       // applications/x.svg: computer, icons, flat, theme; animals/birds/x.svg: animals).
-      const sections = [...new Set(copies.flatMap((c) => c.rel.split('/').slice(0, -2).flatMap((f) => f.split(/[-_]/))))];
+      const sections = [
+        ...new Set(
+          copies.flatMap((c) =>
+            c.rel
+              .split('/')
+              .slice(0, -2)
+              .flatMap((f) => f.split(/[-_]/)),
+          ),
+        ),
+      ];
       const synsets = vocab.labelsOf(copies[0]!.title, keywords, folders, sections).map((s) => s.name);
       const all = vocab.labelsOf(copies[0]!.title, keywords, folders).map((s) => s.name);
       return { name, rels: copies.map((c) => c.rel), features: featuresOf(copies[0]!), synsets, all };

@@ -40,7 +40,19 @@ export const TOO_GENERAL = [
 /** Senses of a word considered when its drawing's other words support one (WordNet order). */
 export const SENSES_TRIED = 3;
 /** Keywords of the collection's bookkeeping, never a thing. */
-export const STOP_WORDS = new Set(['unsorted', 'clipart', 'clip art', 'svg', 'public domain', 'remix', 'media', 'openclipart', 'color', 'colour', 'hash']);
+export const STOP_WORDS = new Set([
+  'unsorted',
+  'clipart',
+  'clip art',
+  'svg',
+  'public domain',
+  'remix',
+  'media',
+  'openclipart',
+  'color',
+  'colour',
+  'hash',
+]);
 /** A longer title is a description ("Part of the Flat Icon Collection (Wed Aug 25 …)"), not a name: its words are not labels. */
 export const MAX_TITLE_WORDS = 6;
 
@@ -107,7 +119,10 @@ export class Vocabulary {
 
   /** The lemma's noun form in WordNet: itself, or its singular. */
   lemma(word: string): string | undefined {
-    const w = word.toLowerCase().trim().replace(/[\s-]+/g, '_');
+    const w = word
+      .toLowerCase()
+      .trim()
+      .replace(/[\s-]+/g, '_');
     if (!w || STOP_WORDS.has(word.toLowerCase())) return undefined;
     if (this.senses.has(w)) return w;
     const irregular = IRREGULAR[w];
@@ -163,7 +178,10 @@ export class Vocabulary {
   labelsOf(title: string, keywords: readonly string[], folders: readonly string[] = [], sections: readonly string[] = []): Synset[] {
     const phrases: string[][] = [];
     for (const k of keywords) {
-      const words = k.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+      const words = k
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter(Boolean);
       if (words.length) phrases.push(words);
     }
     const titleWords = title
@@ -175,9 +193,7 @@ export class Vocabulary {
     // Keywords naming a top-level section a drawing is filed deeper under ("computer" on every
     // icon of computer/icons/…, "food" on food/dairy/…) are the packager's bins, not what is
     // drawn: no label of their own (the title may still name them; hypernyms still reach them).
-    const sectionSynsets = new Set(
-      sections.map((f) => this.synsetOf(f)?.offset).filter((o): o is number => o !== undefined),
-    );
+    const sectionSynsets = new Set(sections.map((f) => this.synsetOf(f)?.offset).filter((o): o is number => o !== undefined));
     const pass = (context: readonly Synset[]): Synset[] => {
       const out = new Map<number, Synset>();
       const add = (s: Synset | undefined): boolean => {

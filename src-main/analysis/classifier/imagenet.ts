@@ -54,6 +54,7 @@ export async function classifyImage(img: RgbImage, runner: ModelRunner, signal?:
 export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<Classified> {
   const outputs = await runner.run(IMAGENET_MODEL_ID, await imageFeeds(img, runner.spec(IMAGENET_MODEL_ID)), signal);
   const f = outputs[CLASSIFIER_OUTPUTS.features]?.data;
-  if (!f || f.length !== CLASSIFIER_FEATURES) throw new Error(`classifier returned ${f?.length ?? 0} features, expected ${CLASSIFIER_FEATURES}`);
+  if (!f || f.length !== CLASSIFIER_FEATURES)
+    throw new Error(`classifier returned ${f?.length ?? 0} features, expected ${CLASSIFIER_FEATURES}`);
   return { classes: classifierTopK(outputs), features: Float32Array.from(f) };
 }

@@ -47,7 +47,8 @@ function decode(t: DrawingTable): Decoded {
   const mean = new Float32Array(bytes(t.mean).slice().buffer);
   const a8 = new Int8Array(bytes(t.axes).slice().buffer);
   const axes = new Float32Array(a8.length);
-  for (let r = 0; r < t.dims; r++) for (let c = 0; c < t.features; c++) axes[r * t.features + c] = a8[r * t.features + c]! * t.axisScale[r]!;
+  for (let r = 0; r < t.dims; r++)
+    for (let c = 0; c < t.features; c++) axes[r * t.features + c] = a8[r * t.features + c]! * t.axisScale[r]!;
   const v8 = new Int8Array(bytes(t.vectors).slice().buffer);
   const vectors = new Float32Array(v8.length);
   for (let i = 0; i < t.drawings.length; i++) {

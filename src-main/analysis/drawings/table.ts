@@ -11,7 +11,7 @@ export interface DrawingLabel {
 }
 
 /**
- * The generated table models/drawings/openclipart-knn.json (`npm run drawings:table`): the
+ * The generated table models/drawings/openclipart-knn.json (`npx tsx tooling/drawings/table.ts`): the
  * reference part of Open Clip Art (public domain) as PCA-reduced classifier features, int8, with
  * each drawing's labels.
  */

@@ -39,7 +39,7 @@ export function calibrate(raw: number, c: Calibration): number {
 
 /**
  * The classifier learnt from photos; on drawings its answers are rarely right. Measured with
- * `npm run drawings:calibrate` on the reference part of Open Clip Art (docs/analysis.md): on line
+ * `npx tsx tooling/drawings/calibrate.ts` on the reference part of Open Clip Art (docs/analysis.md): on line
  * drawings and small-palette clip art the top class's words (name, display word or a general tag)
  * appear in the drawing's title or keywords in 1–7 % of drawings, whatever the probability (a
  * least-squares line `drawing.base + drawing.slope × p`); photos cut out on white, which the

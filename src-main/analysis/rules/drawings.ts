@@ -4,7 +4,7 @@ import { CALIBRATED } from './classes';
 /**
  * When the drawing vocabulary's vote names a drawing's thing: the label's weighted vote share
  * among the nearest reference drawings and the best similarity among its voters must pass both.
- * Chosen with `npm run drawings:calibrate` on the held-out part of Open Clip Art outside the
+ * Chosen with `npx tsx tooling/drawings/calibrate.ts` on the held-out part of Open Clip Art outside the
  * eval:unseen sample for a subject precision ≥ 0.8 against the drawings' own keywords
  * (docs/analysis.md). Confidence: `minShare` maps to CALIBRATED.present, a unanimous vote to
  * CALIBRATED.sure.

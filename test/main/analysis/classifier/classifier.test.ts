@@ -89,7 +89,8 @@ describe('ImageNet classifier', () => {
       const data = await analyze(await decodeFixture(file));
       const caption = data.description!.captions[0]!.text;
       const named = /^(?:a clip art image of |a drawing of )?an? (.+?)(?: drawn in black and white)?$/.exec(caption)?.[1];
-      if (!/^a (black and white line drawing|clip art image)$/.test(caption)) expect(drawingWords.has(named ?? ''), `${file}: ${caption}`).toBe(true);
+      if (!/^a (black and white line drawing|clip art image)$/.test(caption))
+        expect(drawingWords.has(named ?? ''), `${file}: ${caption}`).toBe(true);
       expect(tagConf(data, 'hook'), file).toBeLessThan(0.5);
     }
   });
