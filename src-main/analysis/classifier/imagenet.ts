@@ -18,7 +18,8 @@ export const CLASSIFIER_FEATURES = 1280;
 /** The top-k classes and the image's pooled features (uint8 steps, zero point 0: compare by cosine). */
 export interface Classified {
   classes: ClassScore[];
-  features: Float32Array;
+  /** Absent when the model has no `features` output. */
+  features?: Float32Array;
 }
 
 /** Top-k classes kept per image; aggregation by word (tabby + tiger cat + Egyptian cat) needs several. */
@@ -54,7 +55,7 @@ export async function classifyImage(img: RgbImage, runner: ModelRunner, signal?:
 export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<Classified> {
   const outputs = await runner.run(IMAGENET_MODEL_ID, await imageFeeds(img, runner.spec(IMAGENET_MODEL_ID)), signal);
   const f = outputs[CLASSIFIER_OUTPUTS.features]?.data;
-  if (!f || f.length !== CLASSIFIER_FEATURES)
-    throw new Error(`classifier returned ${f?.length ?? 0} features, expected ${CLASSIFIER_FEATURES}`);
-  return { classes: classifierTopK(outputs), features: Float32Array.from(f) };
+  // A model file without the features output (an older build) still classifies.
+  if (f && f.length !== CLASSIFIER_FEATURES) throw new Error(`classifier returned ${f.length} features, expected ${CLASSIFIER_FEATURES}`);
+  return { classes: classifierTopK(outputs), features: f ? Float32Array.from(f) : undefined };
 }

@@ -191,7 +191,10 @@ export function classEvidence(e: Evidence): ClassEvidence {
   const categories = new Map<CategoryName, number>();
   const subjects: ClassSubject[] = [];
   const scores: ClassScore[] = e.classes ?? [];
-  if (!scores.length) return { words, categories, subjects };
+  if (!scores.length) {
+    addDrawingThings(e, words, subjects);
+    return { words, categories, subjects };
+  }
   const photoLike = photoLikeness(e);
   const conf = (q: number): number => classConfidence(q, photoLike);
   const sums = { display: new Map<string, number>(), tag: new Map<string, number>(), category: new Map<CategoryName, number>() };
