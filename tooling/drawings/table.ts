@@ -25,6 +25,8 @@ export const TABLE_FILE = join(repoRoot, 'models/drawings/openclipart-knn.json')
 export const DIMS = 64;
 /** A label enters the vocabulary when at least this many reference drawings carry it. */
 export const MIN_LABEL_DRAWINGS = 2;
+/** A title shared by more drawings (distinct file names) than this is a template, not a name. */
+export const MAX_TITLE_SHARED = 4;
 /** Cosine (projected features) from which a drawing counts as a copy of a fixture and is left out. */
 export const NEAR_COPY_COSINE = 0.95;
 /** Subspace-iteration rounds of the PCA (converged well before: the retrieval needs the subspace only). */
@@ -45,6 +47,8 @@ export interface LabelledDrawing {
 export function labelledDrawings(vocab: Vocabulary, lines: EmbeddedDrawing[]): LabelledDrawing[] {
   const byName = new Map<string, EmbeddedDrawing[]>();
   for (const l of lines) byName.set(basename(l.rel), [...(byName.get(basename(l.rel)) ?? []), l]);
+  const titleCount = new Map<string, number>();
+  for (const copies of byName.values()) titleCount.set(copies[0]!.title, (titleCount.get(copies[0]!.title) ?? 0) + 1);
   return [...byName]
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([name, copies]) => {
@@ -62,8 +66,11 @@ export function labelledDrawings(vocab: Vocabulary, lines: EmbeddedDrawing[]): L
           ),
         ),
       ];
-      const synsets = vocab.labelsOf(copies[0]!.title, keywords, folders, sections).map((s) => s.name);
-      const all = vocab.labelsOf(copies[0]!.title, keywords, folders).map((s) => s.name);
+      // A title many drawings share is a template ("Lemon SVG theme", "Clipart by Nicu Buculei -
+      // contour_chipmunk" on every contour animal), not the drawing's name.
+      const title = (titleCount.get(copies[0]!.title) ?? 0) > MAX_TITLE_SHARED ? '' : copies[0]!.title;
+      const synsets = vocab.labelsOf(title, keywords, folders, sections).map((s) => s.name);
+      const all = vocab.labelsOf(title, keywords, folders).map((s) => s.name);
       return { name, rels: copies.map((c) => c.rel), features: featuresOf(copies[0]!), synsets, all };
     });
 }

@@ -21,6 +21,8 @@ export interface DrawingVote {
   similarity: number;
   /** Hypernyms of the label in the vocabulary: its general tags, nearest first. */
   parents: number[];
+  /** A kind of things: some other label of the vocabulary lies below it (mammal, container). */
+  general: boolean;
 }
 
 /** The table decoded once: projection and reference vectors as floats. */
@@ -30,6 +32,8 @@ interface Decoded {
   vectors: Float32Array;
   /** Per vocabulary label, itself and its ancestors. */
   lineage: number[][];
+  /** Labels that are a parent of another label. */
+  general: Set<number>;
 }
 
 /** Decoded tables (the committed one; the generator decodes its drafts too). */
@@ -58,7 +62,7 @@ function decode(t: DrawingTable): Decoded {
     for (let j = 0; j < t.dims; j++) vectors[i * t.dims + j] = v8[i * t.dims + j]! * s;
   }
   const lineage = t.vocabulary.map((l, i) => [i, ...l.parents]);
-  return { mean, axes, vectors, lineage };
+  return { mean, axes, vectors, lineage, general: new Set(t.vocabulary.flatMap((l) => l.parents)) };
 }
 
 /** The unit-length PCA projection of pooled classifier features. */
@@ -117,6 +121,7 @@ export function drawingVotes(features: ArrayLike<number>, t: DrawingTable, exclu
       share: total > 0 ? v.w / total : 0,
       similarity: v.sim,
       parents: t.vocabulary[label]!.parents,
+      general: d.general.has(label),
     }))
     .sort((a, b) => b.share - a.share || a.label - b.label);
 }

@@ -192,6 +192,8 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const vessel = (['cup', 'wine glass'] as const).find((l) => (d.labels.get(l) ?? 0) >= PRESENT);
   if (drink && vessel && drink.tags.includes('drink') && drink.word !== labelWord(vessel))
     return { text: `${article(labelWord(vessel))} of ${drink.word}`, conf: Math.max(drink.conf, d.labels.get(vessel)!), kind: 'thing' };
+  // The drawing vocabulary's kind ("a mammal") names less than a detected thing ("a horse").
+  if (classifiedThings(d)[0]?.kind) return detected;
   return detected.conf >= classified.conf ? detected : classified;
 }
 

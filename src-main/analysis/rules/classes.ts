@@ -135,6 +135,8 @@ export interface ClassSubject {
   tags: readonly string[];
   /** A place (lakeside, library, church) rather than a thing. */
   scene: boolean;
+  /** A kind of things from the drawing vocabulary (mammal, container): a detected thing says more. */
+  kind?: boolean;
 }
 
 /** What the rules take from the classifier. */
@@ -254,7 +256,8 @@ function addDrawingThings(e: Evidence, words: Map<string, number>, subjects: Cla
     // The classifier's subject of the same word (its confidence low on a drawing) moves here.
     const same = subjects.findIndex((x) => x.word === a.word);
     const conf = Math.max(a.conf, same >= 0 ? subjects.splice(same, 1)[0]!.conf : 0);
-    drawn.push({ word: a.word, conf, coco: cocoOfWord(a.word), animal: tags.includes('animal'), tags, scene: false });
+    const kind = byLabel.get(a.label)!.general;
+    drawn.push({ word: a.word, conf, coco: cocoOfWord(a.word), animal: tags.includes('animal'), tags, scene: false, kind });
   }
   // Specific labels first, their hypernyms after (the caption falls back to "a container" when
   // "a box" is too unsure); as a block before the classifier's subjects when surer than its best.

@@ -9,7 +9,7 @@ import { CALIBRATED } from './classes';
  * (docs/analysis.md). Confidence: `minShare` maps to CALIBRATED.present, a unanimous vote to
  * CALIBRATED.sure.
  */
-export const DRAWING_LABEL = { minShare: 0.5, minSimilarity: 0.6 } as const satisfies DrawingLabelRule;
+export const DRAWING_LABEL = { minShare: 0.5, minSimilarity: 0.7 } as const satisfies DrawingLabelRule;
 
 export interface DrawingLabelRule {
   minShare: number;

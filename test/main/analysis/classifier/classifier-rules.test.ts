@@ -104,7 +104,14 @@ describe('classifier evidence in the rules', () => {
     expect(classConfidence(1, 0)).toBeLessThan(MIN_TAG_CONFIDENCE);
     expect(classConfidence(0.99, 1)).toBeGreaterThan(0.9);
     // The drawing vocabulary's accepted vote names it; its hypernym when the thing itself is unsure.
-    const vote = (label: number, word: string, share: number, parents: number[] = []) => ({ label, word, share, similarity: 0.8, parents });
+    const vote = (label: number, word: string, share: number, parents: number[] = []) => ({
+      label,
+      word,
+      share,
+      similarity: 0.8,
+      parents,
+      general: label === 2,
+    });
     expect(caption({ ...drawing, drawingVotes: [vote(1, 'lighthouse', 0.9, [2]), vote(2, 'building', 0.95)] })).toBe(
       'a lighthouse drawn in black and white',
     );
