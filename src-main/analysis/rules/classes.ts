@@ -259,8 +259,14 @@ function addDrawingThings(e: Evidence, words: Map<string, number>, subjects: Cla
     const kind = byLabel.get(a.label)!.general;
     drawn.push({ word: a.word, conf, coco: cocoOfWord(a.word), animal: tags.includes('animal'), tags, scene: false, kind });
   }
-  // Specific labels first, their hypernyms after (the caption falls back to "a container" when
-  // "a box" is too unsure); as a block before the classifier's subjects when surer than its best.
-  if (drawn.length && drawn[0]!.conf >= (subjects[0]?.conf ?? 0)) subjects.unshift(...drawn);
-  else subjects.push(...drawn);
+  // Specific labels first, their hypernyms after (the caption falls back to "an animal" when
+  // "a lion" is too unsure), as a block before the classifier's subjects when surer than its
+  // best; labels that are general tags of the classifier's best thing always after it (a
+  // classified cow says more than "an animal").
+  const best = subjects[0];
+  const kindOfBest = (x: ClassSubject): boolean => !!best && best.tags.includes(x.word);
+  const ahead = drawn.filter((x) => !kindOfBest(x));
+  if (ahead.length && ahead[0]!.conf >= (best?.conf ?? 0)) subjects.unshift(...ahead);
+  else subjects.push(...ahead);
+  subjects.push(...drawn.filter(kindOfBest));
 }
