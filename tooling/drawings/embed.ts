@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       split: splitOf(rel),
       ...readMeta(OPENCLIPART_DIR, rel),
       classes: classes.map((c) => [c.index, Math.round(c.p * 1e4) / 1e4]),
-      features: Buffer.from(Uint8Array.from(features)).toString('base64'),
+      features: Buffer.from(Uint8Array.from(features!)).toString('base64'),
       clipArtType: type.clipArtType,
       lineDrawingType: type.lineDrawingType,
       colorBins90: pixels.texture.colorBins90,

@@ -219,7 +219,7 @@ async function main(): Promise<void> {
   const copies = new Set<string>();
   for (const file of readdirSync(fixturesDir).filter((x) => /\.(png|jpe?g)$/.test(x))) {
     const img = await decodeImage(new Uint8Array(readFileSync(join(fixturesDir, file))), { maxPixels: 50e6 });
-    const q = projectFeatures((await classifyWithFeatures(img, engine)).features, first);
+    const q = projectFeatures((await classifyWithFeatures(img, engine)).features!, first);
     let best = { sim: -1, name: '' };
     refProjected.forEach((p, i) => {
       let s = 0;

@@ -47,7 +47,7 @@ describe('drawing vocabulary', () => {
       ['coffee_bw_ganson.svg', 'beverage'],
     ] as const) {
       const img = await render(file);
-      const [best] = acceptedDrawingLabels(drawingVotes((await classifyWithFeatures(img, runModel)).features, DRAWING_TABLE));
+      const [best] = acceptedDrawingLabels(drawingVotes((await classifyWithFeatures(img, runModel)).features!, DRAWING_TABLE));
       expect(best?.word, file).toBe(word);
       const { data } = await analyzePixels(img, features, new Set(), { runModel });
       expect(data.imageType!.clipArtType, file).toBeGreaterThanOrEqual(2);
@@ -60,7 +60,7 @@ describe('drawing vocabulary', () => {
     // The cat photo's nearest reference drawings may vote for something; the pipeline asks the
     // vocabulary on drawings and clip art only, so its words stay out of the photo's tags.
     const cat = await decodeFixture('cat_chelsea.jpg');
-    const votes = drawingVotes((await classifyWithFeatures(cat, runModel)).features, DRAWING_TABLE);
+    const votes = drawingVotes((await classifyWithFeatures(cat, runModel)).features!, DRAWING_TABLE);
     const loose = acceptedDrawingLabels(votes, { minShare: 0, minSimilarity: 0 }).map((v) => v.word);
     expect(loose.length).toBeGreaterThan(0);
     const { data } = await analyzePixels(cat, features, new Set(), { runModel });
