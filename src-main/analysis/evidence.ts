@@ -1,6 +1,7 @@
 import type { Color, ImageType } from '../shared/spec';
 import type { ContentProbabilities } from './content-net';
 import type { ClassScore } from './classifier';
+import type { DrawingVote } from './drawings';
 import type { ChromaStats } from './color';
 import type { InkStats } from './image-type';
 import type { DetectedObject } from './objects/types';
@@ -32,6 +33,8 @@ export interface Evidence {
   colorBins90?: number;
   /** The ImageNet classifier's top-k classes (softmax probabilities), when it ran. */
   classes?: ClassScore[];
+  /** The drawing vocabulary's votes (nearest Open Clip Art drawings), on drawings and clip art when the classifier ran. */
+  drawingVotes?: DrawingVote[];
   /** DeepLab's regions and main subject (photos only, when the gate let the segmenter run). */
   subject?: SubjectEvidence;
 }

@@ -22,4 +22,12 @@ export { classifyImageType } from './image-type';
 export { adultFromProbabilities, ADULT_THRESHOLDS } from './adult';
 export { CONTENT_NET_MODEL_ID, contentNetFeeds, runContentNet, type ContentProbabilities } from './content-net';
 export { detectObjects, centernetDecode, COCO80, type DetectedObject, type CocoLabel } from './objects';
-export { IMAGENET_HIERARCHY, IMAGENET_MODEL_ID, classifierTopK, classifyImage, type ClassScore, type ImagenetClass } from './classifier';
+export {
+  IMAGENET_HIERARCHY,
+  IMAGENET_MODEL_ID,
+  classifierTopK,
+  classifyImage,
+  classifyWithFeatures,
+  type ClassScore,
+  type ImagenetClass,
+} from './classifier';

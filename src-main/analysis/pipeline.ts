@@ -2,9 +2,10 @@ import { BugError } from '../core';
 import type { AnalyzeData, Celebrity, Color, Detail, ImageType, LandmarkDetail, VisualFeature } from '../shared/spec';
 import { adultFromProbabilities } from './adult';
 import { contentProbabilities, runContentNet, type ContentProbabilities } from './content-net';
-import { classifyImage, type ClassScore } from './classifier';
+import { classifyWithFeatures, type ClassScore } from './classifier';
 import { isBlackAndWhite } from './color';
 import type { Evidence } from './evidence';
+import { DRAWING_TABLE, drawingVotes } from './drawings';
 import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
 import { classifyImageType } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
@@ -51,6 +52,8 @@ export interface BranchResult {
   objects: DetectedObject[];
   /** The classifier's top-k, when requested. */
   classes?: ClassScore[];
+  /** The classifier's pooled features (the drawing vocabulary's descriptor), with `classes`. */
+  features?: Float32Array;
   nsfw?: ContentProbabilities;
   /** Segmented regions and the main subject, when requested and the gate let it run. */
   subject?: SubjectEvidence;
@@ -113,7 +116,7 @@ export async function analyzePixels(
 
   const pixelsHereP = pixelsHere ? timed('pixels', () => measurePixels(img)) : undefined;
   const [faces, branch, landmarks, measured] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP]);
-  const { objects, nsfw, classes, subject } = branch;
+  const { objects, nsfw, classes, subject, features: classFeatures } = branch;
   const pixels = measured ?? branch.pixels;
   if (!pixels) throw new BugError('analysis: the model branch returned no pixel statistics');
   const { chroma, scene, ink, texture } = pixels;
@@ -134,6 +137,8 @@ export async function analyzePixels(
     objects,
     faces,
     classes,
+    // The drawing vocabulary is Open Clip Art: it speaks for drawings and clip art only.
+    drawingVotes: !photo && classFeatures ? drawingVotes(classFeatures, DRAWING_TABLE) : undefined,
     // DeepLab learnt from photos: its regions count on photos only.
     subject: photo ? subject : undefined,
     colorBins90: texture.colorBins90,
@@ -165,7 +170,8 @@ export async function runModelBranch(
   const { timingsMs, timed } = stageTimer();
   const noObjects: DetectedObject[] = [];
   const objectsP = want.objects ? timed('objects', () => detectObjects(img, runModel, signal)) : Promise.resolve(noObjects);
-  const classesP = want.classes ? timed('classes', () => classifyImage(img, runModel, signal)) : Promise.resolve(undefined);
+  const classifiedP = want.classes ? timed('classes', () => classifyWithFeatures(img, runModel, signal)) : Promise.resolve(undefined);
+  const classesP = classifiedP.then((c) => c?.classes);
   const nsfwP = want.nsfw
     ? timed('nsfw', async () => contentProbabilities(await runContentNet(img, runModel, signal)))
     : Promise.resolve(undefined);
@@ -178,9 +184,9 @@ export async function runModelBranch(
     if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw)))) return undefined;
     return timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen));
   });
-  for (const p of [objectsP, classesP, nsfwP, pixelsP, subjectP]) p.catch(() => undefined);
-  const [objects, classes, nsfw, pixels, subject] = await Promise.all([objectsP, classesP, nsfwP, pixelsP, subjectP]);
-  return { pixels, objects, classes, nsfw, subject, timingsMs };
+  for (const p of [objectsP, classifiedP, nsfwP, pixelsP, subjectP]) p.catch(() => undefined);
+  const [objects, classified, nsfw, pixels, subject] = await Promise.all([objectsP, classifiedP, nsfwP, pixelsP, subjectP]);
+  return { pixels, objects, classes: classified?.classes, features: classified?.features, nsfw, subject, timingsMs };
 }
 
 /** The image type from the pixel statistics and the NSFW net's drawing probability. */

@@ -5,15 +5,16 @@
 //     (mate-backgrounds), labelled by hand with the objects they show in unseen-photos.json, plus
 //     greyscale copies of the wallpapers and of the fixtures' colour photos;
 //   - graphics: matplotlib's logo (python-matplotlib-data);
-//   - drawings: an evenly spread sample of Open Clip Art (openclipart-svg), rendered at 256 px by
-//     sharp, as PNG and as JPEG q80 and q70.
+//   - drawings: an evenly spread sample of the held-out part of Open Clip Art (openclipart-svg;
+//     openclipart.ts: the drawing vocabulary is built from the other part), rendered at 256 px by
+//     sharp, as PNG and as JPEG q80 and q70; their captions are checked against their keywords.
 // Install the data with
 //   apt-get install tuxpaint-stamps-default mate-backgrounds python-matplotlib-data openclipart-svg
 // (or point the variables named in unseen-photos.json, PICSCAN_MPL_DATA and PICSCAN_OPENCLIPART at
 // copies). Prints the figures quoted in docs/analysis.md; tooling, not a CI test (the data is not
 // in CI). PICSCAN_UNSEEN_PHOTOS_ONLY=1 rates the labelled photos only (a few minutes instead of
 // the 720 drawing analyses).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import sharp from 'sharp';
 import { analyzePixels, COCO80, IMAGENET_HIERARCHY } from '../../src-main/analysis';
@@ -23,6 +24,7 @@ import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
 import { sameThing } from './analyze-metrics';
+import { drawingMeta, evalSample, OPENCLIPART_DIR, svgFiles } from './openclipart';
 
 interface PhotoSet {
   dir: string;
@@ -34,7 +36,7 @@ const labels = JSON.parse(readFileSync(join(repoRoot, 'test/eval/unseen-photos.j
 const sets = Object.entries(labels.packages).map(([pkg, s]) => ({ pkg, ...s, dir: process.env[s.env] ?? s.dir }));
 const dirs = {
   mpl: process.env.PICSCAN_MPL_DATA ?? '/usr/share/matplotlib/mpl-data/sample_data',
-  openclipart: process.env.PICSCAN_OPENCLIPART ?? '/usr/share/openclipart/svg',
+  openclipart: OPENCLIPART_DIR,
 };
 for (const [name, dir] of [...sets.map((s) => [s.pkg, s.dir] as const), ...Object.entries(dirs)]) {
   if (!existsSync(dir)) {
@@ -47,9 +49,6 @@ for (const [name, dir] of [...sets.map((s) => [s.pkg, s.dir] as const), ...Objec
 
 /** Graphics among the sample images (logos). */
 const GRAPHICS = [join(dirs.mpl, 'logo2.png')];
-/** Open Clip Art drawings the fixtures were made from, left out. */
-const FIXTURE_SOURCES = ['dancer_sketch_erich_schu_01.svg', 'Minduka_Present_Blue_Pack'];
-const CLIP_ART_SAMPLE = 240;
 /** Captions that name nothing: the fallbacks of rules/caption.ts. */
 const GENERIC = new Set(['an image', 'a black and white photo', 'a clip art image', 'a black and white line drawing']);
 
@@ -129,22 +128,14 @@ for (const m of manifest.filter((f) => !f.truth.isBW && f.truth.clipArt === fals
 }
 const graphics = await Promise.all(GRAPHICS.map(async (f) => rate(relative(join(f, '..', '..'), f), await decode(readFileSync(f)))));
 
-// Drawings: every k-th SVG in path order, so the sample spreads over all sections.
-function svgFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return name === 'duplicates' ? [] : svgFiles(path);
-      return name.endsWith('.svg') && !FIXTURE_SOURCES.some((s) => name.includes(s)) ? [path] : [];
-    });
-}
+// Drawings: the held-out sample (every k-th held-out SVG in path order, openclipart.ts).
 const photosOnly = process.env.PICSCAN_UNSEEN_PHOTOS_ONLY === '1';
 const all = photosOnly ? [] : svgFiles(dirs.openclipart);
-const step = all.length / CLIP_ART_SAMPLE;
-const sample = photosOnly ? [] : Array.from({ length: CLIP_ART_SAMPLE }, (_, i) => all[Math.floor(i * step)]!);
+const sample = photosOnly ? [] : evalSample(all).map((rel) => join(dirs.openclipart, rel));
 const drawings: Record<'png' | 'jpeg80' | 'jpeg70', Rated[]> = { png: [], jpeg80: [], jpeg70: [] };
 let unrenderable = 0;
+/** Title and keywords of each sampled drawing, lower case. */
+const keywordsOf = new Map<string, string>();
 for (const path of sample) {
   let img: RgbImage;
   try {
@@ -158,6 +149,8 @@ for (const path of sample) {
     continue;
   }
   const name = relative(dirs.openclipart, path);
+  const meta = drawingMeta(readFileSync(path, 'utf8'));
+  keywordsOf.set(name, [meta.title, ...meta.keywords].join(' ').toLowerCase());
   drawings.png.push(await rate(name, img));
   drawings.jpeg80.push(await rate(name, await decode(await encode(img, 'jpeg80'))));
   drawings.jpeg70.push(await rate(name, await decode(await encode(img, 'jpeg70'))));
@@ -189,6 +182,21 @@ for (const [format, rated] of Object.entries(drawings)) {
     `  ${format}: clip art (≥ 2) ${count(rated, (r) => r.clipArtType >= 2)}, line drawing ${count(rated, (r) => r.lineDrawing)}, with a thing tag ≥ 0.5 ${count(rated, (r) => r.things.length > 0)}, generic caption ${count(rated, (r) => GENERIC.has(r.caption))}`,
   );
 }
+// A caption naming a thing whose word (or its plural) is in the drawing's title or keywords.
+const subjectOf = (caption: string): string | undefined =>
+  /^(?:a clip art image of |a drawing of )?(?:an? |two |three |four |five )?(.+?)(?: drawn in black and white| and an? .*| on an? .*| lying on .*)?$/.exec(
+    caption,
+  )?.[1];
+const namedDrawings = drawings.png.filter((r) => !GENERIC.has(r.caption));
+const right = namedDrawings.filter((r) => {
+  const w = subjectOf(r.caption);
+  return !!w && new RegExp(`\\b${w.replace(/[^a-z ]/gi, '')}(e?s)?\\b`, 'i').test(keywordsOf.get(r.name) ?? '');
+});
+console.log(
+  `  PNG captions naming a thing: ${count(drawings.png, (r) => !GENERIC.has(r.caption))}; the thing in the title/keywords: ${right.length} / ${namedDrawings.length}`,
+);
 console.log('  thing tags ≥ 0.5 on the PNG drawings (judge by the file name):');
 for (const r of drawings.png.filter((d) => d.things.length)) console.log(`    ${r.name}: ${r.things.join(', ')} — "${r.caption}"`);
+console.log('  PNG captions naming a thing:');
+for (const r of namedDrawings) console.log(`    ${right.includes(r) ? '  ' : '✗ '}${r.name}: "${r.caption}"`);
 await engine.dispose();

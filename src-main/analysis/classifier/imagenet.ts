@@ -10,6 +10,18 @@ export interface ClassScore {
   p: number;
 }
 
+/** The model's outputs: softmax probabilities and the pooled features before the logits. */
+export const CLASSIFIER_OUTPUTS = { probabilities: 'probabilities', features: 'features' } as const;
+/** Length of the pooled feature vector (MobileNetV2 1.0's last 1×1 convolution). */
+export const CLASSIFIER_FEATURES = 1280;
+
+/** The top-k classes and the image's pooled features (uint8 steps, zero point 0: compare by cosine). */
+export interface Classified {
+  classes: ClassScore[];
+  /** Absent when the model has no `features` output. */
+  features?: Float32Array;
+}
+
 /** Top-k classes kept per image; aggregation by word (tabby + tiger cat + Egyptian cat) needs several. */
 export const CLASSIFIER_TOP_K = 10;
 
@@ -19,7 +31,7 @@ export const CLASSIFIER_TOP_K = 10;
  * to 1, since uint8 dequantisation (steps of 1/256) leaves the sum slightly off.
  */
 export function classifierTopK(outputs: TensorMap, k = CLASSIFIER_TOP_K): ClassScore[] {
-  const out = Object.values(outputs)[0]?.data;
+  const out = (outputs[CLASSIFIER_OUTPUTS.probabilities] ?? Object.values(outputs)[0])?.data;
   const n = IMAGENET_HIERARCHY.classes.length;
   if (!out || out.length !== n) throw new Error(`classifier returned ${out?.length ?? 0} scores, expected ${n}`);
   let sum = 0;
@@ -36,5 +48,14 @@ export function classifierTopK(outputs: TensorMap, k = CLASSIFIER_TOP_K): ClassS
  * first layer quantises with scale 1/128, zero point 128.
  */
 export async function classifyImage(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<ClassScore[]> {
-  return classifierTopK(await runner.run(IMAGENET_MODEL_ID, await imageFeeds(img, runner.spec(IMAGENET_MODEL_ID)), signal));
+  return (await classifyWithFeatures(img, runner, signal)).classes;
+}
+
+/** `classifyImage` plus the pooled features of the same run (the drawing vocabulary's descriptor). */
+export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<Classified> {
+  const outputs = await runner.run(IMAGENET_MODEL_ID, await imageFeeds(img, runner.spec(IMAGENET_MODEL_ID)), signal);
+  const f = outputs[CLASSIFIER_OUTPUTS.features]?.data;
+  // A model file without the features output (an older build) still classifies.
+  if (f && f.length !== CLASSIFIER_FEATURES) throw new Error(`classifier returned ${f.length} features, expected ${CLASSIFIER_FEATURES}`);
+  return { classes: classifierTopK(outputs), features: f ? Float32Array.from(f) : undefined };
 }

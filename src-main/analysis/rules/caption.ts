@@ -141,14 +141,19 @@ function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
 export const CLASS_SUBJECT_CONFIDENCE = 0.55;
 
 /**
- * Things (not places) the classifier names confidently, best first; none on a page of text (a
- * handwritten page reads as a ruler). A second thing must be of a known kind (an orange is a
- * fruit; "projectile" beside "rocket" is the same thing twice).
+ * Things (not places) the classifier or the drawing vocabulary names confidently, best first;
+ * none on a page of text (a handwritten page reads as a ruler). A second thing must be of a known
+ * kind (an orange is a fruit; "projectile" beside "rocket" is the same thing twice) and not the
+ * first one's kind.
  */
 function classifiedThings(d: Derived): ClassSubject[] {
   if (d.text >= PRESENT) return [];
   const things = d.classes.subjects.filter((s) => !s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE && s.coco !== 'person');
-  return things.filter((s, i) => i === 0 || s.tags.some((t) => CAPTION_KINDS.has(t)));
+  const main = things[0];
+  // Not the main thing's own kind or a thing of which it is a kind ("a box and a container").
+  return things.filter(
+    (s, i) => i === 0 || (s.tags.some((t) => CAPTION_KINDS.has(t)) && !main!.tags.includes(s.word) && !s.tags.includes(main!.word)),
+  );
 }
 
 /**
@@ -187,6 +192,8 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   const vessel = (['cup', 'wine glass'] as const).find((l) => (d.labels.get(l) ?? 0) >= PRESENT);
   if (drink && vessel && drink.tags.includes('drink') && drink.word !== labelWord(vessel))
     return { text: `${article(labelWord(vessel))} of ${drink.word}`, conf: Math.max(drink.conf, d.labels.get(vessel)!), kind: 'thing' };
+  // The drawing vocabulary's kind ("a mammal") names less than a detected thing ("a horse").
+  if (classifiedThings(d)[0]?.kind) return detected;
   return detected.conf >= classified.conf ? detected : classified;
 }
 

@@ -1,6 +1,7 @@
 import { IMAGENET_HIERARCHY, subjectWord, type ClassScore, type ImagenetClass } from '../classifier';
 import type { Evidence } from '../evidence';
 import { COCO80, type CocoLabel } from '../objects/coco';
+import { acceptedDrawingLabels } from './drawings';
 import type { CategoryName } from './categories';
 import { WORDING } from './vocab';
 
@@ -37,16 +38,17 @@ export function calibrate(raw: number, c: Calibration): number {
 }
 
 /**
- * The classifier learnt from photos. On drawings its confident answers are mostly wrong (stars
- * read as toilet seats, jigsaw pieces as hooks, a horse silhouette as a hairless dog), while on
- * photos cut out on white, which the pixel rules also rate clip art, they are mostly right. The
- * two differ in palette: `npm run eval:unseen` drawings with a top class ≥ 0.5 cover 90 % of their
- * pixels with ≤ 8 4-bit colour bins (a few up to 50), cut-out photos with 9–170. So on line
- * drawings, and on clip art by the palette ramp below, the probability loses `discount` before
- * calibration: a drawing's class needs p ≥ 0.9 to be tagged and ≥ 0.96 to be named in the
- * caption.
+ * The classifier learnt from photos; on drawings its answers are rarely right. Measured with
+ * `npx tsx tooling/drawings/calibrate.ts` on the reference part of Open Clip Art (docs/analysis.md): on line
+ * drawings and small-palette clip art the top class's words (name, display word or a general tag)
+ * appear in the drawing's title or keywords in 1–7 % of drawings, whatever the probability (a
+ * least-squares line `drawing.base + drawing.slope × p`); photos cut out on white, which the
+ * pixel rules also rate clip art, have dozens of colour bins and are mostly read right. So a
+ * class's confidence is photoLikeness × the photo calibration + (1 − photoLikeness) × that
+ * measured precision; photoLikeness is 0 on line drawings and ramps over `photoBins` (4-bit colour
+ * bins covering 90 % of the pixels) on clip art.
  */
-export const CLASS_DRAWING_GATE = { discount: 0.6, photoBins: [8, 24] } as const;
+export const CLASS_DRAWING_GATE = { photoBins: [8, 24], drawing: { base: 0, slope: 0.06 } } as const;
 
 /**
  * The caption names the kind instead of the best thing when the kind's summed probability exceeds
@@ -133,6 +135,8 @@ export interface ClassSubject {
   tags: readonly string[];
   /** A place (lakeside, library, church) rather than a thing. */
   scene: boolean;
+  /** A kind of things from the drawing vocabulary (mammal, container): a detected thing says more. */
+  kind?: boolean;
 }
 
 /** What the rules take from the classifier. */
@@ -147,9 +151,10 @@ export interface ClassEvidence {
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
-/** Calibrated 0..1 confidence of a summed class probability. */
-export function classConfidence(p: number): number {
-  return calibrate(p, CLASS_CALIBRATION);
+/** Calibrated 0..1 confidence of a summed class probability (on a photo: photoLike 1). */
+export function classConfidence(p: number, photoLike = 1): number {
+  const { base, slope } = CLASS_DRAWING_GATE.drawing;
+  return photoLike * calibrate(p, CLASS_CALIBRATION) + (1 - photoLike) * clamp01(base + slope * p);
 }
 
 /** COCO label by the word our tags use for it (labelWord) and by its own name. */
@@ -167,40 +172,49 @@ const isScene = (c: ImagenetClass): boolean => !!c.category && SCENE_CATEGORY.te
 
 /** 1 for photos, 0 for line drawings and small-palette clip art, a ramp over the palette between. */
 export function photoLikeness(e: Evidence): number {
-  if (e.imageType.lineDrawingType === 1) return 0;
-  if (e.imageType.clipArtType < 2) return 1;
+  return photoLikenessOf(e.imageType, e.colorBins90);
+}
+
+/** photoLikeness from the image type and the palette (4-bit colour bins covering 90 % of the pixels). */
+export function photoLikenessOf(type: { lineDrawingType: number; clipArtType: number }, colorBins90: number | undefined): number {
+  if (type.lineDrawingType === 1) return 0;
+  if (type.clipArtType < 2) return 1;
   const [lo, hi] = CLASS_DRAWING_GATE.photoBins;
-  return clamp01(((e.colorBins90 ?? lo) - lo) / (hi - lo));
+  return clamp01(((colorBins90 ?? lo) - lo) / (hi - lo));
 }
 
 /**
  * Aggregates the classifier's top-k over the WordNet hierarchy: each word's probability is the
- * sum over the classes carrying it, calibrated; on drawings gated by CLASS_DRAWING_GATE first.
+ * sum over the classes carrying it, calibrated (on drawings by CLASS_DRAWING_GATE); on drawings
+ * the drawing vocabulary's accepted labels join them.
  */
 export function classEvidence(e: Evidence): ClassEvidence {
   const words = new Map<string, number>();
   const categories = new Map<CategoryName, number>();
   const subjects: ClassSubject[] = [];
   const scores: ClassScore[] = e.classes ?? [];
-  if (!scores.length) return { words, categories, subjects };
+  if (!scores.length) {
+    addDrawingThings(e, words, subjects);
+    return { words, categories, subjects };
+  }
   const photoLike = photoLikeness(e);
+  const conf = (q: number): number => classConfidence(q, photoLike);
   const sums = { display: new Map<string, number>(), tag: new Map<string, number>(), category: new Map<CategoryName, number>() };
   const add = <K>(m: Map<K, number>, k: K, p: number): void => void m.set(k, (m.get(k) ?? 0) + p);
   const meta = new Map<string, ImagenetClass>();
-  for (const { index, p } of scores) {
+  for (const { index, p: q } of scores) {
     const c = IMAGENET_HIERARCHY.classes[index];
     if (!c) continue;
-    const q = photoLike * p + (1 - photoLike) * Math.max(0, p - CLASS_DRAWING_GATE.discount);
     const display = subjectWord(c);
     add(sums.display, display, q);
     if (!meta.has(display)) meta.set(display, c);
     for (const t of c.tags) add(sums.tag, t, q);
     if (c.category) add(sums.category, c.category, q);
-    if (c.display) words.set(c.name, Math.max(words.get(c.name) ?? 0, SPECIFIC_NAME_FACTOR * classConfidence(q)));
+    if (c.display) words.set(c.name, Math.max(words.get(c.name) ?? 0, SPECIFIC_NAME_FACTOR * conf(q)));
   }
-  for (const [t, q] of sums.tag) words.set(t, Math.max(words.get(t) ?? 0, GENERAL_TAG_FACTOR * classConfidence(q)));
-  for (const [w, q] of sums.display) words.set(w, Math.max(words.get(w) ?? 0, classConfidence(q)));
-  for (const [k, q] of sums.category) categories.set(k, clamp01(classConfidence(q)));
+  for (const [t, q] of sums.tag) words.set(t, Math.max(words.get(t) ?? 0, GENERAL_TAG_FACTOR * conf(q)));
+  for (const [w, q] of sums.display) words.set(w, Math.max(words.get(w) ?? 0, conf(q)));
+  for (const [k, q] of sums.category) categories.set(k, clamp01(conf(q)));
   for (const [display, q] of [...sums.display].sort((a, b) => b[1] - a[1])) {
     if (q <= CLASS_CALIBRATION.floor) break;
     const c = meta.get(display)!;
@@ -209,8 +223,50 @@ export function classEvidence(e: Evidence): ClassEvidence {
     const kind = subjects.length ? undefined : c.tags.find((t) => CAPTION_KINDS.has(t) && (sums.tag.get(t) ?? 0) > KIND_OVER_THING * q);
     const word = kind ?? display;
     if (subjects.some((x) => x.word === word)) continue;
-    const conf = classConfidence(kind ? sums.tag.get(kind)! : q);
-    subjects.push({ word, conf, coco: cocoOfWord(word), animal: c.tags.includes('animal'), tags: c.tags, scene: isScene(c) });
+    subjects.push({
+      word,
+      conf: conf(kind ? sums.tag.get(kind)! : q),
+      coco: cocoOfWord(word),
+      animal: c.tags.includes('animal'),
+      tags: c.tags,
+      scene: isScene(c),
+    });
   }
+  addDrawingThings(e, words, subjects);
   return { words, categories, subjects };
+}
+
+/**
+ * On drawings and clip art (the pipeline votes only there), the labels the drawing vocabulary
+ * accepts (rules/drawings.ts) join the classifier's words and subjects, each with its accepted
+ * hypernyms as its tags. Unlike the classifier's, they are not scaled by
+ * photoLikeness: their thresholds were calibrated on every kind of Open Clip Art drawing, the
+ * photo-like palettes included, and the similarity gate keeps them off what looks unlike one.
+ */
+function addDrawingThings(e: Evidence, words: Map<string, number>, subjects: ClassSubject[]): void {
+  if (!e.drawingVotes?.length) return;
+  const accepted = acceptedDrawingLabels(e.drawingVotes);
+  if (!accepted.length) return;
+  const byLabel = new Map(e.drawingVotes.map((v) => [v.label, v]));
+  const drawn: ClassSubject[] = [];
+  for (const a of accepted) {
+    words.set(a.word, Math.max(words.get(a.word) ?? 0, a.conf));
+    const parents = new Set(byLabel.get(a.label)!.parents);
+    const tags = accepted.filter((x) => parents.has(x.label)).map((x) => x.word);
+    // The classifier's subject of the same word (its confidence low on a drawing) moves here.
+    const same = subjects.findIndex((x) => x.word === a.word);
+    const conf = Math.max(a.conf, same >= 0 ? subjects.splice(same, 1)[0]!.conf : 0);
+    const kind = byLabel.get(a.label)!.general;
+    drawn.push({ word: a.word, conf, coco: cocoOfWord(a.word), animal: tags.includes('animal'), tags, scene: false, kind });
+  }
+  // Specific labels first, their hypernyms after (the caption falls back to "an animal" when
+  // "a lion" is too unsure), as a block before the classifier's subjects when surer than its
+  // best; labels that are general tags of the classifier's best thing always after it (a
+  // classified cow says more than "an animal").
+  const best = subjects[0];
+  const kindOfBest = (x: ClassSubject): boolean => !!best && best.tags.includes(x.word);
+  const ahead = drawn.filter((x) => !kindOfBest(x));
+  if (ahead.length && ahead[0]!.conf >= (best?.conf ?? 0)) subjects.unshift(...ahead);
+  else subjects.push(...ahead);
+  subjects.push(...drawn.filter(kindOfBest));
 }

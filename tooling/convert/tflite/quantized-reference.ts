@@ -60,7 +60,9 @@ export function referenceModels(
     const scores = producer.inputs()[0]!;
     runs.push({ name: spec.outputs[0]!.name, bytes: repointed(source, 0, scores), argmaxOf: tensors[scores]!.shape(), stride: 1 });
   } else runs.push({ name: spec.outputs[0]!.name, bytes: source, argmaxOf: null, stride: 1 });
-  for (const tap of spec.parityTaps ?? []) {
+  // Further shipped outputs (the classifier's pooled features) are inner tensors of the source:
+  // recorded like the parity taps, from a copy whose output is re-pointed at them.
+  for (const tap of [...spec.outputs.slice(1).map((o) => ({ ...o, stride: 1 })), ...(spec.parityTaps ?? [])]) {
     const t = tensors.findIndex((x) => x.name() === tap.tensor);
     if (t < 0) throw new Error(`${spec.id}: no tensor ${tap.tensor}`);
     runs.push({ name: tap.name, bytes: repointed(source, 0, t), argmaxOf: null, stride: tap.stride ?? 1 });

@@ -102,6 +102,11 @@ export const quantizedSpecs: QuantizedBuildSpec[] = [
         'probabilities',
         '[1,1001] uint8 softmax, probability = q/256 (scale 1/256, zero point 0); index 0 is background, 1..1000 the ImageNet-1k classes (labels/imagenet-1k.json)',
       ),
+      out(
+        'MobilenetV2/Logits/AvgPool',
+        'features',
+        '[1,1,1,1280] uint8 global average pool of the last ReLU6 feature map, the input of the logits (scale 0.0235, zero point 0); an image descriptor: compare by cosine (analysis/drawings)',
+      ),
     ],
     labels: { file: 'labels/imagenet-1k.json', source: 'imagenet_labels.txt', format: 'synonyms', count: 1001 },
     parityImages: ['cat_chelsea.jpg', 'coffee_cup.jpg', 'rocket_launchpad.jpg', 'colosseum.jpg', 'family_six_faces.jpg'],

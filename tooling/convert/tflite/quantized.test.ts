@@ -81,8 +81,15 @@ describe('quantized TFLite -> ONNX (mobilenet-v2-imagenet)', () => {
   it('converts every op of the source and keeps uint8 in and out', () => {
     expect(a.converted.ops).toEqual({ CONV_2D: 36, DEPTHWISE_CONV_2D: 17, ADD: 10, AVERAGE_POOL_2D: 1, RESHAPE: 1, SOFTMAX: 1 });
     expect(a.converted.inputQuantization).toEqual({ dtype: 'uint8', scale: 0.0078125, zeroPoint: 128 });
-    expect(a.converted.outputQuantization).toEqual([{ dtype: 'uint8', scale: 0.00390625, zeroPoint: 0 }]);
-    expect(a.converted.outputShapes).toEqual([[1, 1001]]);
+    expect(a.converted.outputQuantization).toEqual([
+      { dtype: 'uint8', scale: 0.00390625, zeroPoint: 0 },
+      // The pooled features keep the last ReLU6 map's quantization (the pool does not rescale).
+      { dtype: 'uint8', scale: 0.023528477177023888, zeroPoint: 0 },
+    ]);
+    expect(a.converted.outputShapes).toEqual([
+      [1, 1001],
+      [1, 1, 1, 1280],
+    ]);
   });
 
   it('is deterministic and is the shipped file', () => {
@@ -107,7 +114,7 @@ describe('quantized TFLite -> ONNX (mobilenet-v2-imagenet)', () => {
     expect(Object.keys(after).some((k) => k.endsWith('DequantizeLinear'))).toBe(false);
   });
 
-  it('matches the TFLite interpreter outputs recorded in test/fixtures/parity (within 2 steps, same top-1)', async () => {
+  it('matches the TFLite interpreter outputs recorded in test/fixtures/parity (within 2 steps, same top-1; features within 2 steps)', async () => {
     const stored = JSON.parse(readFileSync(join(parityDir, `${classifier.id}.json`), 'utf8')) as QuantizedParityFile;
     const cases = await quantizedCases(classifier);
     expect(stored.cases.map((c) => c.name)).toEqual(cases.map((c) => c.name));
@@ -122,6 +129,8 @@ describe('quantized TFLite -> ONNX (mobilenet-v2-imagenet)', () => {
       );
       expect(cmp.maxSteps, c.name).toBeLessThanOrEqual(PARITY_RULES.maxSteps);
       expect(cmp.top1Equal, c.name).toBe(true);
+      const features = compareValues(asNumbers(out['features']!.data as Uint8Array), storedValues(stored.cases[k]!.outputs['features']!));
+      expect(features.maxSteps, c.name).toBeLessThanOrEqual(PARITY_RULES.maxSteps);
     }
     await s.release();
   });

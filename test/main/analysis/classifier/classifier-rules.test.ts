@@ -1,6 +1,6 @@
 // The rules' use of the ImageNet classifier's evidence (top-k classes), on synthetic evidence:
 // words through the WordNet hierarchy, captions naming classified things, categories, scene words
-// giving way to a frame-filling thing, and the drawing handicap. Real-image checks are in
+// giving way to a frame-filling thing, the classifier on drawings and the drawing vocabulary. Real-image checks are in
 // classifier.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +13,8 @@ import {
   type Evidence,
 } from '../../../../src-main/analysis';
 import { scoreCategories } from '../../../../src-main/analysis/rules/categories';
+import { classConfidence } from '../../../../src-main/analysis/rules/classes';
+import { MIN_TAG_CONFIDENCE } from '../../../../src-main/analysis/rules/tags';
 import { plainEvidence } from '../../../helpers/evidence';
 
 const idx = (name: string): number => {
@@ -92,11 +94,30 @@ describe('classifier evidence in the rules', () => {
     expect(caption(withClasses(dark, [['Egyptian cat', 0.8]]))).toBe('a cat');
   });
 
-  it('asks more of the photo-trained classifier on drawings', () => {
+  it('believes the photo-trained classifier on drawings as rarely as it was right on Open Clip Art', () => {
     const lineArt = { clipArtType: 3 as const, lineDrawingType: 1 as const, clipArtScore: 0.9 };
     const bw = { ...plainEvidence().color, isBWImg: true };
     const drawing = { ...plainEvidence(), imageType: lineArt, color: bw };
+    // Measured: even p ≥ 0.9 names a line drawing's thing in fewer than 1 in 10 (CLASS_DRAWING_GATE).
     expect(caption(withClasses(drawing, [['lighthouse', 0.8]]))).toBe('a black and white line drawing');
-    expect(caption(withClasses(drawing, [['lighthouse', 0.99]]))).toBe('a lighthouse drawn in black and white');
+    expect(caption(withClasses(drawing, [['lighthouse', 0.99]]))).toBe('a black and white line drawing');
+    expect(classConfidence(1, 0)).toBeLessThan(MIN_TAG_CONFIDENCE);
+    expect(classConfidence(0.99, 1)).toBeGreaterThan(0.9);
+    // The drawing vocabulary's accepted vote names it; its hypernym when the thing itself is unsure.
+    const vote = (label: number, word: string, share: number, parents: number[] = []) => ({
+      label,
+      word,
+      share,
+      similarity: 0.8,
+      parents,
+      general: label === 2,
+    });
+    expect(caption({ ...drawing, drawingVotes: [vote(1, 'lighthouse', 0.9, [2]), vote(2, 'building', 0.95)] })).toBe(
+      'a lighthouse drawn in black and white',
+    );
+    expect(caption({ ...drawing, drawingVotes: [vote(1, 'lighthouse', 0.52, [2]), vote(2, 'building', 0.8)] })).toBe(
+      'a building drawn in black and white',
+    );
+    expect(caption({ ...drawing, drawingVotes: [vote(1, 'lighthouse', 0.4, [2])] })).toBe('a black and white line drawing');
   });
 });

@@ -1,0 +1,114 @@
+// `npx tsx tooling/drawings/embed.ts`: renders every Open Clip Art drawing (sharp, 256 px on white, as
+// `npm run eval:unseen` does) and records what the analysis sees in it: the classifier's top
+// classes and pooled features, and the image type (pixel rules + content net), with the drawing's
+// title, keywords and split. Writes a JSON-lines work file (default .cache/drawings/embed.jsonl,
+// not committed) that `npx tsx tooling/drawings/table.ts` and `npx tsx tooling/drawings/calibrate.ts` read. Resumes:
+// drawings already in the file are skipped.
+//   --out FILE   work file
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { classifyWithFeatures } from '../../src-main/analysis/classifier';
+import { isBlackAndWhite } from '../../src-main/analysis/color';
+import { contentProbabilities, runContentNet } from '../../src-main/analysis/content-net';
+import { classifyImageType } from '../../src-main/analysis/image-type';
+import { measurePixels } from '../../src-main/analysis/pixel-evidence';
+import { InferenceEngine, loadManifest } from '../../src-main/inference';
+import { decodeImage, type RgbImage } from '../../src-main/inference/image';
+import { arg } from '../convert/build';
+import { OPENCLIPART_DIR, readMeta, splitOf, svgFiles, type DrawingMeta, type Split } from '../../test/eval/openclipart';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const DEFAULT_WORK_FILE = join(repoRoot, '.cache/drawings/embed.jsonl');
+/** Longer side of the rendered drawings, px (as eval:unseen). */
+export const RENDER_SIDE_PX = 256;
+
+/** One line of the work file. */
+export interface EmbeddedDrawing extends DrawingMeta {
+  rel: string;
+  split: Split;
+  /** Top-10 classes: [model output index, probability]. */
+  classes: [number, number][];
+  /** The 1 280 pooled features, uint8 steps, base64. */
+  features: string;
+  clipArtType: number;
+  lineDrawingType: number;
+  colorBins90: number;
+}
+
+/** Renders an SVG as eval:unseen does: longer side 256 px, flattened on white. */
+export async function renderSvg(svg: Uint8Array, side = RENDER_SIDE_PX): Promise<RgbImage> {
+  const meta = await sharp(svg).metadata();
+  const density = Math.min(2400, (72 * side) / Math.max(meta.width ?? side, meta.height ?? side));
+  const png = await sharp(svg, { density }).resize(side, side, { fit: 'inside' }).flatten({ background: '#ffffff' }).png().toBuffer();
+  return decodeImage(new Uint8Array(png), { maxPixels: 100e6 });
+}
+
+/** Reads a work file. */
+export function readWorkFile(file = DEFAULT_WORK_FILE): EmbeddedDrawing[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as EmbeddedDrawing);
+}
+
+/** The features of a work-file line as numbers. */
+export function featuresOf(d: EmbeddedDrawing): Uint8Array {
+  return new Uint8Array(Buffer.from(d.features, 'base64'));
+}
+
+async function main(): Promise<void> {
+  const out = resolve(arg('--out') ?? DEFAULT_WORK_FILE);
+  mkdirSync(dirname(out), { recursive: true });
+  const done = new Set(readWorkFile(out).map((d) => d.rel));
+  const modelsDir = join(repoRoot, 'models');
+  const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), { modelsDir, intraOpNumThreads: 1 });
+  const files = svgFiles(OPENCLIPART_DIR).filter((f) => !done.has(f));
+  let failed = 0;
+  const t0 = performance.now();
+  for (const [k, rel] of files.entries()) {
+    let img: RgbImage;
+    try {
+      img = await renderSvg(new Uint8Array(readFileSync(join(OPENCLIPART_DIR, rel))));
+    } catch {
+      failed++;
+      continue;
+    }
+    const [{ classes, features }, nsfw, pixels] = await Promise.all([
+      classifyWithFeatures(img, engine),
+      runContentNet(img, engine).then(contentProbabilities),
+      measurePixels(img),
+    ]);
+    const type = classifyImageType({
+      texture: pixels.texture,
+      ink: pixels.ink,
+      chromaP90: pixels.chroma.p90,
+      isBW: isBlackAndWhite(pixels.chroma),
+      drawingProb: nsfw.Drawing,
+      textLines: pixels.scene.textLines,
+    });
+    const line: EmbeddedDrawing = {
+      rel,
+      split: splitOf(rel),
+      ...readMeta(OPENCLIPART_DIR, rel),
+      classes: classes.map((c) => [c.index, Math.round(c.p * 1e4) / 1e4]),
+      features: Buffer.from(Uint8Array.from(features!)).toString('base64'),
+      clipArtType: type.clipArtType,
+      lineDrawingType: type.lineDrawingType,
+      colorBins90: pixels.texture.colorBins90,
+    };
+    appendFileSync(out, `${JSON.stringify(line)}\n`);
+    if (k % 200 === 0) process.stderr.write(`${k}/${files.length} ${((performance.now() - t0) / (k + 1)).toFixed(0)} ms each\n`);
+  }
+  process.stderr.write(`${files.length - failed} embedded, ${failed} not renderable\n`);
+  await engine.dispose();
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
