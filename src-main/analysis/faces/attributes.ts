@@ -37,12 +37,21 @@ export interface AttributeScores {
  * Which attribute models run on each verified face:
  * - `full`: faceres, gear and emotion — gender and age from both models, ethnicity (gear), emotions
  *   (the detect operation);
- * - `summary`: faceres and emotion — gender and age from faceres alone, emotions; no gear (≈ 11 ms
- *   CPU per face, half of a face's cost), so ethnicity is the neutral 0.2 each (analyze, whose
- *   response has age, gender and box and whose rules read the smile and glasses);
+ * - `summary`: faceres and emotion on every face, gear only on the `SUMMARY_GEAR_FACES` largest
+ *   (analyze, whose response has age, gender and box and whose rules read the smile and glasses).
+ *   The other faces take gender and age from faceres alone and the neutral ethnicity (0.2 each):
+ *   gear costs ≈ 11 ms CPU per face, half of a face's cost, so a crowd's cost per face halves,
+ *   while portraits and pairs keep both models' gender (docs/faces.md, "Attribute levels");
  * - `none`: no attribute model (neutral values; galleries and thumbnails need the geometry only).
  */
 export type FaceAttributeLevel = 'full' | 'summary' | 'none';
+
+/**
+ * Faces (the largest windows) that still get gear at the `summary` level. Two: on the fixtures'
+ * portraits gear's vote corrects faceres' gender (Grace Hopper, Eileen Collins), and a portrait or a
+ * pair is what most analyses show; beyond two faces the cost per added face is faceres' alone.
+ */
+export const SUMMARY_GEAR_FACES = 2;
 
 /** Centre age (years) of gear's buckets <20, 21-25, 26-30, 31-40, 41-50, 51-60, >60. */
 export const GEAR_AGE_YEARS = [15, 23, 28, 35.5, 45.5, 55.5, 68] as const;
@@ -103,22 +112,43 @@ export async function estimateAttributesBatch(
   // In turn, not concurrently: onnxruntime-node's run blocks the calling thread anyway, and one
   // model at a time keeps one batch of crops in memory.
   const faceresOut = faceres ?? (await runFaceresBatch(img, faces, runner, signal));
-  const gear = level === 'full' ? await runOnWindows(runner, 'gear', img, faces.map(gearWindow), signal) : undefined;
+  const gearFaces = level === 'full' ? faces.map((_, i) => i) : largestWindows(faces, SUMMARY_GEAR_FACES);
+  const gearOut = gearFaces.length
+    ? await runOnWindows(
+        runner,
+        'gear',
+        img,
+        gearFaces.map((i) => gearWindow(faces[i]!)),
+        signal,
+      )
+    : [];
+  const gearOf = new Map(gearFaces.map((face, k) => [face, gearOut[k]!]));
   const emotion = await runOnWindows(runner, 'emotion', img, faces, signal);
   return faces.map((_, i) => {
     const faceresMale = req(faceresOut[i]!, 'gender')[0]!;
     const faceresAge = req(faceresOut[i]!, 'age');
     const emotionOut = req(emotion[i]!, 'emotion');
+    const gear = gearOf.get(i);
     if (!gear) return summaryAttributes({ faceresMale, faceresAge, emotion: emotionOut });
     return combineAttributes({
       faceresMale,
       faceresAge,
-      gearGender: req(gear[i]!, 'gender'),
-      gearAge: req(gear[i]!, 'age'),
-      gearRace: req(gear[i]!, 'race'),
+      gearGender: req(gear, 'gender'),
+      gearAge: req(gear, 'age'),
+      gearRace: req(gear, 'race'),
       emotion: emotionOut,
     });
   });
+}
+
+/** Indices of the `count` largest windows (by side; ties by index), in index order. */
+export function largestWindows(wins: readonly Window[], count: number): number[] {
+  return wins
+    .map((w, i) => ({ i, size: w.size }))
+    .sort((a, b) => b.size - a.size || a.i - b.i)
+    .slice(0, count)
+    .map((x) => x.i)
+    .sort((a, b) => a - b);
 }
 
 /** Ethnicity shares when gear did not run (`summary`, `none`): no information, equal shares. */

@@ -1,13 +1,13 @@
 /**
- * Attribute levels on the real models: `summary` runs no gear and takes gender and age from
- * faceres alone (ethnicity neutral), `full` (the default) runs gear and gives the detect values,
- * `none` runs neither; the faces, boxes and emotions are the same at every level; the analyze
- * service asks for `summary`. The run counter wraps the real engine.
+ * Attribute levels on the real models: `summary` runs gear on the SUMMARY_GEAR_FACES largest faces
+ * only and takes the others' gender and age from faceres alone (ethnicity neutral), `full` (the
+ * default) runs gear on every face, `none` runs neither; the faces, boxes and emotions are the same
+ * at every level; the analyze service asks for `summary`. The run counter wraps the real engine.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFacesInImage, selectorPlan, type FaceAttributeLevel } from '../../../../src-main/analysis/faces';
-import { runFaceres } from '../../../../src-main/analysis/faces/attributes';
+import { runFaceres, SUMMARY_GEAR_FACES } from '../../../../src-main/analysis/faces/attributes';
 import { eyeLineAngle, windowFromMesh } from '../../../../src-main/analysis/faces/mesh-align';
 import { keyPoints } from '../../../../src-main/analysis/faces/mesh-geometry';
 import { decodeImage, type ModelRunner } from '../../../../src-main/inference';
@@ -36,19 +36,28 @@ const load = (name: string) => decodeImage(readFileSync(fixture(name)), { maxPix
 const opts = (attributes?: FaceAttributeLevel) => ({ minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']), attributes });
 
 describe('attribute levels', () => {
-  it('summary: no gear, gender and age from faceres alone; same faces as full', async () => {
-    const img = await load('obama_biden_two_people.jpg');
+  it('summary: gear on the largest faces only, the others from faceres alone; same faces as full', async () => {
+    const img = await load('family_six_faces.jpg');
     const full = counting();
     const summary = counting();
     const a = await detectFacesInImage(img, opts(), full.runner);
     const b = await detectFacesInImage(img, opts('summary'), summary.runner);
-    expect(full.runs.get('gear')).toBeGreaterThan(0);
-    expect(summary.runs.has('gear')).toBe(false);
+    expect(a).toHaveLength(6);
+    // gear runs one crop per run (FACE_BATCH_LIMIT): one run per face it sees.
+    expect(full.runs.get('gear')).toBe(6);
+    expect(summary.runs.get('gear')).toBe(SUMMARY_GEAR_FACES);
     expect(summary.runs.get('emotion')).toBe(full.runs.get('emotion'));
     expect(b.map((f) => f.box)).toEqual(a.map((f) => f.box));
     expect(b.map((f) => f.emotions)).toEqual(a.map((f) => f.emotions));
     expect(b.map((f) => f.glasses)).toEqual(a.map((f) => f.glasses));
+    const largest = new Set([...b.keys()].sort((i, j) => b[j]!.box.width - b[i]!.box.width || i - j).slice(0, SUMMARY_GEAR_FACES));
     for (const [i, f] of b.entries()) {
+      if (largest.has(i)) {
+        // The largest faces get the full level's values.
+        expect(f.male).toBeCloseTo(a[i]!.male, 5);
+        expect(f.ethnicity).toEqual(a[i]!.ethnicity);
+        continue;
+      }
       // faceres on the reported face's own window: the male probability and expected age unchanged.
       const kp = keyPoints(f.mesh);
       const out = await runFaceres(img, windowFromMesh(f.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1), stack.runner);
@@ -56,27 +65,28 @@ describe('attribute levels', () => {
       const age = out['age']!.reduce((s, p, k) => s + p * k, 0) / out['age']!.reduce((s, p) => s + p, 0);
       expect(f.ageYears).toBeCloseTo(age, 3);
       expect(f.ethnicity).toEqual({ asian: 0.2, hispanic: 0.2, black: 0.2, white: 0.2, other: 0.2 });
-      // Both men, at both levels; the full level's gear moves the values.
-      expect(f.male).toBeGreaterThan(0.5);
-      expect(a[i]!.male).toBeGreaterThan(0.5);
+      // The full level's gear moves the values.
       expect(a[i]!.male).not.toBeCloseTo(f.male, 5);
       expect(a[i]!.ethnicity).not.toEqual(f.ethnicity);
     }
   }, 60_000);
 
-  it('analyze asks for summary: no gear run, the same face boxes as at the full level', async () => {
-    const faces = async (faceAttributes?: FaceAttributeLevel) => {
+  it('analyze asks for summary: gear on the two largest faces, the same face boxes as at the full level', async () => {
+    const faces = async (file: string, faceAttributes?: FaceAttributeLevel) => {
       const { runner, runs } = counting();
       const svc = createAnalyzeService({ runModel: stack.engine, faceRunner: runner, loader: stack.loader, faceAttributes });
-      const { data } = await svc.analyze(fixture('obama_biden_two_people.jpg'), { features: ['Faces'] });
+      const { data } = await svc.analyze(fixture(file), { features: ['Faces'] });
       return { faces: data.faces!, gear: runs.get('gear') ?? 0 };
     };
-    const byDefault = await faces();
-    const full = await faces('full');
-    expect(byDefault.gear).toBe(0);
-    expect(full.gear).toBeGreaterThan(0);
+    const byDefault = await faces('family_six_faces.jpg');
+    const full = await faces('family_six_faces.jpg', 'full');
+    expect(byDefault.gear).toBe(SUMMARY_GEAR_FACES);
+    expect(full.gear).toBe(6);
     expect(byDefault.faces.map((f) => f.faceRectangle)).toEqual(full.faces.map((f) => f.faceRectangle));
-    expect(byDefault.faces.map((f) => f.gender)).toEqual(['Male', 'Male']);
+    // A portrait keeps both models' vote: Grace Hopper is a woman at both levels.
+    const portrait = await faces('grace_hopper.jpg');
+    expect(portrait.gear).toBe(1);
+    expect(portrait.faces.map((f) => f.gender)).toEqual(['Female']);
   }, 60_000);
 
   it('none (and skipAttributes): no gear, no emotion, neutral values', async () => {
