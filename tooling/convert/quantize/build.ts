@@ -57,7 +57,8 @@ async function captureFeeds(manifest: Manifest, dir: string, ids: string[]): Pro
   const engine = new InferenceEngine(parseManifest(floats), { modelsDir: linked, intraOpNumThreads: 1 });
   const recorder = new FeedRecorder(engine, new Set(ids));
   const loader = createImageLoader(intakeOptions('desktop'));
-  const service = createAnalyzeService({ runModel: recorder, faceRunner: recorder, loader });
+  // Every face's attribute crops (the full level), as the int8 models were calibrated on.
+  const service = createAnalyzeService({ runModel: recorder, faceRunner: recorder, loader, faceAttributes: 'full' });
   try {
     for (const file of calibrationFiles(repoRoot)) await service.analyze(file);
   } finally {

@@ -23,7 +23,7 @@ const floatJson = floatManifestJson(JSON.parse(readFileSync(join(modelsDir, 'man
 const engine = new InferenceEngine(parseManifest(floatJson), { modelsDir, intraOpNumThreads: 2 });
 const recorder = new FeedRecorder(engine);
 const loader = createImageLoader(intakeOptions('desktop'));
-const service = createAnalyzeService({ ...analyzeModelsFromEngine(recorder), loader });
+const service = createAnalyzeService({ ...analyzeModelsFromEngine(recorder), loader, faceAttributes: 'full' });
 
 async function captureFrom(files: string[]): Promise<Map<string, Feeds[]>> {
   recorder.feeds.clear();
