@@ -79,7 +79,7 @@ function printNegatives(label: string, r: NegativeEval[]): void {
 function printLevels(r: { fixtures: LevelPair[]; people: LevelPair[] }): void {
   console.log("\n### Gender and age by attribute level (analyze's search: minHeadScale 0.1, FRONTAL)\n");
   console.log(
-    '`full`: faceres + gear (detect); `summary`: faceres alone (analyze). Age has no truth: the difference between the levels.\n',
+    '`full`: faceres + gear on every face (detect); `summary`: gear on the two largest faces of an image, faceres alone beyond (analyze), so on single-face crops the levels agree. Age has no truth: the difference between the levels.\n',
   );
   console.log(
     '| faces | found | gender labelled | full right | summary right | unlabelled, levels disagree | age \\|Δ\\| median / p90 / max | age Δ mean (summary − full) |',
