@@ -5,13 +5,12 @@
  * service once, on first use, so `picscan keys` opens no model and `picscan analyze` no batch
  * machinery; `close()` disposes whatever was built, dependants first, once.
  */
-import { runModelBranch } from '../analysis';
 import type { AppConfig } from '../config';
 import { BugError, silentLogger, type Logger } from '../core';
 import type { InferenceEngine } from '../inference';
 import { createImageLoader, intakeOptions, type ImageLoader, type LoadedPixels, type LoadOptions } from '../intake';
 import type { ImageFetcher, ImageProcessor } from '../jobs';
-import { analyzeBranchWorker } from '../services/analyze-worker';
+import { branchWorkerFor } from '../services/analyze-worker';
 import { analyzeModelsFromEngine, createAnalyzeService, type AnalyzeService } from '../services/analyze.service';
 import { createApiServices, queuedOperations, type ApiServices, type ImageOperations } from '../services/api';
 import { unavailableProcessor } from '../services/batches-processor';
@@ -165,11 +164,7 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
   const branch = part(
     'the analyze worker',
     closed,
-    () => {
-      if (!(options.branchWorker ?? config.modelThreads >= 2)) return undefined;
-      const runModel = analyzeModelsFromEngine(engine()).runModel;
-      return analyzeBranchWorker(config, { fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal), logger });
-    },
+    () => branchWorkerFor(config, analyzeModelsFromEngine(engine()).runModel, { enabled: options.branchWorker, logger }),
     (b) => b?.close(),
   );
   const analyzeWith = (loader: ImageLoader): AnalyzeService =>

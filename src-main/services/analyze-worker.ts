@@ -1,5 +1,5 @@
-import type { BranchRequest, BranchResult, ModelBranch } from '../analysis';
-import type { RgbImage } from '../inference';
+import { runModelBranch, type BranchRequest, type BranchResult, type ModelBranch } from '../analysis';
+import type { ModelRunner, RgbImage } from '../inference';
 import type { AppConfig } from '../config';
 import { silentLogger, type Logger } from '../core';
 import { resolveWorkerEntry } from './worker-entry';
@@ -79,4 +79,18 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
       await w?.close();
     },
   };
+}
+
+/**
+ * The analyze worker when the models have two or more threads (`enabled` overrides), with the
+ * face-free branch on `runModel` as its fallback; undefined means analyse on this thread. The one
+ * rule for interactive analyze (the composition root) and batches (batches-processor.ts).
+ */
+export function branchWorkerFor(
+  config: AppConfig,
+  runModel: ModelRunner,
+  opts: { enabled?: boolean; logger?: Logger } = {},
+): BranchWorker | undefined {
+  if (!(opts.enabled ?? config.modelThreads >= 2)) return undefined;
+  return analyzeBranchWorker(config, { fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal), logger: opts.logger });
 }

@@ -1,8 +1,7 @@
-import { runModelBranch } from '../analysis';
 import type { AppConfig } from '../config';
 import { AppError } from '../core';
 import type { ImageProcessor } from '../jobs';
-import { analyzeBranchWorker } from './analyze-worker';
+import { branchWorkerFor } from './analyze-worker';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
 import { createDetectService } from './detect.service';
 import { openGalleryMatcher } from './gallery-matcher';
@@ -39,12 +38,9 @@ export async function localBatchProcessor(config: AppConfig, options: LocalBatch
   const engine = openLocalEngine(config);
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);
-  const runModel = analyzeModelsFromEngine(engine).runModel;
-  const branch =
-    (options.branchWorker ?? config.modelThreads >= 2)
-      ? analyzeBranchWorker(config, { fallback: (img, want, signal) => runModelBranch(img, want, runModel, signal) })
-      : undefined;
-  const analyzer = createAnalyzeService({ ...analyzeModelsFromEngine(engine), gallery: galleries.matcher, modelBranch: branch?.run });
+  const models = analyzeModelsFromEngine(engine);
+  const branch = branchWorkerFor(config, models.runModel, { enabled: options.branchWorker });
+  const analyzer = createAnalyzeService({ ...models, gallery: galleries.matcher, modelBranch: branch?.run });
   return {
     async process(image, operation, signal) {
       if (operation.kind === 'analyze') {

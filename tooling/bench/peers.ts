@@ -15,42 +15,21 @@
  * Options: --rounds N (default 5).
  */
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { composedGroupPhoto } from '../../test/helpers/group-photo';
 
 const root = join(import.meta.dirname, '../..');
 const tooling = join(root, 'tooling', 'node_modules');
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
-/** Group photos: tiles of this many pixels, faces from the people crops. */
-const TILE_PX = 160;
 
 interface BenchImage {
   name: string;
   faces: number | null;
   bytes: Buffer;
-}
-
-async function groupPhoto(count: number, columns: number): Promise<Buffer> {
-  const crops = readdirSync(join(root, 'test/fixtures/people'))
-    .filter((f) => /-human-.*\.jpg$/.test(f))
-    .slice(0, count);
-  const rows = Math.ceil(count / columns);
-  const tiles = await Promise.all(
-    crops.map(async (f, i) => ({
-      input: await sharp(join(root, 'test/fixtures/people', f))
-        .resize(TILE_PX, TILE_PX, { fit: 'cover' })
-        .toBuffer(),
-      left: (i % columns) * TILE_PX,
-      top: Math.floor(i / columns) * TILE_PX,
-    })),
-  );
-  return sharp({ create: { width: columns * TILE_PX, height: rows * TILE_PX, channels: 3, background: '#808080' } })
-    .composite(tiles)
-    .jpeg({ quality: 90 })
-    .toBuffer();
 }
 
 const fixture = (f: string): Buffer => readFileSync(join(root, 'test/fixtures/images', f));
@@ -61,8 +40,8 @@ const images: BenchImage[] = [
   { name: 'tom_cruise.jpg', faces: 1, bytes: fixture('tom_cruise.jpg') },
   { name: 'obama_biden_two_people.jpg', faces: 2, bytes: fixture('obama_biden_two_people.jpg') },
   { name: 'family_six_faces.jpg', faces: 6, bytes: fixture('family_six_faces.jpg') },
-  { name: 'group of 12 (composed)', faces: 12, bytes: await groupPhoto(12, 4) },
-  { name: 'group of 24 (composed)', faces: 24, bytes: await groupPhoto(24, 6) },
+  { name: 'group of 12 (composed)', faces: 12, bytes: await composedGroupPhoto(12, 4) },
+  { name: 'group of 24 (composed)', faces: 24, bytes: await composedGroupPhoto(24, 6) },
   { name: 'cat_chelsea.jpg', faces: 0, bytes: fixture('cat_chelsea.jpg') },
   { name: 'coffee_cup.jpg', faces: 0, bytes: fixture('coffee_cup.jpg') },
   { name: 'colosseum.jpg', faces: 0, bytes: fixture('colosseum.jpg') },

@@ -10,10 +10,9 @@
  * median over the rounds of each stage's CPU ms, per image and per face. Every stage of the `full`
  * attribute level runs; analyze's `summary` level is the same without the gear row.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { gearWindow, req, runFaceresBatch } from '../../../../src-main/analysis/faces/attributes';
 import { detectCandidates } from '../../../../src-main/analysis/faces/detector';
 import { facePatch, laplacianStd } from '../../../../src-main/analysis/faces/face-patch';
@@ -28,7 +27,8 @@ import { runOnWindows } from '../../../../src-main/analysis/faces/runner';
 import { detectFacesInImage, searchLevels, selectorPlan, type FaceResult } from '../../../../src-main/analysis/faces';
 import { faceEvidenceFromResults, toAnalyzeFaces } from '../../../../src-main/analysis/people';
 import type { ModelRunner, RgbImage, TensorMap } from '../../../../src-main/inference';
-import { fixture, repoRoot } from '../../../helpers/paths';
+import { composedGroupPhoto } from '../../../helpers/group-photo';
+import { fixture } from '../../../helpers/paths';
 import { openFaceStack } from './fixture-eval';
 
 const arg = (name: string): string | undefined => {
@@ -62,26 +62,10 @@ const runner: ModelRunner = {
   },
 };
 
+/** A composed group photo, decoded as the product decodes a file. */
 async function groupPhoto(count: number, columns: number): Promise<RgbImage> {
-  const dir = join(repoRoot, 'test/fixtures/people');
-  const crops = readdirSync(dir)
-    .filter((f) => /-human-.*\.jpg$/.test(f))
-    .slice(0, count);
-  const tiles = await Promise.all(
-    crops.map(async (f, i) => ({
-      input: await sharp(join(dir, f)).resize(160, 160, { fit: 'cover' }).toBuffer(),
-      left: (i % columns) * 160,
-      top: Math.floor(i / columns) * 160,
-    })),
-  );
-  const jpeg = await sharp({
-    create: { width: columns * 160, height: Math.ceil(count / columns) * 160, channels: 3, background: '#808080' },
-  })
-    .composite(tiles)
-    .jpeg({ quality: 90 })
-    .toBuffer();
   const path = join(mkdtempSync(join(tmpdir(), 'picscan-profile-')), 'group.jpg');
-  writeFileSync(path, jpeg);
+  writeFileSync(path, await composedGroupPhoto(count, columns));
   return (await stack.loader.load(path, undefined, { thumbnail: false })).image;
 }
 

@@ -9,35 +9,24 @@
  * `npm run bench -- peers`. Prints per-image median CPU (process.cpuUsage, all threads) and wall
  * ms, and the least-squares CPU and wall cost per additional face.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type { FaceAttributeLevel } from '../../../../src-main/analysis/faces';
 import { parseAnalyzeOptions } from '../../../../src-main/services/api';
 import { analyzeModelsFromEngine, createAnalyzeService } from '../../../../src-main/services/analyze.service';
-import { fixture, repoRoot } from '../../../helpers/paths';
+import { composedGroupPhoto } from '../../../helpers/group-photo';
+import { fixture } from '../../../helpers/paths';
 import { openFaceStack } from './fixture-eval';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 4;
 const stack = openFaceStack(2);
 const tmp = mkdtempSync(join(tmpdir(), 'picscan-levels-'));
 
+/** A composed group photo written to a file (the analyze service reads files). */
 async function groupPhoto(count: number, columns: number): Promise<string> {
-  const dir = join(repoRoot, 'test/fixtures/people');
-  const crops = readdirSync(dir)
-    .filter((f) => /-human-.*\.jpg$/.test(f))
-    .slice(0, count);
-  const tiles = await Promise.all(
-    crops.map(async (f, i) => ({
-      input: await sharp(join(dir, f)).resize(160, 160, { fit: 'cover' }).toBuffer(),
-      left: (i % columns) * 160,
-      top: Math.floor(i / columns) * 160,
-    })),
-  );
   const path = join(tmp, `group-${count}.jpg`);
-  const bg = { width: columns * 160, height: Math.ceil(count / columns) * 160, channels: 3 as const, background: '#808080' };
-  writeFileSync(path, await sharp({ create: bg }).composite(tiles).jpeg({ quality: 90 }).toBuffer());
+  writeFileSync(path, await composedGroupPhoto(count, columns));
   return path;
 }
 
