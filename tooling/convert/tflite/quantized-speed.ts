@@ -1,7 +1,8 @@
 /**
  * Speed of the quantized models in ONNX Runtime (CPU, 1 thread): the shipped integer graph
- * (`qlinear`) against the same TFLite file converted with dequantized float32 weights and
- * activations (`float`), in one run, same input, median of `--runs` (default 30) after 5 warm-ups.
+ * (`qlinear`, int8 filters) against the same graph with the source's uint8 filters (`qlinear-u8`)
+ * and the same TFLite file converted with dequantized float32 weights and activations (`float`),
+ * in one run, same input, median of `--runs` (default 30) after 5 warm-ups.
  * Also writes what ORT's optimizer made of each graph (op counts), to show the integer kernels.
  *   npx tsx tooling/convert/tflite/quantized-speed.ts [--only id] [--runs N]
  */
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   try {
     for (const spec of quantizedSpecs.filter((s) => !only || only.includes(s.id))) {
       const input = new ort.Tensor('uint8', await fixturePixels(spec, 'cat_chelsea.jpg'), spec.input.shape);
-      for (const mode of ['qlinear', 'float'] as QuantizedMode[]) {
+      for (const mode of ['qlinear', 'qlinear-u8', 'float'] as QuantizedMode[]) {
         const { bytes } = convertQuantizedSpec(spec, mode);
         const optimized = join(dir, `${spec.id}-${mode}.onnx`);
         const session = await ort.InferenceSession.create(bytes, {
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
           .map(([k, v]) => `${k}×${v}`)
           .join(' ');
         process.stdout.write(
-          `${spec.id} ${mode.padEnd(7)} ${(bytes.byteLength / 1e6).toFixed(2)} MB  median ${times[runs >> 1]!.toFixed(1)} ms  min ${times[0]!.toFixed(1)} ms\n  optimized: ${ops}\n`,
+          `${spec.id} ${mode.padEnd(10)} ${(bytes.byteLength / 1e6).toFixed(2)} MB  median ${times[runs >> 1]!.toFixed(1)} ms  min ${times[0]!.toFixed(1)} ms\n  optimized: ${ops}\n`,
         );
       }
     }

@@ -45,7 +45,11 @@ import {
   type Tensor,
 } from './schema';
 
-export type QuantizedMode = 'qlinear' | 'float';
+/**
+ * `qlinear`: the shipped integer graph (filters as int8); `qlinear-u8`: the same with the source's
+ * uint8 filters kept (speed baseline of the int8 filters); `float`: dequantized (see above).
+ */
+export type QuantizedMode = 'qlinear' | 'qlinear-u8' | 'float';
 
 export interface QuantizedConvertOptions {
   inputName: string;
@@ -392,13 +396,14 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
       // uint8 filters become int8 by shifting values and zero points by 128: (w − zp)·scale is
       // unchanged, so the integer result is identical, and ORT's u8×s8 kernels (VNNI's vpdpbusd)
       // run where u8×u8 takes a slower path.
-      const signed = asSignedFilter(filter.bytes, wQ.zeroPoints, wDtype);
-      const w = g.initializer('filter', 'int8', filter.shape, signed.bytes);
+      const keepU8 = opts.mode === 'qlinear-u8' && wDtype === 'uint8';
+      const signed = keepU8 ? { bytes: filter.bytes, zeroPoints: [...wQ.zeroPoints] } : asSignedFilter(filter.bytes, wQ.zeroPoints, wDtype);
+      const fDtype = keepU8 ? 'uint8' : 'int8';
+      const zpBytes = keepU8 ? Uint8Array.from(signed.zeroPoints) : new Uint8Array(Int8Array.from(signed.zeroPoints).buffer);
+      const w = g.initializer('filter', fDtype, filter.shape, signed.bytes);
       const perAxis = wQ.scales.length > 1;
       const wScale = perAxis ? g.initializer('w_scale', 'float', [wQ.scales.length], f32(wQ.scales)) : scalar('float', wQ.scales[0]!);
-      const wZp = perAxis
-        ? g.initializer('w_zp', 'int8', [signed.zeroPoints.length], new Uint8Array(Int8Array.from(signed.zeroPoints).buffer))
-        : scalar('int8', signed.zeroPoints[0]!);
+      const wZp = perAxis ? g.initializer('w_zp', fDtype, [signed.zeroPoints.length], zpBytes) : scalar(fDtype, signed.zeroPoints[0]!);
       const convIn = [asNchw(x), ...qParams(x), w, wScale, wZp, ...qParams({ ...x, q: quantOf(tensors[outIdx]!) })];
       if (bT && bBytes) {
         const gap = biasScaleGap(bT.quantization()!, x.q!.params, wQ);
