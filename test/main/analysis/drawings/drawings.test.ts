@@ -1,16 +1,12 @@
 // The drawing vocabulary (analysis/drawings, rules/drawings.ts) on real drawings: Open Clip Art
 // drawings of the held-out part (not in the table; test/fixtures/drawings, public domain),
 // rendered here as eval:unseen renders them, through the real classifier and the whole analysis.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzePixels, classifyWithFeatures } from '../../../../src-main/analysis';
 import { DRAWING_TABLE, drawingVotes } from '../../../../src-main/analysis/drawings';
 import { acceptedDrawingLabels } from '../../../../src-main/analysis/rules/drawings';
-import { decodeImage, type RgbImage } from '../../../../src-main/inference/image';
 import type { VisualFeature } from '../../../../src-main/shared/spec';
-import { repoRoot } from '../../../helpers/paths';
+import { renderDrawing } from '../../../helpers/render-drawing';
 import { createEngine, decodeFixture, runnerOf } from '../fixtures';
 
 const engine = createEngine();
@@ -18,14 +14,6 @@ const runModel = runnerOf(engine);
 afterAll(() => engine.dispose());
 const features = new Set<VisualFeature>(['Tags', 'Description', 'ImageType']);
 
-/** An SVG of test/fixtures/drawings, longer side 256 px on white (sharp, as eval:unseen). */
-async function render(file: string): Promise<RgbImage> {
-  const svg = readFileSync(join(repoRoot, 'test/fixtures/drawings', file));
-  const meta = await sharp(svg).metadata();
-  const density = Math.min(2400, (72 * 256) / Math.max(meta.width ?? 256, meta.height ?? 256));
-  const png = await sharp(svg, { density }).resize(256, 256, { fit: 'inside' }).flatten({ background: '#ffffff' }).png().toBuffer();
-  return decodeImage(new Uint8Array(png), { maxPixels: 1e7 });
-}
 
 describe('drawing vocabulary', () => {
   it('is a compact table of labelled reference drawings with WordNet hypernyms', () => {
@@ -46,7 +34,7 @@ describe('drawing vocabulary', () => {
       ['clock07.svg', 'clock'],
       ['coffee_bw_ganson.svg', 'beverage'],
     ] as const) {
-      const img = await render(file);
+      const img = await renderDrawing(file);
       const [best] = acceptedDrawingLabels(drawingVotes((await classifyWithFeatures(img, runModel)).features!, DRAWING_TABLE));
       expect(best?.word, file).toBe(word);
       const { data } = await analyzePixels(img, features, new Set(), { runModel });

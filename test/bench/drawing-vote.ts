@@ -1,0 +1,38 @@
+// `npm run bench -- drawing-vote`: CPU cost of the drawing vocabulary's vote (analysis/drawings):
+// the classifier's pooled features of the test drawings (test/fixtures/drawings) projected and
+// voted against the whole table, many times each, plus the first call (the table decode).
+// Figures quoted in docs/analysis.md ("Drawing vocabulary", cost).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { classifyWithFeatures } from '../../src-main/analysis';
+import { DRAWING_TABLE, drawingVotes } from '../../src-main/analysis/drawings';
+import { renderDrawing } from '../helpers/render-drawing';
+import { repoRoot } from '../helpers/paths';
+import { createEngine, runnerOf } from '../main/analysis/fixtures';
+
+const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 200;
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+const engine = createEngine();
+const files = readdirSync(join(repoRoot, 'test/fixtures/drawings')).filter((f) => f.endsWith('.svg'));
+const features = await Promise.all(
+  files.map(async (f) => (await classifyWithFeatures(await renderDrawing(f), runnerOf(engine))).features!),
+);
+await engine.dispose();
+
+let c0 = cpuMs();
+drawingVotes(features[0]!, DRAWING_TABLE);
+const first = cpuMs() - c0;
+c0 = cpuMs();
+const t0 = performance.now();
+for (let r = 0; r < ROUNDS; r++) for (const f of features) drawingVotes(f, DRAWING_TABLE);
+const calls = ROUNDS * features.length;
+console.log(
+  `drawing vote: ${((cpuMs() - c0) / calls).toFixed(2)} ms CPU per image (${((performance.now() - t0) / calls).toFixed(2)} ms wall; ` +
+    `mean of ${calls} on ${files.length} drawings, ${DRAWING_TABLE.drawings.length} table rows); first call ${first.toFixed(1)} ms CPU; ` +
+    `load average ${loadavg()[0]!.toFixed(1)}`,
+);
