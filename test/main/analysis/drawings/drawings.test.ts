@@ -14,7 +14,6 @@ const runModel = runnerOf(engine);
 afterAll(() => engine.dispose());
 const features = new Set<VisualFeature>(['Tags', 'Description', 'ImageType']);
 
-
 describe('drawing vocabulary', () => {
   it('is a compact table of labelled reference drawings with WordNet hypernyms', () => {
     // 64-d int8 vectors, one label list per drawing; labels carry their hypernyms in the vocabulary.
