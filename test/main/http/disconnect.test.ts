@@ -6,6 +6,8 @@ import { realOperations, startApi, type ApiHarness } from './harness';
 
 // The hold must go as soon as the server sees the socket close, not when the models finish.
 const HOLD_RELEASE_MS = 1_000;
+// A reply that beats a late disconnect (the machine got quieter) is retried with a fresh timing.
+const LEAVE_ATTEMPTS = 3;
 
 let images: FixtureServer;
 let api: ApiHarness;
@@ -49,12 +51,22 @@ describe('a client that disconnects mid-analysis', () => {
       const warmCalls = [];
       for (let i = 0; i < 3; i++) warmCalls.push(await timedCall(api.url, c, image, key, served));
       for (const w of warmCalls) expect(w.status).toBe(200);
-      const warm = warmCalls.reduce((a, b) => (b.analysisMs < a.analysisMs ? b : a));
-      const before = balance();
-      const charged = api.api.credits.chargedCount(keyId);
+      let warmMs = Math.min(...warmCalls.map((w) => w.analysisMs));
+      let before = balance();
+      let charged = api.api.credits.chargedCount(keyId);
       for (const fraction of DISCONNECT_AT) {
-        const ended = await disconnectingCall(api.url, c, image, key, served, fraction * warm.analysisMs);
-        expect(ended, `client left at ${fraction} of ${Math.round(warm.analysisMs)} ms`).toBe('aborted');
+        let ended = await disconnectingCall(api.url, c, image, key, served, fraction * warmMs);
+        for (let retry = 1; retry < LEAVE_ATTEMPTS && ended !== 'aborted'; retry++) {
+          // The reply beat the disconnect (the machine got quieter since the warm calls): it was
+          // delivered, so it is charged once. Re-time and leave again.
+          expect(ended).toBe(200);
+          expect(await eventually(() => api.api.credits.chargedCount(keyId) === charged + 1, HOLD_RELEASE_MS)).toBe(true);
+          warmMs = Math.min(warmMs, (await timedCall(api.url, c, image, key, served)).analysisMs);
+          before = balance();
+          charged = api.api.credits.chargedCount(keyId);
+          ended = await disconnectingCall(api.url, c, image, key, served, fraction * warmMs);
+        }
+        expect(ended, `client left at ${fraction} of ${Math.round(warmMs)} ms`).toBe('aborted');
         expect(await eventually(() => heldMicrocents() === 0, HOLD_RELEASE_MS), `hold after leaving at ${fraction}`).toBe(true);
         expect(balance()).toBe(before);
       }
