@@ -2,7 +2,8 @@
 // server through intake and the real analyze models (all features and details), measuring
 // images/s, RSS over the run and event-loop lag p99 of this process (the one that hosts the UI
 // bridge). A second run uses byte-unique copies so de-duplication cannot help: raw throughput.
-// Run: npm run bench -- batch-throughput
+// Run: npm run bench -- batch-throughput. The PICSCAN_* settings of the environment apply (e.g.
+// PICSCAN_ANALYSIS_CONCURRENCY=1, PICSCAN_MODEL_THREADS=1 for the one-thread path).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ function uniqueJpeg(bytes: Buffer, i: number): Buffer {
   return Buffer.concat([bytes.subarray(0, 2), com, text, bytes.subarray(2)]);
 }
 
-const config = loadConfig({ dataDir: dir }, {});
+const config = loadConfig({ dataDir: dir }, process.env);
 const server = await startFixtureServer();
 
 async function run(label: string, urls: string[], processor: ImageProcessor): Promise<void> {

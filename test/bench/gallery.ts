@@ -11,6 +11,7 @@ import { detectFacesInImage, selectorPlan } from '../../src-main/analysis/faces'
 import {
   bestEntries,
   centred,
+  CONTENT_PLACE_NET,
   cosine,
   describeFace,
   describePlace,
@@ -20,7 +21,9 @@ import {
   PERSON_MATCH,
   PLACE_MATCH,
   RESCORE_ROWS,
+  type PlaceNet,
 } from '../../src-main/analysis/gallery/index';
+import { CLASSIFIER_FEATURES, classifyWithFeatures, IMAGENET_MODEL_ID } from '../../src-main/analysis/classifier';
 import { cropRgb, InferenceEngine, l2Normalize, loadManifest, resizeRgb, type RgbImage } from '../../src-main/inference';
 import { createImageLoader, intakeOptions } from '../../src-main/intake';
 import { fixture, repoRoot } from '../helpers/paths';
@@ -102,13 +105,35 @@ async function augment(img: RgbImage): Promise<RgbImage> {
   return { ...r, data: out };
 }
 
+/**
+ * A candidate place network (issue 15): the ImageNet classifier's pooled 1 280-d features, by the
+ * same windows, balance and pooling as the shipped content-net descriptor.
+ */
+const CLASSIFIER_PLACE_NET: PlaceNet = {
+  modelId: IMAGENET_MODEL_ID,
+  dim: CLASSIFIER_FEATURES,
+  features: async (crop, runModel, signal) => (await classifyWithFeatures(crop, runModel, signal)).features,
+};
+/** Place networks measured side by side; the first is the shipped one (the centre file is its). */
+const PLACE_NETS: ReadonlyArray<[string, PlaceNet]> = [
+  ['content net (shipped)', CONTENT_PLACE_NET],
+  ['ImageNet classifier', CLASSIFIER_PLACE_NET],
+];
+
 async function places(writeCentre: boolean): Promise<void> {
+  for (const [name, net] of PLACE_NETS) await placesBy(name, net, writeCentre && net === CONTENT_PLACE_NET);
+}
+
+async function placesBy(netName: string, net: PlaceNet, writeCentre: boolean): Promise<void> {
   const run = engine;
   const items: { file: string; original: boolean; v: Float32Array }[] = [];
+  // The same augmentations for every network.
+  seed = 12345;
   for (const m of manifest) {
     const img = await load(m.file);
-    items.push({ file: m.file, original: true, v: (await describePlace(img, run)).vector });
-    for (let k = 0; k < 3; k++) items.push({ file: m.file, original: false, v: (await describePlace(await augment(img), run)).vector });
+    items.push({ file: m.file, original: true, v: (await describePlace(img, run, undefined, net)).vector });
+    for (let k = 0; k < 3; k++)
+      items.push({ file: m.file, original: false, v: (await describePlace(await augment(img), run, undefined, net)).vector });
   }
   const originals = items.filter((i) => i.original);
   const mean = (vs: Float32Array[]): Float32Array => {
@@ -127,7 +152,11 @@ async function places(writeCentre: boolean): Promise<void> {
     console.log(`places: wrote ${file}`);
   }
   const photos = new Set(manifest.filter((m) => !/clipart|line_drawing|text_bw/.test(m.file)).map((m) => m.file));
-  for (const mode of ['raw', 'centred (leave-one-out mean)', 'centred (shipped mean)'] as const) {
+  const modes =
+    net === CONTENT_PLACE_NET
+      ? (['raw', 'centred (leave-one-out mean)', 'centred (shipped mean)'] as const)
+      : (['raw', 'centred (leave-one-out mean)'] as const);
+  for (const mode of modes) {
     const genuine: number[] = [];
     const impostor: number[] = [];
     const photoImpostor: number[] = [];
@@ -155,11 +184,19 @@ async function places(writeCentre: boolean): Promise<void> {
         }
       }
     }
-    console.log(`places ${mode}:`);
+    console.log(`places, ${netName}, ${mode}:`);
     console.log(`  genuine        ${stats(genuine)}`);
     console.log(`  colosseum      ${stats(colosseum)}`);
     console.log(`  impostor       ${stats(impostor)}`);
     console.log(`  photo impostor ${stats(photoImpostor)}`);
+    // How the tails meet: genuine pairs kept by a threshold just above every photo impostor, and
+    // photo impostors that the shipped threshold would let through.
+    const worst = Math.max(...photoImpostor);
+    const kept = genuine.filter((g) => g > worst).length;
+    const through = photoImpostor.filter((x) => x >= PLACE_MATCH.minScore).length;
+    console.log(
+      `  genuine above the highest photo impostor (${worst.toFixed(3)}): ${kept}/${genuine.length}; photo impostors ≥ ${PLACE_MATCH.minScore}: ${through}/${photoImpostor.length}`,
+    );
   }
   console.log(`  threshold ${PLACE_MATCH.minScore} (centred)`);
 }

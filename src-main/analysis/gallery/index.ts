@@ -23,7 +23,15 @@ export type { GalleryContents, GalleryEntryInfo, GalleryReference } from './cont
 export { describePersonReference, describePlaceReference, REFERENCE_THUMBNAIL_PX, type ReferenceDescriptor } from './enrol';
 export { describeFace, type FaceBox, type FaceDescriptor } from './face-descriptor';
 export { redescribePersonReference, REDESCRIBE_MIN_IOU, type RedescribeOutcome, type StoredPersonReference } from './redescribe';
-export { describePlace, placeWindows, greyWorld, type PlaceDescriptor, type PlaceCrop } from './place-descriptor';
+export {
+  describePlace,
+  placeWindows,
+  greyWorld,
+  CONTENT_PLACE_NET,
+  type PlaceNet,
+  type PlaceDescriptor,
+  type PlaceCrop,
+} from './place-descriptor';
 export { GalleryIndex, bestEntries, topRows, ORT_SCAN_MIN_ROWS, RESCORE_ROWS, type EntryScore, type IndexRow } from './gallery-index';
 export { assignPeople, type PersonAssignment, type FaceCandidates } from './match-people';
 export { toLandmarkAnnotations, toLandmarkDetails, localMid, type PlaceHit } from './landmark-document';

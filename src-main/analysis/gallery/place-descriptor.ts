@@ -72,19 +72,42 @@ export function greyWorld(img: RgbImage): RgbImage {
   return { data: out, width: img.width, height: img.height, channels: 3 };
 }
 
+/**
+ * The network a place descriptor reads per window: its pooled features (any length). The shipped
+ * descriptor is the photo-content network's `features` (PLACE_DESCRIPTOR); other networks are
+ * measured against it by `npm run bench -- gallery` (docs/galleries.md).
+ */
+export interface PlaceNet {
+  /** Manifest id of the model (for messages). */
+  modelId: string;
+  dim: number;
+  features(crop: RgbImage, runModel: ModelRunner, signal?: AbortSignal): Promise<ArrayLike<number> | undefined>;
+}
+
+/** The shipped place network: the photo-content network's pooled 1 792-d features. */
+export const CONTENT_PLACE_NET: PlaceNet = {
+  modelId: CONTENT_NET_MODEL_ID,
+  dim: PLACE_DESCRIPTOR.dim,
+  features: async (crop, runModel, signal) =>
+    (await runContentNet(crop, runModel, signal))[PLACE_DESCRIPTOR.output]?.data as ArrayLike<number>,
+};
+
 /** Describes an image for the place gallery (one model run per window, ~10–15 runs). */
-export async function describePlace(img: RgbImage, runModel: ModelRunner, signal?: AbortSignal): Promise<PlaceDescriptor> {
+export async function describePlace(
+  img: RgbImage,
+  runModel: ModelRunner,
+  signal?: AbortSignal,
+  net: PlaceNet = CONTENT_PLACE_NET,
+): Promise<PlaceDescriptor> {
   const k = PLACE_CANONICAL_PX / Math.min(img.width, img.height);
   const canonical = await resizeRgb(img, Math.max(1, Math.round(img.width * k)), Math.max(1, Math.round(img.height * k)));
   const balanced = greyWorld(canonical);
   const crops: PlaceCrop[] = [];
-  const pooled = new Float32Array(PLACE_DESCRIPTOR.dim);
+  const pooled = new Float32Array(net.dim);
   for (const rect of placeWindows(balanced.width, balanced.height)) {
     signal?.throwIfAborted();
-    const out = await runContentNet(cropRgb(balanced, rect), runModel, signal);
-    const raw = out[PLACE_DESCRIPTOR.output]?.data;
-    if (!raw || raw.length !== PLACE_DESCRIPTOR.dim)
-      throw new Error(`${CONTENT_NET_MODEL_ID}: expected a ${PLACE_DESCRIPTOR.dim}-d ${PLACE_DESCRIPTOR.output} output`);
+    const raw = await net.features(cropRgb(balanced, rect), runModel, signal);
+    if (!raw || raw.length !== net.dim) throw new Error(`${net.modelId}: expected ${net.dim} pooled features, got ${raw?.length ?? 0}`);
     const vector = l2Normalize(raw);
     for (let i = 0; i < vector.length; i++) pooled[i]! += vector[i]!;
     // Rectangles are reported in the caller's image px.
