@@ -20,7 +20,8 @@ export interface Evidence {
   chroma: ChromaStats;
   scene: SceneCues;
   ink: InkStats;
-  imageType: ImageType & { clipArtScore: number };
+  /** The ImageType plus its clip-art score and how much it is a photo cut out on a plain page (image-type/classify.ts). */
+  imageType: ImageType & { clipArtScore: number; isolatedFigure?: number };
   /** nsfwjs class probabilities, when the classifier ran. */
   nsfw?: ContentProbabilities;
   /** COCO detections after NMS, score-sorted. */

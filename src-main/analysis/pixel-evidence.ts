@@ -34,7 +34,7 @@ export async function measurePixels(img: RgbImage): Promise<PixelEvidence> {
     chroma: chromaStats(field),
     scene: measureScene(field, mid),
     ink: measureInk(img, mid),
-    texture: measureTexture(large, mid),
+    texture: measureTexture(large, mid, img.lossy === true),
   };
 }
 

@@ -19,7 +19,16 @@ export interface RgbImage {
   readonly width: number;
   readonly height: number;
   readonly channels?: 3;
+  /**
+   * Decoded from a lossy format (JPEG, WebP, HEIF/AVIF): its fills are no longer exactly flat, so
+   * the pixel rules that read exact flatness of a figure stand aside (image-type/classify.ts).
+   * Unset on pixels made in code and on resized copies.
+   */
+  readonly lossy?: boolean;
 }
+
+/** Formats (sharp's names) whose pixels are exactly those that were encoded. */
+const LOSSLESS_FORMATS: ReadonlySet<string> = new Set(['png', 'gif', 'tiff', 'bmp', 'svg', 'pdf', 'ppm', 'raw']);
 
 /** A small encoded preview for the UI. */
 export interface Thumbnail {
@@ -50,7 +59,7 @@ export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promi
   try {
     const input = { limitInputPixels: opts.maxPixels, failOn: 'error', pages: 1 } as const;
     // The header only (no pixels): an sRGB profile needs no colour transform (icc.ts).
-    const { icc } = await sharp(bytes, input).metadata();
+    const { icc, format } = await sharp(bytes, input).metadata();
     const ignoreIcc = icc !== undefined && isSrgbProfile(icc);
     const { data, info } = await sharp(bytes, { ...input, ignoreIcc })
       .rotate() // no angle: apply the EXIF orientation, then drop the tag
@@ -59,7 +68,7 @@ export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promi
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 3) throw new BugError(`decodeImage produced ${info.channels} channels, expected 3`);
-    return { data: asBytes(data), width: info.width, height: info.height, channels: 3 };
+    return { data: asBytes(data), width: info.width, height: info.height, channels: 3, lossy: !LOSSLESS_FORMATS.has(format ?? '') };
   } catch (err) {
     if (err instanceof BugError) throw err;
     throw new AppError('decode-failed', `The image could not be decoded: ${(err as Error).message}`, { cause: err });

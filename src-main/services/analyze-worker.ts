@@ -70,7 +70,7 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
       if (!rpc || rpc.stopped) return opts.fallback(img, want, signal);
       // One exact-size copy, transferred: the caller keeps its pixels for the faces.
       const data = new Uint8Array(img.data);
-      return rpc.call({ want, image: { data, width: img.width, height: img.height } }, signal, [data.buffer]);
+      return rpc.call({ want, image: { data, width: img.width, height: img.height, lossy: img.lossy } }, signal, [data.buffer]);
     },
     async close() {
       closed = true;

@@ -76,13 +76,22 @@ export interface TextureStats {
   colorBins90: number;
   /** flatFraction restricted to the outer 10 % band: ≈ 1 for a plain synthetic background. */
   borderFlat: number;
+  /**
+   * The figure: the pixels outside the border band's most common colour bin (the background of a
+   * drawing or of a photo cut out on white; on a photo filling the frame, nearly every pixel).
+   * `flat` is flatFraction among them, `bins90` the colour bins covering 90 % of them: a photo cut
+   * out on white has a textured figure (flat ≈ 0) with a rich palette, a drawing's fills are flat.
+   */
+  figure: { flat: number; bins90: number };
+  /** The source was lossy-coded (RgbImage.lossy): JPEG ringing makes a drawn figure look textured. */
+  lossy: boolean;
 }
 
 /**
  * Measures texture: exact flat-fill share (on the ≤ 640 px copy the caller passes), strong-edge density (on `mid`, a
  * ≤ 320 px thumbnail of the same image) and palette size.
  */
-export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID_SIDE_PX)): TextureStats {
+export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID_SIDE_PX), lossy = img.lossy === true): TextureStats {
   const { data, width, height } = img;
   // Sample at most ~80k pixels on a regular grid; flatness is judged against the true neighbours.
   const stride = Math.max(1, Math.floor(Math.sqrt((width * height) / 80_000)));
@@ -94,6 +103,10 @@ export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID
   const by = height * 0.1;
   const bins = new Uint32Array(4096);
   const row = width * 3;
+  const background = borderBin(img, stride, bx, by);
+  const figureBins = new Uint32Array(4096);
+  let figure = 0;
+  let figureFlat = 0;
   for (let y = 0; y + 1 < height; y += stride) {
     const inBandY = y < by || y >= height - by;
     for (let x = 0; x + 1 < width; x += stride) {
@@ -116,22 +129,58 @@ export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID
       }
       const k = ((r0 >> 4) << 8) | ((g0 >> 4) << 4) | (b0 >> 4);
       bins[k] = bins[k]! + 1;
+      if (k !== background) {
+        figure++;
+        if (isFlat) figureFlat++;
+        figureBins[k] = figureBins[k]! + 1;
+      }
     }
-  }
-  const sorted = Array.from(bins).sort((p, q) => q - p);
-  let covered = 0;
-  let colorBins90 = 0;
-  for (const c of sorted) {
-    if (covered >= 0.9 * sampled) break;
-    covered += c;
-    colorBins90++;
   }
   return {
     flatFraction: sampled ? flat / sampled : 0,
     edgeDensity: sobelDensity(mid),
-    colorBins90,
+    colorBins90: binsCovering(bins, 0.9 * sampled),
     borderFlat: borderSampled ? borderFlat / borderSampled : 0,
+    figure: { flat: figure ? figureFlat / figure : 0, bins90: binsCovering(figureBins, 0.9 * figure) },
+    lossy,
   };
+}
+
+/** How many of the fullest bins it takes to cover `share` counts. */
+function binsCovering(bins: Uint32Array, share: number): number {
+  // Only filled bins (a photo fills a few hundred of the 4 096).
+  const sorted = bins.filter((c) => c > 0).sort((p, q) => q - p);
+  let covered = 0;
+  let n = 0;
+  for (const c of sorted) {
+    if (covered >= share) break;
+    covered += c;
+    n++;
+  }
+  return n;
+}
+
+/** The most common 4-bit colour bin of the outer band (`bx`, `by` px wide), on the same sampling grid. */
+function borderBin(img: RgbImage, stride: number, bx: number, by: number): number {
+  const { data, width, height } = img;
+  const counts = new Uint32Array(4096);
+  // The first sampled column at or past the right band (same grid as measureTexture).
+  const rightBand = Math.ceil((width - bx) / stride) * stride;
+  for (let y = 0; y + 1 < height; y += stride) {
+    const inBandY = y < by || y >= height - by;
+    for (let x = 0; x + 1 < width; x += stride) {
+      if (!inBandY && x >= bx && x < width - bx) {
+        x = rightBand - stride; // skip the interior of the row
+        continue;
+      }
+      const p = (y * width + x) * 3;
+      const k = ((data[p]! >> 4) << 8) | ((data[p + 1]! >> 4) << 4) | (data[p + 2]! >> 4);
+      counts[k] = counts[k]! + 1;
+    }
+  }
+  let best = 0;
+  for (let k = 1; k < 4096; k++) if (counts[k]! > counts[best]!) best = k;
+  return best;
 }
 
 /** Squared Sobel magnitude of a strong edge: gain 4 × 64 grey levels per pixel, squared (no square root per pixel). */

@@ -125,7 +125,8 @@ export interface Derived {
   classes: ClassEvidence;
   /**
    * 0..1: a thing fills the frame (a big confident detected box, band boxShare.fill, or a thing
-   * of a close-up kind the classifier names, band closeUpConf.fill, in a photo without people).
+   * of a close-up kind the classifier names, band closeUpConf.fill, in a photo without people),
+   * or stands alone cut out on a plain page (ImageType isolatedFigure).
    * Colour-only scene words (grass, sky, night) are scaled by 1 − frameFill: a close-up of a
    * green apple is not a grassy field.
    */
@@ -273,7 +274,8 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
   const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= PRESENT);
   const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
   if (thing && !people) fill = Math.max(fill, band('closeUpConf.fill', thing.conf));
-  return fill;
+  // A photographed thing cut out on a plain page is the whole picture: the page is no scene.
+  return Math.max(fill, e.imageType.isolatedFigure ?? 0);
 }
 
 /**

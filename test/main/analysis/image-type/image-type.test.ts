@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { chromaStats, isBlackAndWhite } from '../../../../src-main/analysis/color';
 import { classifyImageType, measureInk } from '../../../../src-main/analysis/image-type';
+import { cutoutPhoto } from '../../../../src-main/analysis/image-type/classify';
+import { decodeImage } from '../../../../src-main/inference';
 import { buildPixelField, measureTexture } from '../../../../src-main/analysis/pixels';
 import { decodeFixture, fakeRunner, manifest } from '../fixtures';
 import { fixture } from '../../../helpers/paths';
+import { cutOutOnWhite } from '../../../helpers/cut-out';
 import { measurePixels } from '../../../../src-main/analysis';
 
 async function imageTypeOf(file: string): Promise<ReturnType<typeof classifyImageType>> {
@@ -83,6 +86,26 @@ describe('ImageType from pixel statistics (no model)', () => {
       const { data, info } = await sharp(jpeg).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
       const t = await typeOfPixels({ data: new Uint8Array(data), width: info.width, height: info.height });
       expect(t.clipArtType, file).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('rates photos cut out on white (product shots) as photos when losslessly coded, by their textured figure', async () => {
+    const sharp = (await import('sharp')).default;
+    for (const file of ['cat_chelsea.jpg', 'coffee_cup.jpg', 'rocket_launchpad.jpg']) {
+      const png = await cutOutOnWhite(file);
+      const lossless = await decodeImage(new Uint8Array(png), { maxPixels: 1e7 });
+      expect(lossless.lossy, file).toBe(false);
+      const t = await typeOfPixels(lossless);
+      expect(t.clipArtType, `${file} cut out, PNG`).toBeLessThan(2);
+      // Saved as JPEG the figure's texture could be ringing; the cut-out test stands aside there.
+      const jpeg = await decodeImage(new Uint8Array(await sharp(png).jpeg({ quality: 90 }).toBuffer()), { maxPixels: 1e7 });
+      expect(jpeg.lossy, file).toBe(true);
+      expect((await measurePixels(jpeg)).texture.lossy).toBe(true);
+    }
+    // Flat-filled drawings keep their reading: the fixtures' clip art has flat figures or a small palette.
+    for (const file of ['cheese_clipart.png', 'present_clipart.png', 'horse_silhouette_clipart.png']) {
+      const p = await measurePixels(await decodeFixture(file));
+      expect(cutoutPhoto(p.texture), file).toBe(0);
     }
   });
 
