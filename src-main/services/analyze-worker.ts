@@ -49,6 +49,7 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
     const w = startRpcWorker<BranchCall, BranchResult>(entry, { config, threads: opts.threads ?? 1 }, { name: 'analyze worker', logger });
     try {
       await w.started;
+      logger.debug('analyze worker started', { threads: opts.threads ?? 1 });
       return w;
     } catch (err) {
       logger.warn('analyze worker did not start; analysing in-process', {

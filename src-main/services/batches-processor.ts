@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config';
-import { AppError } from '../core';
+import { AppError, type Logger } from '../core';
 import type { ImageProcessor } from '../jobs';
 import { branchWorkerFor } from './analyze-worker';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
@@ -20,6 +20,8 @@ export interface LocalBatchOptions {
    * gives the models two or more threads (as the composition root decides for interactive analyze).
    */
   branchWorker?: boolean;
+  /** Where the branch worker reports starting, or failing to start (default: silent). */
+  logger?: Logger;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function localBatchProcessor(config: AppConfig, options: LocalBatch
   // Celebrities and landmarks come from the galleries in the app database (docs/galleries.md).
   const galleries = openGalleryMatcher(config.dbPath, engine);
   const models = analyzeModelsFromEngine(engine);
-  const branch = branchWorkerFor(config, models.runModel, { enabled: options.branchWorker });
+  const branch = branchWorkerFor(config, models.runModel, { enabled: options.branchWorker, logger: options.logger });
   const analyzer = createAnalyzeService({ ...models, gallery: galleries.matcher, modelBranch: branch?.run });
   return {
     async process(image, operation, signal) {

@@ -8,6 +8,10 @@ import { createBackend } from '../../../src-main/app';
 import { loadConfig } from '../../../src-main/config';
 import { decodeImage } from '../../../src-main/inference';
 import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
+import { localBatchProcessor } from '../../../src-main/services/batches-processor';
+import { createLogger } from '../../../src-main/core';
+import type { BatchOperation } from '../../../src-main/shared/batch';
+import { createImageLoader, intakeOptions } from '../../../src-main/intake';
 import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
 import { openLocalEngine } from '../../../src-main/services/local-engine';
 import { fixture } from '../../helpers/paths';
@@ -66,6 +70,29 @@ describe('analyze branch worker', () => {
         await worker.close();
       }
     }
+  });
+
+  it('the batch processor analyses in the analyze worker when the models have two threads, on its own thread with one', async () => {
+    const loader = createImageLoader(intakeOptions('desktop'));
+    const image = await loader.load(fixture('grace_hopper.jpg'));
+    await loader.close();
+    const operation: BatchOperation = { kind: 'analyze', features: [...VISUAL_FEATURES], details: [] };
+    const results = [];
+    for (const modelThreads of [2, 1]) {
+      const lines: string[] = [];
+      const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
+      const processor = await localBatchProcessor({ ...config, modelThreads }, { logger });
+      try {
+        const out = await processor.process(image, operation, new AbortController().signal);
+        results.push(out.kind === 'analyze' ? { ...out.data, requestId: '' } : out);
+      } finally {
+        await processor.close?.();
+      }
+      const started = lines.filter((l) => (JSON.parse(l) as { msg: string }).msg === 'analyze worker started');
+      expect(started, `modelThreads ${modelThreads}`).toHaveLength(modelThreads === 2 ? 1 : 0);
+    }
+    // The same evidence either way (thread counts change no result).
+    expect(results[0]).toEqual(results[1]);
   });
 
   it('gives the analyze service the same answers with and without the worker', async () => {
