@@ -23,11 +23,11 @@ import { DETAILS, VISUAL_FEATURES, type AnalyzeData, type DetectedFace, type Ima
 export const ANALYZE_MIN_HEAD_SCALE = 0.1;
 
 /**
- * Attribute models analyze runs per face: `summary` (faceres and emotion, no gear). Its response
- * has age, gender and box per face and its rules read the smile and glasses, never the ethnicity
- * gear adds; gear is half of a face's CPU time. Gender from faceres alone: 47 of 54 labelled
- * faces right against 34 with gear (one named face lost, Grace Hopper; 19 of the 22 faces where
- * the two disagree won); docs/faces.md "Attribute levels".
+ * Attribute models analyze runs per face: `summary` (faceres and emotion on every face, gear on
+ * the SUMMARY_GEAR_FACES largest only). Its response has age, gender and box per face and its
+ * rules read the smile and glasses, never the ethnicity gear adds; gear is half of a face's CPU
+ * time, so a crowd's faces cost faceres alone while portraits and pairs keep both models' gender
+ * (Grace Hopper and Eileen Collins stay "woman"); docs/faces.md "Attribute levels".
  */
 export const ANALYZE_FACE_ATTRIBUTES: FaceAttributeLevel = 'summary';
 
@@ -93,7 +93,7 @@ export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
   const newId = deps.newId ?? randomUUID;
   const { faceRunner, detectFaces } = deps;
   // The same search as detect's FRONTAL selector, so analyze and detect agree on the faces; the
-  // `summary` attributes (age and gender from faceres, no gear) are what analyze reports and its
+  // `summary` attributes (gear on the largest faces only) cover what analyze reports and its
   // rules read (docs/faces.md "Attribute levels").
   const faceOptions: DetectOptions = {
     minHeadScale: deps.minHeadScale ?? ANALYZE_MIN_HEAD_SCALE,

@@ -12,7 +12,8 @@
  * - `emotion` (64 px luma, −1..1) on the extent: [angry, disgust, fear, happy, sad, surprise, neutral].
  *
  * Which of them run is the caller's `FaceAttributeLevel`: detect reports every attribute, analyze
- * only age and gender (plus the smile and glasses its tags and captions read), so it skips gear.
+ * only age and gender (plus the smile and glasses its tags and captions read), so it runs gear on
+ * its largest faces only.
  */
 import { clamp, sigmoid, type ModelRunner, type RgbImage, type Window } from '../../inference';
 import { runOnWindow, runOnWindows } from './runner';

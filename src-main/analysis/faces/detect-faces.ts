@@ -58,8 +58,9 @@ export interface DetectOptions {
   selector: SelectorPlan;
   /**
    * Which attribute models run on each verified face (attributes.ts `FaceAttributeLevel`): `full`
-   * (default; detect), `summary` (no gear: age and gender from faceres alone, neutral ethnicity;
-   * analyze) or `none` (neutral age, gender, ethnicity and emotion).
+   * (default; detect), `summary` (gear on the SUMMARY_GEAR_FACES largest faces only, the others
+   * age and gender from faceres alone and neutral ethnicity; analyze) or `none` (neutral age,
+   * gender, ethnicity and emotion).
    */
   attributes?: FaceAttributeLevel;
   /** The same as `attributes: 'none'` (kept for the callers that only need geometry). */

@@ -42,8 +42,9 @@ export function calibrate(raw: number, c: Calibration): number {
  * `npx tsx tooling/drawings/calibrate.ts` on the reference part of Open Clip Art (docs/analysis.md): on line
  * drawings and small-palette clip art the top class's words (name, display word or a general tag)
  * appear in the drawing's title or keywords in 1–7 % of drawings, whatever the probability (a
- * least-squares line `drawing.base + drawing.slope × p`); photos cut out on white, which the
- * pixel rules also rate clip art, have dozens of colour bins and are mostly read right. So a
+ * least-squares line `drawing.base + drawing.slope × p`); photos cut out on white that the
+ * pixel rules still rate clip art (JPEG ones: image-type `cutoutPhoto`) have dozens of colour bins
+ * and are mostly read right. So a
  * class's confidence is photoLikeness × the photo calibration + (1 − photoLikeness) × that
  * measured precision; photoLikeness is 0 on line drawings and ramps over `photoBins` (4-bit colour
  * bins covering 90 % of the pixels) on clip art.
