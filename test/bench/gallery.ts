@@ -23,7 +23,7 @@ import {
   RESCORE_ROWS,
   type PlaceNet,
 } from '../../src-main/analysis/gallery/index';
-import { CLASSIFIER_FEATURES, classifyWithFeatures, IMAGENET_MODEL_ID } from '../../src-main/analysis/classifier';
+import { CLASSIFIER_PLACE_NET } from '../helpers/place-nets';
 import { cropRgb, InferenceEngine, l2Normalize, loadManifest, resizeRgb, type RgbImage } from '../../src-main/inference';
 import { createImageLoader, intakeOptions } from '../../src-main/intake';
 import { fixture, repoRoot } from '../helpers/paths';
@@ -105,15 +105,6 @@ async function augment(img: RgbImage): Promise<RgbImage> {
   return { ...r, data: out };
 }
 
-/**
- * A candidate place network (issue 15): the ImageNet classifier's pooled 1 280-d features, by the
- * same windows, balance and pooling as the shipped content-net descriptor.
- */
-const CLASSIFIER_PLACE_NET: PlaceNet = {
-  modelId: IMAGENET_MODEL_ID,
-  dim: CLASSIFIER_FEATURES,
-  features: async (crop, runModel, signal) => (await classifyWithFeatures(crop, runModel, signal)).features,
-};
 /** Place networks measured side by side; the first is the shipped one (the centre file is its). */
 const PLACE_NETS: ReadonlyArray<[string, PlaceNet]> = [
   ['content net (shipped)', CONTENT_PLACE_NET],

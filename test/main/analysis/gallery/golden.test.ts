@@ -8,9 +8,9 @@ import {
   describePlace,
   FACE_DESCRIPTOR,
   PLACE_DESCRIPTOR,
-  type PlaceNet,
 } from '../../../../src-main/analysis/gallery/index';
-import { CLASSIFIER_FEATURES, classifyWithFeatures, IMAGENET_MODEL_ID } from '../../../../src-main/analysis/classifier';
+import { CLASSIFIER_FEATURES } from '../../../../src-main/analysis/classifier';
+import { CLASSIFIER_PLACE_NET } from '../../../helpers/place-nets';
 import type { InferenceEngine } from '../../../../src-main/inference';
 import type { ImageLoader } from '../../../../src-main/intake';
 import { GOLDEN_PERSON, GOLDEN_PLACE } from './golden-descriptors';
@@ -56,17 +56,14 @@ describe('descriptor recipes are unchanged (real models)', () => {
 
   it('another place network (the bench compares the classifier) is read window by window and pooled the same way', async () => {
     const img = await fixtureImage(loader, 'colosseum.jpg');
-    const classifierNet: PlaceNet = {
-      modelId: IMAGENET_MODEL_ID,
-      dim: CLASSIFIER_FEATURES,
-      features: async (crop, runModel, signal) => (await classifyWithFeatures(crop, runModel, signal)).features,
-    };
-    const d = await describePlace(img, engine, undefined, classifierNet);
+    const d = await describePlace(img, engine, undefined, CLASSIFIER_PLACE_NET);
     const content = await describePlace(img, engine);
     expect(d.vector).toHaveLength(CLASSIFIER_FEATURES);
     expect(d.crops.map((c) => c.rect)).toEqual(content.crops.map((c) => c.rect));
     expect(Math.hypot(...d.vector)).toBeCloseTo(1, 5);
     // A network whose output is not the declared length is refused, not pooled.
-    await expect(describePlace(img, engine, undefined, { ...classifierNet, dim: 1000 })).rejects.toThrow(/expected 1000 pooled features/);
+    await expect(describePlace(img, engine, undefined, { ...CLASSIFIER_PLACE_NET, dim: 1000 })).rejects.toThrow(
+      /expected 1000 pooled features/,
+    );
   });
 });
