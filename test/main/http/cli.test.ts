@@ -7,7 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { runPicscan } from '../../helpers/cli';
 import { startFixtureServer } from '../../helpers/http-server';
 import { fixture, repoRoot } from '../../helpers/paths';
-import { DISCONNECT_AT, DISCONNECT_CASES, disconnectingCall, type DisconnectCase, servedImage, timedCall } from './disconnect';
+import {
+  DISCONNECT_AT,
+  DISCONNECT_CASES,
+  disconnectingCall,
+  type DisconnectCase,
+  LEAVE_ATTEMPTS,
+  servedImage,
+  timedCall,
+} from './disconnect';
 import { getQuery, postJson } from './harness';
 
 const tempEnv = (): NodeJS.ProcessEnv => ({ PICSCAN_DATA_DIR: mkdtempSync(join(tmpdir(), 'picscan-api-cli-')) });
@@ -185,21 +193,34 @@ describe('picscan serve', () => {
     let answered = 0;
     let aborted = 0;
     try {
-      // Load the models, then time each operation warm; these four calls are answered.
+      // Load the models, then time each operation warm (the fastest of three); these calls are answered.
       const timed = async (c: DisconnectCase): Promise<number> => {
         await timedCall(url, c, image, k.key, served);
-        return (await timedCall(url, c, image, k.key, served)).analysisMs;
+        answered++;
+        let fastest = Infinity;
+        for (let i = 0; i < 3; i++) {
+          fastest = Math.min(fastest, (await timedCall(url, c, image, k.key, served)).analysisMs);
+          answered++;
+        }
+        return fastest;
       };
-      const detectMs = await timed(DISCONNECT_CASES[0]);
-      const analyzeMs = await timed(DISCONNECT_CASES[2]);
-      answered += 4;
+      const warmMs = { detect: await timed(DISCONNECT_CASES[0]), analyze: await timed(DISCONNECT_CASES[2]) };
       for (const c of DISCONNECT_CASES) {
-        const ms = c.path === '/ai/faces/detect' ? detectMs : analyzeMs;
+        const op = c.path === '/ai/faces/detect' ? 'detect' : 'analyze';
         for (const fraction of DISCONNECT_AT) {
-          const ended = await disconnectingCall(url, c, image, k.key, served, fraction * ms);
-          // On a loaded machine a reply may beat a late disconnect: it was delivered, so it is charged.
-          if (ended === 'aborted') aborted++;
-          else answered++;
+          for (let attempt = 0; attempt < LEAVE_ATTEMPTS; attempt++) {
+            const ended = await disconnectingCall(url, c, image, k.key, served, fraction * warmMs[op]);
+            if (ended === 'aborted') {
+              aborted++;
+              break;
+            }
+            // The machine got quieter than when the calls were timed (other test files finished), so
+            // the reply beat the disconnect: it was delivered and is charged. Re-time and leave again.
+            expect(ended).toBe(200);
+            answered++;
+            warmMs[op] = Math.min(warmMs[op], (await timedCall(url, c, image, k.key, served)).analysisMs);
+            answered++;
+          }
         }
       }
       expect(aborted).toBeGreaterThanOrEqual(DISCONNECT_CASES.length * (DISCONNECT_AT.length - 1));

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { fixture } from '../../helpers/paths';
-import { DISCONNECT_AT, DISCONNECT_CASES, disconnectingCall, eventually, servedImage, timedCall } from './disconnect';
+import { DISCONNECT_AT, DISCONNECT_CASES, disconnectingCall, eventually, LEAVE_ATTEMPTS, servedImage, timedCall } from './disconnect';
 import { realOperations, startApi, type ApiHarness } from './harness';
 
 // The hold must go as soon as the server sees the socket close, not when the models finish.
 const HOLD_RELEASE_MS = 1_000;
-// A reply that beats a late disconnect (the machine got quieter) is retried with a fresh timing.
-const LEAVE_ATTEMPTS = 3;
 
 let images: FixtureServer;
 let api: ApiHarness;

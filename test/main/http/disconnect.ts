@@ -19,6 +19,12 @@ export type DisconnectCase = (typeof DISCONNECT_CASES)[number];
 export const DISCONNECT_AT = [0.1, 0.35, 0.6];
 
 /**
+ * How often a leave is tried: a reply that beats a late disconnect (the machine got quieter
+ * since the calls were timed) is retried with a fresh, faster timing.
+ */
+export const LEAVE_ATTEMPTS = 3;
+
+/**
  * Serves a fixture image at `path` and reports each time its bytes have been fully sent, so a
  * test can time a client's disconnect from the moment the server starts on the models.
  */
