@@ -11,6 +11,7 @@ import { AppError, silentLogger, type Logger } from '../core';
 import type { Manifest, ModelSpec } from './manifest';
 import type { ModelRunner } from './runner';
 import { openSession, type Session, type TensorMap } from './session';
+import { dynamicBatch } from './preprocess';
 import { atBatch } from './tensor';
 
 /** Engine settings; everything but `modelsDir` has a default. */
@@ -73,6 +74,15 @@ export class InferenceEngine implements ModelRunner {
     return cap === undefined ? this.threads : Math.max(1, Math.min(this.threads, Math.floor(cap)));
   }
 
+  /**
+   * Whether model `id` is opened with ORT's memory pattern: not for the dynamic-batch (per-face)
+   * models, which see a new batch size with nearly every image (SessionOptions.memoryPattern).
+   */
+  memoryPatternFor(id: string): boolean {
+    const spec = this.manifest.models.get(id);
+    return !spec || !dynamicBatch(spec);
+  }
+
   /** Runs model `id` on named feeds. */
   async run(id: string, feeds: TensorMap, signal?: AbortSignal): Promise<TensorMap> {
     const s = await this.session(id);
@@ -111,7 +121,8 @@ export class InferenceEngine implements ModelRunner {
     }
     const t0 = performance.now();
     const threads = this.threadsFor(id);
-    const session = await openSession(bytes, { modelId: id, inputs: spec.inputs }, { intraOpNumThreads: threads });
+    const memoryPattern = this.memoryPatternFor(id);
+    const session = await openSession(bytes, { modelId: id, inputs: spec.inputs }, { intraOpNumThreads: threads, memoryPattern });
     if (this.opts.warmUp !== false) {
       try {
         await session.run(zeroFeeds(spec));
@@ -120,7 +131,7 @@ export class InferenceEngine implements ModelRunner {
         throw err;
       }
     }
-    (this.opts.logger ?? silentLogger).debug('model loaded', { model: id, threads, ms: Math.round(performance.now() - t0) });
+    (this.opts.logger ?? silentLogger).debug('model loaded', { model: id, threads, memoryPattern, ms: Math.round(performance.now() - t0) });
     return session;
   }
 }

@@ -56,6 +56,16 @@ export interface SessionOptions {
   intraOpNumThreads: number;
   /** ORT graph optimisation; default on ('all'). Off only for debugging. */
   graphOptimization?: boolean;
+  /**
+   * ORT's memory pattern (default on): after a run it plans one block for all intermediate tensors
+   * of that input shape. For the per-face models, whose batch (the faces of an image) changes from
+   * image to image, each batch size gets a plan and a block of its own, and the CPU arena grows to
+   * hold them; off, tensors are allocated one by one from the arena and reuse its freed chunks.
+   * Measured (docs/benchmarks.md "Batches"): off for the dynamic-batch models, lower peak RSS at
+   * the same speed; off for CenterNet too (its trimmed frame also varies), a further ≈ 20 MB but
+   * ≈ 10 % more CPU per image, so the detector keeps it.
+   */
+  memoryPattern?: boolean;
 }
 
 /** An open model. `run` may be called concurrently; `dispose` releases native memory. */
@@ -109,6 +119,7 @@ export async function openSession(model: Uint8Array, io: SessionIo, opts: Sessio
       intraOpNumThreads: opts.intraOpNumThreads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
+      enableMemPattern: opts.memoryPattern ?? true,
       graphOptimizationLevel: opts.graphOptimization === false ? 'disabled' : 'all',
       // Idle pool threads sleep instead of spinning: a desktop app shares its cores with the UI
       // and other jobs, and spinning workers on a busy 2-core machine made 2 threads slower than 1.

@@ -105,6 +105,30 @@ describe('inference engine', () => {
     expect(engine.threadsFor('faceres')).toBe(2);
   });
 
+  it('opens the dynamic-batch (per-face) models without the memory pattern, and their batches still equal single runs', async () => {
+    const engine = new InferenceEngine(manifest, { modelsDir, intraOpNumThreads: 1 });
+    for (const id of ['facemesh', 'gear', 'faceres', 'emotion']) expect(engine.memoryPatternFor(id), id).toBe(false);
+    for (const id of ['blazeface-back', 'centernet', 'mobilenet-v2-imagenet', 'nsfw-mobilenet-v2-mid']) expect(engine.memoryPatternFor(id), id).toBe(true);
+    // Batch sizes change from run to run, as they do from image to image: each row must equal its
+    // single run (no tensor of an earlier, larger batch leaks into a later one).
+    const [h, w, c] = emotion.inputs[0]!.shape.slice(1) as [number, number, number];
+    const row = h * w * c;
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    const rows = Array.from({ length: 6 }, () => Float32Array.from({ length: row }, random));
+    const run = async (batch: Float32Array[]): Promise<Float32Array> => {
+      const data = new Float32Array(batch.length * row);
+      batch.forEach((r, i) => data.set(r, i * row));
+      return (await engine.run('emotion', { [emotion.inputs[0]!.name]: { data, dims: [batch.length, h, w, c] } })).emotion!.data as Float32Array;
+    };
+    const single = await Promise.all(rows.map((r) => run([r])));
+    for (const size of [3, 1, 6, 2, 5]) {
+      const out = await run(rows.slice(0, size));
+      for (let i = 0; i < size; i++) for (let k = 0; k < 7; k++) expect(out[i * 7 + k]).toBeCloseTo(single[i]![k]!, 5);
+    }
+    await engine.dispose();
+  });
+
   it('a file ORT cannot parse is model-failed', async () => {
     const { dir } = emotionOnly();
     writeFileSync(join(dir, emotion.file), 'not an onnx model');
