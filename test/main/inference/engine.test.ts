@@ -108,7 +108,8 @@ describe('inference engine', () => {
   it('opens the dynamic-batch (per-face) models without the memory pattern, and their batches still equal single runs', async () => {
     const engine = new InferenceEngine(manifest, { modelsDir, intraOpNumThreads: 1 });
     for (const id of ['facemesh', 'gear', 'faceres', 'emotion']) expect(engine.memoryPatternFor(id), id).toBe(false);
-    for (const id of ['blazeface-back', 'centernet', 'mobilenet-v2-imagenet', 'nsfw-mobilenet-v2-mid']) expect(engine.memoryPatternFor(id), id).toBe(true);
+    for (const id of ['blazeface-back', 'centernet', 'mobilenet-v2-imagenet', 'nsfw-mobilenet-v2-mid'])
+      expect(engine.memoryPatternFor(id), id).toBe(true);
     // Batch sizes change from run to run, as they do from image to image: each row must equal its
     // single run (no tensor of an earlier, larger batch leaks into a later one).
     const [h, w, c] = emotion.inputs[0]!.shape.slice(1) as [number, number, number];
@@ -119,7 +120,8 @@ describe('inference engine', () => {
     const run = async (batch: Float32Array[]): Promise<Float32Array> => {
       const data = new Float32Array(batch.length * row);
       batch.forEach((r, i) => data.set(r, i * row));
-      return (await engine.run('emotion', { [emotion.inputs[0]!.name]: { data, dims: [batch.length, h, w, c] } })).emotion!.data as Float32Array;
+      return (await engine.run('emotion', { [emotion.inputs[0]!.name]: { data, dims: [batch.length, h, w, c] } })).emotion!
+        .data as Float32Array;
     };
     const single = await Promise.all(rows.map((r) => run([r])));
     for (const size of [3, 1, 6, 2, 5]) {
