@@ -54,18 +54,10 @@ export function labelledDrawings(vocab: Vocabulary, lines: EmbeddedDrawing[]): L
     .map(([name, copies]) => {
       const keywords = [...new Set(copies.flatMap((c) => c.keywords))];
       const folders = [...new Set(copies.flatMap((c) => dirname(c.rel).split('/')))];
-      // Words of the section folders above a copy's own folder (computer/icons/flat-theme/
-      // applications/x.svg: computer, icons, flat, theme; animals/birds/x.svg: animals).
-      const sections = [
-        ...new Set(
-          copies.flatMap((c) =>
-            c.rel
-              .split('/')
-              .slice(0, -2)
-              .flatMap((f) => f.split(/[-_]/)),
-          ),
-        ),
-      ];
+      // Words of the top-level section when a copy is filed deeper (computer/icons/flat-theme/
+      // x.svg: computer; animals/birds/x.svg: animals). Only the top level is a bin: a subsection
+      // names what its drawings show (every drawing under signs_and_symbols/flags/europe/ is a flag).
+      const sections = [...new Set(copies.flatMap((c) => (c.rel.split('/').length > 2 ? c.rel.split('/')[0]!.split(/[-_]/) : [])))];
       // A title many drawings share is a template ("Lemon SVG theme", "Clipart by Nicu Buculei -
       // contour_chipmunk" on every contour animal), not the drawing's name.
       const title = (titleCount.get(copies[0]!.title) ?? 0) > MAX_TITLE_SHARED ? '' : copies[0]!.title;

@@ -18,6 +18,38 @@ export const CONCRETE_EXTRA = ['gift.n.01', 'present.n.02'];
  * body parts (keywords of figure drawings that name what the figure has, not what is drawn).
  */
 export const EXCLUDED_SUBTREES = ['representation.n.02', 'location.n.01', 'part.n.03', 'body_part.n.01', 'creation.n.02', 'sign.n.02'];
+/**
+ * People as drawings show them (reviewed; each must exist in WordNet). The rest of WordNet's
+ * person subtree names roles, origins and traits that a keyword meant otherwise: the flags'
+ * "united_nations_member" is not a member, "white" not a Caucasian, "router" not a worker.
+ */
+export const PEOPLE_SHOWN = [
+  'person.n.01',
+  'man.n.01',
+  'woman.n.01',
+  'lady.n.01',
+  'child.n.01',
+  'baby.n.01',
+  'girl.n.01',
+  'male_child.n.01',
+  'king.n.01',
+  'queen.n.02',
+  'soldier.n.01',
+  'clown.n.01',
+  'harlequin.n.01',
+  'doctor.n.01',
+  'student.n.01',
+  'musician.n.01',
+  'dancer.n.01',
+  'ninja.n.01',
+  'santa_claus.n.01',
+];
+/**
+ * Named individuals (WordNet instances) a drawing shows as themselves (reviewed; each must exist).
+ * Other instances are not labels: the continents, seas and people's names of keywords ("europe"
+ * on every European flag) say where or whose, not what is drawn.
+ */
+export const NAMED_THINGS_SHOWN = ['sun.n.01', 'moon.n.01', 'earth.n.01', 'mars.n.01', 'santa_claus.n.01'];
 /** Labels too general to name anything drawn (reviewed; each must exist in WordNet). */
 export const TOO_GENERAL = [
   'object.n.01',
@@ -36,6 +68,7 @@ export const TOO_GENERAL = [
   'material.n.01',
   'solid.n.01',
   'unit.n.05',
+  'weather.n.01',
 ];
 /** Senses of a word considered when its drawing's other words support one (WordNet order). */
 export const SENSES_TRIED = 3;
@@ -53,6 +86,11 @@ export const STOP_WORDS = new Set([
   'colour',
   'hash',
 ]);
+/**
+ * Adjectives of titles and keywords ("A simple pig", flat-design icons) whose rare noun senses are
+ * concrete things (simple: a medicinal herb; flat: an apartment; plain: level land). Reviewed.
+ */
+export const DESCRIPTIVE_WORDS = new Set(['simple', 'flat', 'plain']);
 /** A longer title is a description ("Part of the Flat Icon Collection (Wed Aug 25 …)"), not a name: its words are not labels. */
 export const MAX_TITLE_WORDS = 6;
 
@@ -91,6 +129,9 @@ export class Vocabulary {
   private readonly extra: Set<number>;
   private readonly excluded: Set<number>;
   private readonly general: Set<number>;
+  private readonly person: number;
+  private readonly peopleShown: Set<number>;
+  private readonly namedShown: Set<number>;
   private readonly concrete = new Map<number, boolean>();
 
   /** Each lemma's synsets in WordNet's sense order (index.noun), most frequent first. */
@@ -115,6 +156,9 @@ export class Vocabulary {
     this.extra = new Set(CONCRETE_EXTRA.map((n) => byName(n).offset));
     this.excluded = new Set(EXCLUDED_SUBTREES.map((n) => byName(n).offset));
     this.general = new Set(TOO_GENERAL.map((n) => byName(n).offset));
+    this.person = byName('person.n.01').offset;
+    this.peopleShown = new Set(PEOPLE_SHOWN.map((n) => byName(n).offset));
+    this.namedShown = new Set(NAMED_THINGS_SHOWN.map((n) => byName(n).offset));
   }
 
   /** The lemma's noun form in WordNet: itself, or its singular. */
@@ -123,7 +167,7 @@ export class Vocabulary {
       .toLowerCase()
       .trim()
       .replace(/[\s-]+/g, '_');
-    if (!w || STOP_WORDS.has(word.toLowerCase())) return undefined;
+    if (!w || STOP_WORDS.has(word.toLowerCase()) || DESCRIPTIVE_WORDS.has(w)) return undefined;
     if (this.senses.has(w)) return w;
     const irregular = IRREGULAR[w];
     if (irregular && this.senses.has(irregular)) return irregular;
@@ -144,7 +188,9 @@ export class Vocabulary {
     const ok =
       (walk.includes(this.root) || walk.some((o) => this.extra.has(o))) &&
       !walk.some((o) => this.excluded.has(o)) &&
-      !this.general.has(s.offset);
+      !this.general.has(s.offset) &&
+      (!s.instance || this.namedShown.has(s.offset)) &&
+      (!walk.includes(this.person) || this.peopleShown.has(s.offset));
     this.concrete.set(s.offset, ok);
     return ok;
   }

@@ -11,6 +11,8 @@ export interface Synset {
   lemmas: string[];
   /** Hypernyms and instance hypernyms (`@`, `@i`), as offsets. */
   hypernyms: number[];
+  /** An instance (`@i`: a named individual such as Africa, the Caribbean or Edison), not a kind of thing. */
+  instance: boolean;
   /** NLTK-style name `lemma.n.NN`: first lemma, sense number of this synset for that lemma. */
   name: string;
   gloss: string;
@@ -40,10 +42,12 @@ function parseData(text: string): Map<number, Synset> {
     let p = 4 + 2 * wordCount;
     const ptrCount = Number(f[p++]);
     const hypernyms: number[] = [];
+    let instance = false;
     for (let i = 0; i < ptrCount; i++, p += 4) {
       if ((f[p] === '@' || f[p] === '@i') && f[p + 2] === 'n') hypernyms.push(Number(f[p + 1]));
+      if (f[p] === '@i') instance = true;
     }
-    out.set(offset, { offset, lemmas, hypernyms, name: '', gloss: bar >= 0 ? line.slice(bar + 3).trim() : '' });
+    out.set(offset, { offset, lemmas, hypernyms, instance, name: '', gloss: bar >= 0 ? line.slice(bar + 3).trim() : '' });
   }
   return out;
 }
