@@ -124,8 +124,90 @@ export const WORDING: Partial<Record<CocoLabel, string>> = {
   couch: 'couch',
 };
 
-/** Indefinite article for a noun phrase. */
+/**
+ * Nouns of the captions' vocabularies (COCO words, the ImageNet hierarchy's display words and
+ * tags, the drawing vocabulary) that take no indefinite article: mass nouns ("bread", "food",
+ * "chain mail") and plurals ("sunglasses", "french fries"). Reviewed against the generated
+ * tables; whole phrases only ("a plate of food" keeps its article).
+ */
+export const NOUNS_WITHOUT_ARTICLE: ReadonlySet<string> = new Set([
+  'air',
+  'alcohol',
+  'apple juice',
+  'bacon',
+  'baggage',
+  'bread',
+  'breakfast',
+  'broccoli',
+  'carbonara',
+  'chain mail',
+  'cheese',
+  'chewing gum',
+  'chocolate sauce',
+  'clothing',
+  'cocoa',
+  'coffee',
+  'consomme',
+  'corn',
+  'dough',
+  'eggnog',
+  'electricity',
+  'equipment',
+  'face powder',
+  'fast food',
+  'food',
+  'french fries',
+  'furniture',
+  'garbage',
+  'guacamole',
+  'hair',
+  'hair spray',
+  'hardware',
+  'hay',
+  'ice cream',
+  'ink',
+  'jewelry',
+  'juice',
+  'lasagna',
+  'lightning',
+  'lotion',
+  'mashed potato',
+  'merchandise',
+  'milk',
+  'orange juice',
+  'paint',
+  'pantyhose',
+  'paper',
+  'parallel bars',
+  'pasta',
+  'perfume',
+  'poison',
+  'radiation',
+  'rapeseed',
+  'red wine',
+  'rubbish',
+  'sand',
+  'smoke',
+  'snow',
+  'soil',
+  'straw',
+  'sunglasses',
+  'sunscreen',
+  'swimming trunks',
+  'tea',
+  'text',
+  'toast',
+  'toilet tissue',
+  'velvet',
+  'water',
+  'wine',
+  'wood',
+  'wool',
+]);
+
+/** Indefinite article for a noun phrase; none for mass nouns and plurals ("bread", "sunglasses"). */
 export function article(noun: string): string {
+  if (NOUNS_WITHOUT_ARTICLE.has(noun.toLowerCase())) return noun;
   return /^[aeiou]/i.test(noun) && !/^(uni|eu|one)/i.test(noun) ? `an ${noun}` : `a ${noun}`;
 }
 

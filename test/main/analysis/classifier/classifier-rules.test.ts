@@ -72,6 +72,17 @@ describe('classifier evidence in the rules', () => {
     expect(caption(withClasses(plainEvidence(), [['lakeside', 0.6]]))).toBe('a lakeside');
   });
 
+  it('names mass nouns and plurals without an article', () => {
+    // French loaf and bagel are bread; the tags keep the word as it is.
+    expect(caption(withClasses(plainEvidence(), [['French loaf', 0.9]]))).toBe('bread');
+    expect(caption(withClasses(plainEvidence(), [['chain mail', 0.9]]))).toBe('chain mail');
+    expect(caption(withClasses(plainEvidence(), [['sunglasses', 0.9]]))).toBe('sunglasses');
+    expect(caption(withClasses(plainEvidence(), [['Granny Smith', 0.9]]))).toBe('an apple');
+    const clipArt = { ...plainEvidence(), imageType: { clipArtType: 3 as const, lineDrawingType: 0 as const, clipArtScore: 0.9 } };
+    const food = { label: 1, word: 'food', share: 0.9, similarity: 0.8, parents: [], general: true };
+    expect(caption({ ...clipArt, drawingVotes: [food] })).toBe('a clip art image of food');
+  });
+
   it('is a second opinion for the detector on close-ups of COCO things', () => {
     const weakCat = { ...plainEvidence(), objects: [obj('cat', 0.3, 0, 0, 600, 400)] };
     expect(derive(weakCat).labels.get('cat')).toBeLessThan(0.5);
