@@ -54,6 +54,12 @@ describe('drawing vocabulary rules', () => {
     expect(words('A simple pig', ['pig', 'simple', 'flat'])).toEqual(['hog.n.03']);
   });
 
+  it('reads clip art senses: jigsaw pieces are puzzles, hardware is a computer part, a menu is no thing', () => {
+    expect(words('', ['jigsaw'])).toEqual(['jigsaw_puzzle.n.01']);
+    expect(words('DIMM Memory', ['hardware', 'computer'])).toContain('hardware.n.03');
+    expect(words('Apple Juice Box', ['menu', 'juice'])).not.toContain('menu.n.02');
+  });
+
   it('the committed table has only labels the rules accept (regenerate it after a rule change)', () => {
     const table = JSON.parse(readFileSync(TABLE_FILE, 'utf8')) as DrawingTable;
     const rejected = table.vocabulary.flatMap((l) => l.synset.split(' ')).filter((name) => !vocab.isConcrete(vocab.db.byName.get(name)!));

@@ -69,6 +69,8 @@ export const TOO_GENERAL = [
   'solid.n.01',
   'unit.n.05',
   'weather.n.01',
+  // "menu" on food drawings says what they are for; its concrete sense, the dishes of a meal, is not drawn.
+  'menu.n.02',
 ];
 /** Senses of a word considered when its drawing's other words support one (WordNet order). */
 export const SENSES_TRIED = 3;
@@ -91,6 +93,12 @@ export const STOP_WORDS = new Set([
  * concrete things (simple: a medicinal herb; flat: an apartment; plain: level land). Reviewed.
  */
 export const DESCRIPTIVE_WORDS = new Set(['simple', 'flat', 'plain']);
+/**
+ * What a word means in clip art where WordNet's senses say otherwise (reviewed; each synset must
+ * exist): jigsaw pieces are puzzles (WordNet's "jigsaw" is only the saw), "hardware" on computer
+ * parts is computer hardware (its first sense is military weaponry).
+ */
+export const CLIP_ART_SENSES: Readonly<Record<string, string>> = { jigsaw: 'jigsaw_puzzle.n.01', hardware: 'hardware.n.03' };
 /** A longer title is a description ("Part of the Flat Icon Collection (Wed Aug 25 …)"), not a name: its words are not labels. */
 export const MAX_TITLE_WORDS = 6;
 
@@ -132,6 +140,7 @@ export class Vocabulary {
   private readonly person: number;
   private readonly peopleShown: Set<number>;
   private readonly namedShown: Set<number>;
+  private readonly clipArtSenses: Map<string, Synset>;
   private readonly concrete = new Map<number, boolean>();
 
   /** Each lemma's synsets in WordNet's sense order (index.noun), most frequent first. */
@@ -159,6 +168,7 @@ export class Vocabulary {
     this.person = byName('person.n.01').offset;
     this.peopleShown = new Set(PEOPLE_SHOWN.map((n) => byName(n).offset));
     this.namedShown = new Set(NAMED_THINGS_SHOWN.map((n) => byName(n).offset));
+    this.clipArtSenses = new Map(Object.entries(CLIP_ART_SENSES).map(([w, n]) => [w, byName(n)]));
   }
 
   /** The lemma's noun form in WordNet: itself, or its singular. */
@@ -204,6 +214,8 @@ export class Vocabulary {
   synsetOf(word: string, context: readonly Synset[] = []): Synset | undefined {
     const l = this.lemma(word);
     if (!l) return undefined;
+    const fixed = this.clipArtSenses.get(l);
+    if (fixed) return fixed;
     const senses = this.senses.get(l)!.map((o) => this.db.byOffset.get(o)!);
     if (context.length) {
       for (const s of senses.slice(0, SENSES_TRIED)) {
