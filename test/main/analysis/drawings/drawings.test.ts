@@ -27,11 +27,15 @@ describe('drawing vocabulary', () => {
     expect(parents('balloon')).toContain('vehicle');
   });
 
-  it('names held-out drawings by their nearest reference drawings (balloon, clock, a drink)', async () => {
+  it('names held-out drawings by their nearest reference drawings (balloon, clock, a drink, flags)', async () => {
+    // The flags' keywords ("europe", "united_nations_member", "flag") once made the vocabulary vote
+    // "member" and "continent"; the regions' flags are flags (tooling/drawings/vocabulary.ts).
     for (const [file, word] of [
       ['balloon-white-aj.svg', 'balloon'],
       ['clock07.svg', 'clock'],
       ['coffee_bw_ganson.svg', 'beverage'],
+      ['ukraine.svg', 'flag'],
+      ['australia_victoria.svg', 'flag'],
     ] as const) {
       const img = await renderDrawing(file);
       const [best] = acceptedDrawingLabels(drawingVotes((await classifyWithFeatures(img, runModel)).features!, DRAWING_TABLE));
