@@ -209,7 +209,8 @@ export class Vocabulary {
    * The synset a word names: of its first SENSES_TRIED noun senses (WordNet order, most frequent
    * first) the first concrete one related to a context synset (the drawing's other words: "plant"
    * beside "flower" is the organism, not the factory), else its most frequent sense when that is
-   * concrete. A rarer sense is never guessed without support ("present" first means now).
+   * concrete. A rarer sense is never guessed without support ("present" first means now). A word
+   * of CLIP_ART_SENSES always means its reviewed synset.
    */
   synsetOf(word: string, context: readonly Synset[] = []): Synset | undefined {
     const l = this.lemma(word);
