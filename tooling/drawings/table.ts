@@ -57,7 +57,14 @@ export function labelledDrawings(vocab: Vocabulary, lines: EmbeddedDrawing[]): L
       // Words of the top-level section when a copy is filed deeper (computer/icons/flat-theme/
       // x.svg: computer; animals/birds/x.svg: animals). Only the top level is a bin: a subsection
       // names what its drawings show (every drawing under signs_and_symbols/flags/europe/ is a flag).
-      const sections = [...new Set(copies.flatMap((c) => (c.rel.split('/').length > 2 ? c.rel.split('/')[0]!.split(/[-_]/) : [])))];
+      const sections = [
+        ...new Set(
+          copies.flatMap((c) => {
+            const parts = c.rel.split('/');
+            return parts.length > 2 ? parts[0]!.split(/[-_]/) : [];
+          }),
+        ),
+      ];
       // A title many drawings share is a template ("Lemon SVG theme", "Clipart by Nicu Buculei -
       // contour_chipmunk" on every contour animal), not the drawing's name.
       const title = (titleCount.get(copies[0]!.title) ?? 0) > MAX_TITLE_SHARED ? '' : copies[0]!.title;

@@ -14,8 +14,9 @@ export const CONCRETE_ROOT = 'physical_entity.n.01';
 export const CONCRETE_EXTRA = ['gift.n.01', 'present.n.02'];
 /**
  * Subtrees that are not things shown: pictures and symbols themselves (a drawing's keywords say
- * "clipart", "icon", "cartoon"), places (country and city names), people's names and roles, and
- * body parts (keywords of figure drawings that name what the figure has, not what is drawn).
+ * "clipart", "icon", "cartoon"), places (country and city names) and body parts (keywords of
+ * figure drawings that name what the figure has, not what is drawn). Named individuals and people's
+ * roles are kept out by NAMED_THINGS_SHOWN and PEOPLE_SHOWN below.
  */
 export const EXCLUDED_SUBTREES = ['representation.n.02', 'location.n.01', 'part.n.03', 'body_part.n.01', 'creation.n.02', 'sign.n.02'];
 /**
@@ -47,7 +48,8 @@ export const PEOPLE_SHOWN = [
 /**
  * Named individuals (WordNet instances) a drawing shows as themselves (reviewed; each must exist).
  * Other instances are not labels: the continents, seas and people's names of keywords ("europe"
- * on every European flag) say where or whose, not what is drawn.
+ * on every European flag) say where or whose, not what is drawn. Santa Claus is a named person,
+ * so PEOPLE_SHOWN lists him too.
  */
 export const NAMED_THINGS_SHOWN = ['sun.n.01', 'moon.n.01', 'earth.n.01', 'mars.n.01', 'santa_claus.n.01'];
 /** Labels too general to name anything drawn (reviewed; each must exist in WordNet). */

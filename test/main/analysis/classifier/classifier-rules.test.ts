@@ -73,7 +73,7 @@ describe('classifier evidence in the rules', () => {
   });
 
   it('names mass nouns and plurals without an article', () => {
-    // French loaf and bagel are bread; the tags keep the word as it is.
+    // French loaf's everyday word is bread, a mass noun.
     expect(caption(withClasses(plainEvidence(), [['French loaf', 0.9]]))).toBe('bread');
     expect(caption(withClasses(plainEvidence(), [['chain mail', 0.9]]))).toBe('chain mail');
     expect(caption(withClasses(plainEvidence(), [['sunglasses', 0.9]]))).toBe('sunglasses');
