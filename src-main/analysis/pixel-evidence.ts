@@ -29,9 +29,10 @@ export async function measurePixels(img: RgbImage): Promise<PixelEvidence> {
   // Both libvips resizes at once (its threads), then the JS statistics.
   const [mid, large] = await Promise.all([shrinkTo(img, MID_SIDE_PX), shrinkTo(img, TEXTURE_SIDE_PX)]);
   const field = buildPixelField(img, mid);
+  const chroma = chromaStats(field);
   return {
-    color: analyzeColor(field),
-    chroma: chromaStats(field),
+    color: analyzeColor(field, chroma),
+    chroma,
     scene: measureScene(field, mid),
     ink: measureInk(img, mid),
     texture: measureTexture(large, mid, img.lossy === true),

@@ -1,3 +1,4 @@
+import { valuesAtRanks } from '../pixels/order-statistics';
 import type { PixelField } from '../pixels/pixel-field';
 
 /** Thresholds of the black-and-white decision, in Lab chroma units (documented in docs/analysis.md). */
@@ -23,8 +24,11 @@ export interface ChromaStats {
 
 /** Percentiles of chroma and hue concentration over the pixel field. */
 export function chromaStats(field: PixelField): ChromaStats {
-  const sorted = Float32Array.from(field.C).sort();
-  const q = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  const n = field.C.length;
+  const [p50, p90, p99] = valuesAtRanks(
+    field.C,
+    [0.5, 0.9, 0.99].map((p) => Math.floor(p * n)),
+  );
   let sa = 0;
   let sb = 0;
   let sw = 0;
@@ -35,7 +39,7 @@ export function chromaStats(field: PixelField): ChromaStats {
     sb += field.b[i]!;
     sw += c;
   }
-  return { p50: q(0.5), p90: q(0.9), p99: q(0.99), hueConcentration: sw > 0 ? Math.hypot(sa, sb) / sw : 1 };
+  return { p50: p50!, p90: p90!, p99: p99!, hueConcentration: sw > 0 ? Math.hypot(sa, sb) / sw : 1 };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { COLOR_NAMES, type Color, type ColorName } from '../../shared/spec';
 import { toHex } from '../pixels/lab';
 import type { PixelField } from '../pixels/pixel-field';
-import { chromaStats, isBlackAndWhite } from './bw';
+import { chromaStats, isBlackAndWhite, type ChromaStats } from './bw';
 import { ACHROMATIC_CHROMA, nameLab } from './names';
 
 /** Width of the background band as a fraction of each side (the surround of the subject). */
@@ -59,11 +59,13 @@ export function dominantNames(
   }
   const bgIdx = argmax(bg);
   const fg = new Float64Array(COLOR_NAMES.length);
+  // Squared distances from the centre per column, in half-widths (0 at the centre, 1 at the edge).
+  const dx2 = new Float64Array(w);
+  for (let x = 0; x < w; x++) dx2[x] = (Math.abs((x + 0.5) / w - 0.5) * 2) ** 2;
   for (let y = 0; y < h; y++) {
-    const dy = Math.abs((y + 0.5) / h - 0.5) * 2;
+    const dy2 = (Math.abs((y + 0.5) / h - 0.5) * 2) ** 2;
     for (let x = 0; x < w; x++) {
-      const dx = Math.abs((x + 0.5) / w - 0.5) * 2;
-      const centrality = Math.max(0, 1 - Math.hypot(dx, dy) / Math.SQRT2);
+      const centrality = Math.max(0, 1 - Math.sqrt(dx2[x]! + dy2) / Math.SQRT2);
       const k = names[y * w + x]!;
       fg[k] = fg[k]! + centrality * (k === bgIdx ? 0.3 : 1);
     }
@@ -120,9 +122,9 @@ export function accentColor(field: PixelField): string {
   return toHex(sum[k * 4]! / c, sum[k * 4 + 1]! / c, sum[k * 4 + 2]! / c);
 }
 
-/** The Color feature: pure image processing on the pixel field. */
-export function analyzeColor(field: PixelField): Color {
+/** The Color feature: pure image processing on the pixel field (pass `chroma` when already measured). */
+export function analyzeColor(field: PixelField, chroma: ChromaStats = chromaStats(field)): Color {
   const names = namePixels(field);
-  const bw = isBlackAndWhite(chromaStats(field));
+  const bw = isBlackAndWhite(chroma);
   return { ...dominantNames(field, names), accentColor: accentColor(field), isBWImg: bw };
 }

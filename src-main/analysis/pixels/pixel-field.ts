@@ -45,17 +45,19 @@ export function buildPixelField(img: RgbImage, base?: RgbImage): PixelField {
     L[i] = lab.L;
     a[i] = lab.a;
     b[i] = lab.b;
-    C[i] = Math.hypot(lab.a, lab.b);
+    // √(a²+b²) rather than Math.hypot (several times slower; no overflow at Lab magnitudes).
+    C[i] = Math.sqrt(lab.a * lab.a + lab.b * lab.b);
     const h = (Math.atan2(lab.b, lab.a) * 180) / Math.PI;
     hue[i] = h < 0 ? h + 360 : h;
   }
   const grad = new Float32Array(n);
+  const w = t.width;
   for (let y = 0; y < t.height; y++) {
-    for (let x = 0; x < t.width; x++) {
-      const i = y * t.width + x;
-      const right = x + 1 < t.width ? Math.abs(L[i]! - L[i + 1]!) : 0;
-      const down = y + 1 < t.height ? Math.abs(L[i]! - L[i + t.width]!) : 0;
-      grad[i] = Math.max(right, down);
+    const last = y + 1 === t.height;
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      const right = x + 1 < w ? Math.abs(L[i]! - L[i + 1]!) : 0;
+      const down = last ? 0 : Math.abs(L[i]! - L[i + w]!);
+      grad[i] = right > down ? right : down;
     }
   }
   return { width: t.width, height: t.height, rgb: t.data, L, a, b, C, hue, grad };
