@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { EXACT_INTEGER_SESSION } from '../convert/exact-kernels';
 import type { ManifestEntry } from '../convert/build';
 import { arg } from '../convert/build';
 import { int8Specs } from '../convert/quantize/int8-specs';
@@ -53,11 +54,13 @@ const load0 = loadavg()[0]!;
 for (const { id } of int8Specs) {
   const e = manifest.models.find((m) => m.id === id)!;
   if (!e.quantizedFrom) throw new Error(`${id} is not int8 in the manifest (run npm run models:quantize)`);
-  const opts: ort.InferenceSession.SessionOptions = { intraOpNumThreads: threads, graphOptimizationLevel: 'all' };
+  const opts: ort.InferenceSession.SessionOptions = { ...EXACT_INTEGER_SESSION, intraOpNumThreads: threads, graphOptimizationLevel: 'all' };
   const fs = await ort.InferenceSession.create(join(modelsDir, e.quantizedFrom.file), opts);
   const qs = await ort.InferenceSession.create(join(modelsDir, e.file), opts);
   const i = e.inputs[0]!;
-  const feeds = { [i.name]: new ort.Tensor('float32', input(i.shape, i.range as [number, number]), i.shape) };
+  // A dynamic batch dimension (−1, the per-face models) runs at batch 1.
+  const shape = i.shape.map((d) => (d < 0 ? 1 : d));
+  const feeds = { [i.name]: new ort.Tensor('float32', input(shape, i.range as [number, number]), shape) };
   for (let w = 0; w < 3; w++) {
     await fs.run(feeds);
     await qs.run(feeds);

@@ -35,7 +35,7 @@ const MIN_SCORE = 0.2;
 /** Every 4th captured calibration input is used for the ranges (the histogram pass is slow in JS). */
 const CALIBRATION_STEP = 4;
 
-import type { TensorMap } from '../../../src-main/inference';
+import { EXACT_INTEGER_KERNELS, type TensorMap } from '../../../src-main/inference';
 const { InferenceEngine, parseManifest } = await import('../../../src-main/inference');
 const { createImageLoader, intakeOptions } = await import('../../../src-main/intake');
 const { createAnalyzeService } = await import('../../../src-main/services/analyze.service');
@@ -99,12 +99,12 @@ function int8(ranges: Map<string, TensorRange>, o: WidePlanOptions, only?: Set<s
   return encodeModel(m);
 }
 
-/** Sessions as the product opens them (src-main/inference/session.ts): all optimisations, no spinning threads. */
+/** Sessions as the product opens them (src-main/inference/session.ts): all optimisations, no spinning threads, exact integer kernels. */
 const session = (bytes: Uint8Array, n = 2) =>
   ort.InferenceSession.create(bytes, {
     graphOptimizationLevel: 'all',
     intraOpNumThreads: n,
-    extra: { session: { intra_op: { allow_spinning: '0' } } },
+    extra: { session: { intra_op: { allow_spinning: '0' }, ...EXACT_INTEGER_KERNELS } },
   });
 const floatSession = await session(floatBytes);
 /** Outputs as the product's decoder takes them (both are float32). */

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { EXACT_INTEGER_SESSION } from '../exact-kernels';
 import { FeedRecorder } from './capture';
 import { calibrate, type Feeds } from './calibrate';
 import { decodeModel, encodeModel } from './onnx-model';
@@ -82,7 +83,7 @@ for (const id of ids) {
   applyQdq(m, plan, ranges);
   const qBytes = encodeModel(m);
   writeFileSync(`/tmp/${id}.int8.onnx`, qBytes);
-  const opts = { graphOptimizationLevel: 'all' as const, intraOpNumThreads: 1 };
+  const opts = { ...EXACT_INTEGER_SESSION, graphOptimizationLevel: 'all' as const, intraOpNumThreads: 1 };
   const fs = await ort.InferenceSession.create(floatBytes, opts);
   const qs = await ort.InferenceSession.create(qBytes, opts);
   // Agreement on held-out inputs: cosine and max |diff| relative to the float output's range, per output.

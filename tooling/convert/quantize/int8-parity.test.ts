@@ -14,6 +14,7 @@ import { createImageLoader, intakeOptions } from '../../../src-main/intake';
 import { createAnalyzeService } from '../../../src-main/services/analyze.service';
 import { repoRoot } from '../../../test/helpers/paths';
 import type { ManifestEntry } from '../build';
+import { EXACT_INTEGER_SESSION } from '../exact-kernels';
 import { quantizeGraph } from './build';
 import type { Feeds } from './calibrate';
 import { FeedRecorder } from './capture';
@@ -112,6 +113,7 @@ describe('int8 models agree with their float sources', () => {
       const floatBytes = readFileSync(join(modelsDir, e.quantizedFrom!.file));
       const optimized = join(mkdtempSync(join(tmpdir(), 'int8-')), 'opt.onnx');
       const qs = await ort.InferenceSession.create(join(modelsDir, e.file), {
+        ...EXACT_INTEGER_SESSION,
         graphOptimizationLevel: 'all',
         optimizedModelFilePath: optimized,
         intraOpNumThreads: 1,
@@ -166,7 +168,7 @@ describe('int8 models agree with their float sources', () => {
     // Calibrating on one batched feed or on the single feeds sees the same values.
     const q = await quantizeGraph(encodeModel(m), [batched], 'gear with batch N');
     expect(Buffer.compare(q, await quantizeGraph(encodeModel(m), single, 'gear with batch N'))).toBe(0);
-    const s = await ort.InferenceSession.create(q, { intraOpNumThreads: 1 });
+    const s = await ort.InferenceSession.create(q, { ...EXACT_INTEGER_SESSION, intraOpNumThreads: 1 });
     sessions.push(s);
     const all = await s.run(tensors(batched));
     for (const [k, f] of single.entries()) {

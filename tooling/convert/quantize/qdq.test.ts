@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { EXACT_INTEGER_SESSION } from '../exact-kernels';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { calibrate, type Feeds } from './calibrate';
@@ -43,7 +44,11 @@ describe('static QDQ quantisation', () => {
     expect(qBytes.length).toBeLessThan(floatBytes.length / 3);
 
     const optimized = join(mkdtempSync(join(tmpdir(), 'qdq-')), 'opt.onnx');
-    const qs = await ort.InferenceSession.create(qBytes, { graphOptimizationLevel: 'all', optimizedModelFilePath: optimized });
+    const qs = await ort.InferenceSession.create(qBytes, {
+      ...EXACT_INTEGER_SESSION,
+      graphOptimizationLevel: 'all',
+      optimizedModelFilePath: optimized,
+    });
     const fused = decodeModel(readFileSync(optimized)).graph.node.filter((n) => n.opType === 'QLinearConv').length;
     expect(fused).toBe(plan.convs.length);
 

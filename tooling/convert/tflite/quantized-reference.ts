@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
+import { EXACT_INTEGER_SESSION } from '../exact-kernels';
 import { arg } from '../build';
 import { convertQuantizedSpec, loadCoral } from './quantized-build';
 import { bytesSha256, quantizedCases } from './quantized-inputs';
@@ -80,7 +81,10 @@ function argmaxLastAxis(scores: ArrayLike<number>, shape: number[]): Int32Array 
 
 async function record(spec: QuantizedBuildSpec): Promise<void> {
   const cases = await quantizedCases(spec);
-  const session = await ort.InferenceSession.create(convertQuantizedSpec(spec, 'qlinear', true).bytes, { intraOpNumThreads: 1 });
+  const session = await ort.InferenceSession.create(convertQuantizedSpec(spec, 'qlinear', true).bytes, {
+    ...EXACT_INTEGER_SESSION,
+    intraOpNumThreads: 1,
+  });
   const file: QuantizedParityFile = {
     model: spec.id,
     generatedBy: `${TFLITE_WEB} (TFLite interpreter, WASM)`,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { EXACT_INTEGER_SESSION } from '../exact-kernels';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturesDir } from '../fixtures';
 import { modelsDir } from './build';
@@ -43,7 +44,7 @@ describe('quantized TFLite -> ONNX (deeplabv3-pascal)', () => {
   const sessions: ort.InferenceSession[] = [];
   afterAll(async () => Promise.all(sessions.map((s) => s.release())));
   const open = async (bytes: Uint8Array) => {
-    const s = await ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+    const s = await ort.InferenceSession.create(bytes, { ...EXACT_INTEGER_SESSION, intraOpNumThreads: 1, interOpNumThreads: 1 });
     sessions.push(s);
     return s;
   };

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
+import { EXACT_INTEGER_SESSION } from '../exact-kernels';
 import { arg } from '../build';
 import { ModelProto } from '../onnx-proto';
 import { convertQuantizedSpec } from './quantized-build';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
         const { bytes } = convertQuantizedSpec(spec, mode);
         const optimized = join(dir, `${spec.id}-${mode}.onnx`);
         const session = await ort.InferenceSession.create(bytes, {
+          ...EXACT_INTEGER_SESSION,
           intraOpNumThreads: 1,
           interOpNumThreads: 1,
           optimizedModelFilePath: optimized,

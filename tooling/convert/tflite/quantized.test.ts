@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { EXACT_INTEGER_SESSION } from '../exact-kernels';
 import { describe, expect, it } from 'vitest';
 import { modelsDir } from './build';
 import { ModelProto } from '../onnx-proto';
@@ -26,7 +27,7 @@ function opTypes(bytes: Uint8Array): Record<string, number> {
 }
 
 const session = (bytes: Uint8Array, extra: ort.InferenceSession.SessionOptions = {}) =>
-  ort.InferenceSession.create(bytes, { intraOpNumThreads: 1, interOpNumThreads: 1, ...extra });
+  ort.InferenceSession.create(bytes, { ...EXACT_INTEGER_SESSION, intraOpNumThreads: 1, interOpNumThreads: 1, ...extra });
 
 describe('quantized TFLite flatbuffer read (MobileNetV2 uint8)', () => {
   const model = Model.read(loadCoral(classifier));

@@ -403,7 +403,11 @@ export function convertQuantizedTflite(bytes: Uint8Array, opts: QuantizedConvert
       const w = g.initializer('filter', fDtype, filter.shape, signed.bytes);
       const perAxis = wQ.scales.length > 1;
       const wScale = perAxis ? g.initializer('w_scale', 'float', [wQ.scales.length], f32(wQ.scales)) : scalar('float', wQ.scales[0]!);
-      const wZp = perAxis ? g.initializer('w_zp', fDtype, [signed.zeroPoints.length], zpBytes) : scalar(fDtype, signed.zeroPoints[0]!);
+      // The filter's zero point is its own initializer, never a shared scalar: on x86 CPUs without
+      // VNNI onnxruntime rewrites each s8 filter and its zero point to u8 at load
+      // (EXACT_INTEGER_KERNELS), and a zero point shared by several convolutions fails that
+      // rewrite ("Attempt to replace the existing tensor").
+      const wZp = g.initializer('w_zp', fDtype, perAxis ? [signed.zeroPoints.length] : [], zpBytes);
       const convIn = [asNchw(x), ...qParams(x), w, wScale, wZp, ...qParams({ ...x, q: quantOf(tensors[outIdx]!) })];
       if (bT && bBytes) {
         const gap = biasScaleGap(bT.quantization()!, x.q!.params, wQ);
