@@ -1,11 +1,13 @@
 /**
  * Float-graph simplifications that make a converted model quantisable without changing what it
  * computes (up to float rounding): weights as plain float32 constants, per-channel affine ops
- * (folded batch norm) and bias adds folded into the convolution, and ReLU6 spelled as one Clip.
+ * (folded batch norm) and bias adds folded into the convolution before them (or, after an
+ * activation, into the unpadded one after them: fold-affine-forward.ts), and ReLU6 spelled as one Clip.
  * onnxruntime fuses DequantizeLinear → Conv → (Relu|Clip) → QuantizeLinear into one int8 QLinearConv
  * only when nothing else sits between the convolution and its quantisation.
  */
 import { OnnxType } from '../onnx-proto';
+import { foldAffineIntoNextConv } from './fold-affine-forward';
 import { floatInit, GraphIndex, prune, renameUses, type OnnxModel, type OnnxNode } from './onnx-model';
 
 let counter = 0;
@@ -119,13 +121,14 @@ export function relu6AsClip(m: OnnxModel): number {
   return n6;
 }
 
-export function simplify(m: OnnxModel): { folded: number; relu6: number } {
+export function simplify(m: OnnxModel): { folded: number; foldedForward: number; relu6: number } {
   // Fresh names start over per model: a model's bytes must not depend on what was simplified before.
   counter = 0;
   materialiseWeights(m);
   const folded = foldAffineIntoConv(m);
+  const foldedForward = foldAffineIntoNextConv(m, fresh);
   const relu6 = relu6AsClip(m);
-  return { folded, relu6 };
+  return { folded, foldedForward, relu6 };
 }
 
 /**
