@@ -3,4 +3,3 @@ export { buildPixelField, measureTexture, FIELD_SIDE_PX, MID_SIDE_PX, type Pixel
 export { rgbToLab, chroma, hueDeg, deltaE2, toHex, type Lab } from './lab';
 export { histogramQuantile } from './histogram';
 export { thumbnail, toGray } from './thumbnail';
-export { valuesAtRanks } from './order-statistics';

@@ -24,6 +24,7 @@ import {
   type TensorMap,
 } from '../../../src-main/inference';
 import { fixture, repoRoot } from '../../helpers/paths';
+import { cosine } from '../../helpers/cosine';
 
 const modelsDir = join(repoRoot, 'models');
 const manifest = loadManifest(join(modelsDir, 'manifest.json'));
@@ -35,18 +36,6 @@ async function open(spec: ModelSpec, fused: boolean): Promise<Session> {
   const s = await openSession(bytes, { modelId: spec.id, inputs: spec.inputs }, { intraOpNumThreads: 1, graphOptimization: fused });
   sessions.push(s);
   return s;
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! ** 2;
-    nb += b[i]! ** 2;
-  }
-  return na === 0 && nb === 0 ? 1 : dot / Math.sqrt(na * nb);
 }
 
 /** A face-sized window at the centre of a portrait (the window models see face crops). */

@@ -10,17 +10,7 @@
  * - any MaxPool in between sees only positive scales (max(s·x + b) = s·max(x) + b needs s > 0).
  * Then Conv(s·x + b) = Conv'(x) with W'[o,i,·] = W[o,i,·]·s[i] and bias'[o] = bias[o] + Σ_i b[i]·Σ W[o,i,·].
  */
-import { floatInit, GraphIndex, prune, type OnnxModel, type OnnxNode } from './onnx-model';
-
-/** The per-channel values of a constant broadcast against NCHW [N,C,H,W]: scalar, [C] or [1,C,1,1]. */
-function perChannel(c: { dims: number[]; values: Float32Array } | undefined, channels: number): Float32Array | undefined {
-  if (!c) return undefined;
-  const size = c.dims.reduce((a, b) => a * b, 1);
-  if (size === 1) return new Float32Array(channels).fill(c.values[0]!);
-  const d = c.dims;
-  const ok = size === channels && (d.length === 1 || (d.length === 4 && d[0] === 1 && d[1] === channels && d[2] === 1 && d[3] === 1));
-  return ok ? c.values : undefined;
-}
+import { floatInit, GraphIndex, perChannel, prune, type OnnxModel, type OnnxNode } from './onnx-model';
 
 const attr = (n: OnnxNode, name: string) => n.attribute.find((a) => a.name === name);
 
@@ -58,8 +48,9 @@ export function foldAffineIntoNextConv(m: OnnxModel, fresh: (prefix: string) => 
       if (!unpaddedConv(next, g) || next.input[0] !== (pools.at(-1)?.output[0] ?? add.output[0])) continue;
       const w = g.inits.get(next.input[1]!)!;
       const [outC, inC, kh, kw] = w.dims as [number, number, number, number];
-      const s = perChannel(g.constFloats(mul.input[1 - xIdx]!), inC);
-      const b = perChannel(g.constFloats(bName), inC);
+      const [sc, bc] = [g.constFloats(mul.input[1 - xIdx]!), g.constFloats(bName)];
+      const s = sc && perChannel(sc.values, sc.dims, inC);
+      const b = bc && perChannel(bc.values, bc.dims, inC);
       if (!s || !b || (pools.length && s.some((v) => !(v > 0)))) continue;
       const weights = g.constFloats(w.name)!.values.slice();
       const biasC = next.input[2] ? g.constFloats(next.input[2]) : undefined;

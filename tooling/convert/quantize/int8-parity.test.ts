@@ -21,6 +21,7 @@ import { FeedRecorder } from './capture';
 import { floatManifestJson } from './float-source';
 import { int8Specs } from './int8-specs';
 import { decodeModel, encodeModel } from './onnx-model';
+import { cosine } from '../../../test/helpers/cosine';
 
 const modelsDir = join(repoRoot, 'models');
 const manifest = JSON.parse(readFileSync(join(modelsDir, 'manifest.json'), 'utf8')) as { version: number; models: ManifestEntry[] };
@@ -77,17 +78,6 @@ function singleItems(f: Feeds): Feeds[] {
 const tensors = (f: Feeds) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, new ort.Tensor('float32', v.data, v.dims)]));
 const dataOf = (out: ort.InferenceSession.ReturnType, name: string) => out[name]!.data as Float32Array;
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! ** 2;
-    nb += b[i]! ** 2;
-  }
-  return na === 0 && nb === 0 ? 1 : dot / Math.sqrt(na * nb);
-}
 const argmax = (p: Float32Array) => p.indexOf(Math.max(...p));
 
 const sessions: ort.InferenceSession[] = [];

@@ -152,6 +152,14 @@ export class GraphIndex {
   }
 }
 
+/** Per-channel values of a constant broadcast against NCHW [N,C,H,W] (scalar, [C] or [1,C,1,1]), else undefined. */
+export function perChannel(values: Float32Array, dims: number[], channels: number): Float32Array | undefined {
+  const size = dims.reduce((a, b) => a * b, 1);
+  if (size === 1) return new Float32Array(channels).fill(values[0]!);
+  const ok = size === channels && (dims.length === 1 || (dims.length === 4 && dims[0] === 1 && dims[1] === channels));
+  return ok ? values : undefined;
+}
+
 /** Drops nodes and initializers no graph output depends on. */
 export function prune(m: OnnxModel): void {
   const live = new Set(m.graph.output.map((o) => o.name));

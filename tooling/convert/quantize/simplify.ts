@@ -8,7 +8,7 @@
  */
 import { OnnxType } from '../onnx-proto';
 import { foldAffineIntoNextConv } from './fold-affine-forward';
-import { floatInit, GraphIndex, prune, renameUses, type OnnxModel, type OnnxNode } from './onnx-model';
+import { floatInit, GraphIndex, perChannel, prune, renameUses, type OnnxModel, type OnnxNode } from './onnx-model';
 
 let counter = 0;
 const fresh = (prefix: string): string => `${prefix}_q${++counter}`;
@@ -29,14 +29,6 @@ export function materialiseWeights(m: OnnxModel): void {
     }
   }
   prune(m);
-}
-
-/** Per-output-channel values of a constant broadcast against NCHW [1,C,H,W]: scalar, [C] or [1,C,1,1]. */
-function perChannel(values: Float32Array, dims: number[], channels: number): Float32Array | undefined {
-  const size = dims.reduce((a, b) => a * b, 1);
-  if (size === 1) return new Float32Array(channels).fill(values[0]!);
-  const ok = size === channels && (dims.length === 1 || (dims.length === 4 && dims[0] === 1 && dims[1] === channels));
-  return ok ? values : undefined;
 }
 
 /** Folds Conv → Mul(const) and Conv → Add(const) into the convolution's weights and bias. */
