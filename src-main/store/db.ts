@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppError } from '../core';
-import { databaseError } from './db-errors';
+import { databaseError, isBusyError } from './db-errors';
 
 export type Db = Database.Database;
 
@@ -35,7 +35,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
     db = new Database(file, { readonly: opts.readonly ?? false });
     // The busy timeout first: switching to WAL takes a lock another process may hold.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    if (!opts.readonly) db.pragma('journal_mode = WAL');
+    if (!opts.readonly) switchToWal(db);
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
     // Reads the header: "not a database" shows here rather than mid-command.
@@ -44,5 +44,29 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
   } catch (err) {
     db?.close();
     throw databaseError(file, err);
+  }
+}
+
+/** Pause between attempts to switch a busy file to WAL, ms. */
+const WAL_RETRY_MS = 20;
+
+/**
+ * `journal_mode = WAL`, retried for up to BUSY_TIMEOUT_MS. On a fresh file that several
+ * processes open at once (CLI, server and app starting together) the switch can fail with
+ * SQLITE_BUSY at once: SQLite skips the busy handler when waiting could deadlock (this connection
+ * holds a read lock and needs the exclusive one). Retrying the whole statement releases that
+ * read lock in between, so the other process finishes its switch and this one then succeeds.
+ */
+function switchToWal(db: Db): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (!isBusyError(err) || Date.now() >= deadline) throw err;
+      // A synchronous pause: opening a database is synchronous.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAL_RETRY_MS);
+    }
   }
 }
