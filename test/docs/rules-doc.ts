@@ -9,6 +9,7 @@ import { COLOUR_SCENES, MIN_CATEGORY_SCORE, OTHERS_FALLBACK_SCORE, SCORE_STEPS }
 import { CATEGORY_RULES } from '../../src-main/analysis/rules/category-rules';
 import * as classes from '../../src-main/analysis/rules/classes';
 import * as derive from '../../src-main/analysis/rules/derive';
+import * as opinions from '../../src-main/analysis/rules/opinions';
 import { LOCAL_INPUTS } from '../../src-main/analysis/rules/bands';
 import { QUANTITIES } from '../../src-main/analysis/rules/quantities';
 import { conditionText, productText, TERMS, type Condition, type Factor, type Product } from '../../src-main/analysis/rules/score';
@@ -27,7 +28,7 @@ import { repoRoot } from '../helpers/paths';
 export const ANALYSIS_DOC = join(repoRoot, 'docs', 'analysis.md');
 const RULES_DIR = join(repoRoot, 'src-main', 'analysis', 'rules');
 /** Rule files whose code (not tables) names bands and tests; the "used by" columns list them. */
-const CODE_USERS = ['derive.ts', 'caption.ts'] as const;
+const CODE_USERS = ['derive.ts', 'opinions.ts', 'caption.ts'] as const;
 
 const table = (head: readonly string[], rows: ReadonlyArray<readonly (string | number)[]>): string =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -177,6 +178,9 @@ const SECTIONS: Record<string, () => string> = {
           ['CLASS_DRAWING_GATE', json(classes.CLASS_DRAWING_GATE), 'classes.ts'],
           ['SPECIFIC_NAME_FACTOR / GENERAL_TAG_FACTOR', `${classes.SPECIFIC_NAME_FACTOR} / ${classes.GENERAL_TAG_FACTOR}`, 'classes.ts'],
           ['KIND_OVER_THING (caption names the kind)', classes.KIND_OVER_THING, 'classes.ts'],
+          ['REGION_CONF (segmented regions as a third opinion)', json(opinions.REGION_CONF), 'opinions.ts'],
+          ['CLASSIFIER_VETO (a sure animal caps the animals it contradicts)', json(opinions.CLASSIFIER_VETO), 'opinions.ts'],
+          ['PERSON_LOOKALIKE_TAGS (animals it may veto a faceless person for)', json(opinions.PERSON_LOOKALIKE_TAGS), 'opinions.ts'],
         ],
       ),
     ].join('\n'),

@@ -3,7 +3,8 @@ import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
 import { band, holds } from './bands';
-import { CALIBRATED, calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
+import { calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
+import { classifierVeto, regionOpinion, secondOpinion } from './opinions';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
 /**
@@ -69,19 +70,6 @@ export const PERSON_BOX = { minConf: 0.6, minShare: 0.01, maxOverlap: 0.3, faceR
 /** Area floor (px²) of the overlap denominator (degenerate boxes). */
 const MIN_BOX_AREA_PX = 1e-9;
 
-/**
- * Confidence of a segmented region (DeepLab, photos only) from its share of the image: base +
- * span × band regionShare.thing (a region of ≈ 4 % of the image is "present"). DeepLab knows only
- * 20 things and paints others as one of them (a mug as a cat, a mushroom as a cat), so a region
- * is an opinion only where the detector or the classifier already gives its label some evidence
- * (≥ CALIBRATED.floor): the two then combine as independent opinions (1 − (1 − a)(1 − b)), up to
- * `agreedMax`. Furniture (SUPPORTS) needs no such evidence: it is what things rest on, large and
- * rarely confused.
- */
-export const REGION_CONF = { base: 0.35, span: 0.45, agreedMax: 0.95 } as const;
-/** Segmented furniture that counts without the detector's or the classifier's word. */
-const SUPPORTS: ReadonlySet<CocoLabel> = new Set(['couch', 'chair', 'dining table']);
-
 /** Quantities shared by the category, tag and caption rules, derived once from the evidence. */
 export interface Derived {
   /** Calibrated confidence per detected label (max over instances). */
@@ -142,13 +130,16 @@ export function derive(e: Evidence): Derived {
     labels.set(o.label, Math.max(labels.get(o.label) ?? 0, c));
     if (c >= PRESENT) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
   }
+  const detected = new Map(labels);
   const classes = classEvidence(e);
   secondOpinion(labels, counts, classes);
   const things = [...e.objects, ...regionOpinion(e, labels, counts)];
+  classifierVeto(e, labels, counts, classes, detected);
   const frameFill = frameFilling(e, labels, classes);
   const area = e.width * e.height;
   const faces = e.faces;
-  const persons = faces.length + extraPeople(e);
+  // Person boxes the classifier vetoed (an ape) count nobody.
+  const persons = faces.length + ((labels.get('person') ?? 0) >= PRESENT ? extraPeople(e) : 0);
   const faceConf = faces.reduce((m, f) => Math.max(m, f.confidence), 0);
   const personConf = Math.max(labels.get('person') ?? 0, faces.length ? FACE_PERSON_CONF.base + FACE_PERSON_CONF.span * faceConf : 0);
   const adults = faces.filter((f) => f.age >= AGE_YEARS.adult);
@@ -221,41 +212,6 @@ export function derive(e: Evidence): Derived {
     classes,
     frameFill,
   };
-}
-
-/**
- * The classifier as a second opinion for the detector: a COCO thing the classifier names (a
- * close-up cat CenterNet misses) gets the classifier's confidence when that is higher, and counts
- * once when it reaches 0.5 and the detector found no instance.
- */
-function secondOpinion(labels: Map<CocoLabel, number>, counts: Map<CocoLabel, number>, classes: ClassEvidence): void {
-  for (const s of classes.subjects) {
-    if (!s.coco || s.conf <= (labels.get(s.coco) ?? 0)) continue;
-    labels.set(s.coco, s.conf);
-    if (s.conf >= PRESENT && !counts.has(s.coco)) counts.set(s.coco, 1);
-  }
-}
-
-/**
- * DeepLab's regions as a third opinion (REGION_CONF; not for people: faces and person boxes count
- * them): a confirmed region or furniture sets its label's confidence when higher, and counts once
- * when present and the detector found no instance. Returns those regions the detector did not
- * box, as located things.
- */
-function regionOpinion(e: Evidence, labels: Map<CocoLabel, number>, counts: Map<CocoLabel, number>): DetectedObject[] {
-  const located: DetectedObject[] = [];
-  for (const r of e.subject?.regions ?? []) {
-    if (r.label === 'person') continue;
-    const own = REGION_CONF.base + REGION_CONF.span * band('regionShare.thing', r.share);
-    const prior = labels.get(r.label) ?? 0;
-    const confirmed = prior >= CALIBRATED.floor;
-    if (!confirmed && !SUPPORTS.has(r.label)) continue;
-    const conf = confirmed ? Math.min(REGION_CONF.agreedMax, 1 - (1 - prior) * (1 - own)) : own;
-    if (conf > prior) labels.set(r.label, conf);
-    if (conf >= PRESENT && !counts.has(r.label)) counts.set(r.label, 1);
-    if (!e.objects.some((o) => o.label === r.label)) located.push({ label: r.label, score: conf, box: r.box });
-  }
-  return located;
 }
 
 /** How much a single thing fills the frame (see Derived.frameFill). */

@@ -91,6 +91,40 @@ describe('classifier evidence in the rules', () => {
     expect(d.counts.get('cat')).toBe(1);
   });
 
+  it('vetoes an animal or a person the sure classifier contradicts, and keeps two animals side by side', () => {
+    // A gorilla filling the frame that CenterNet boxes as a person (raw 0.52, as on Tux Paint's gorilla).
+    const boxed = { ...plainEvidence(), objects: [obj('person', 0.52, 20, 10, 560, 380)] };
+    expect(caption(boxed)).toBe('a person');
+    const gorilla = withClasses(boxed, [['gorilla', 0.97]]);
+    expect(caption(gorilla)).toBe('an ape');
+    expect(derive(gorilla).persons).toBe(0);
+    expect(tagMap(gorilla).has('person')).toBe(false);
+    // The classifier has no person class: a sure dog says nothing against a person beside it, and
+    // a found face keeps the person whatever the classifier says.
+    expect(derive(withClasses(boxed, [['golden retriever', 0.97]])).labels.get('person')).toBeGreaterThan(0.6);
+    const face = { box: { left: 250, top: 40, width: 80, height: 90 }, confidence: 0.9, age: 30, gender: 'Male' as const };
+    const withFace = { ...gorilla, faces: [{ ...face, genderConfidence: 0.9, glasses: false, smiling: false }] };
+    expect(derive(withFace).labels.get('person')).toBeGreaterThan(0.6);
+    // A ladybird: a weak bird detection (raw 0.37) raised by a bird region; the classifier is sure of a beetle.
+    const region = { label: 'bird' as const, share: 0.2, box: { left: 100, top: 100, width: 200, height: 160 } };
+    const ladybird = {
+      ...plainEvidence(),
+      objects: [obj('bird', 0.37, 150, 150, 40, 30)],
+      subject: { regions: [region], main: region, roi: region.box },
+    };
+    expect(derive(ladybird).labels.get('bird')).toBeGreaterThan(0.5);
+    expect(derive(withClasses(ladybird, [['ladybug', 0.97]])).labels.get('bird')).toBeLessThan(0.5);
+    expect(tagMap(withClasses(ladybird, [['ladybug', 0.97]])).has('bird')).toBe(false);
+    // A confident dog in one half beside a cat the classifier is sure of: both stay.
+    const pair = withClasses({ ...plainEvidence(), objects: [obj('dog', 0.7, 0, 0, 280, 400), obj('cat', 0.4, 300, 0, 300, 400)] }, [
+      ['tabby', 0.97],
+    ]);
+    expect(derive(pair).counts.get('dog')).toBe(1);
+    expect(derive(pair).counts.get('cat')).toBe(1);
+    // Unsure classifiers and mere kinds veto nothing.
+    expect(derive(withClasses(boxed, [['gorilla', 0.5]])).labels.get('person')).toBeGreaterThan(0.6);
+  });
+
   it('does not call a close-up a grassy field, the sky or night', () => {
     const field = grassy();
     expect(caption(field)).toBe('a grassy field');
