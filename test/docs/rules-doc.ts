@@ -178,6 +178,7 @@ const SECTIONS: Record<string, () => string> = {
           ['CLASS_DRAWING_GATE', json(classes.CLASS_DRAWING_GATE), 'classes.ts'],
           ['SPECIFIC_NAME_FACTOR / GENERAL_TAG_FACTOR', `${classes.SPECIFIC_NAME_FACTOR} / ${classes.GENERAL_TAG_FACTOR}`, 'classes.ts'],
           ['KIND_OVER_THING (caption names the kind)', classes.KIND_OVER_THING, 'classes.ts'],
+          ['KIND_OVER_MEMBER (an unsure image named by a kind several classes share)', classes.KIND_OVER_MEMBER, 'classes.ts'],
           ['REGION_CONF (segmented regions as a third opinion)', json(opinions.REGION_CONF), 'opinions.ts'],
           ['CLASSIFIER_VETO (a sure animal caps the animals it contradicts)', json(opinions.CLASSIFIER_VETO), 'opinions.ts'],
           ['PERSON_LOOKALIKE_TAGS (animals it may veto a faceless person for)', json(opinions.PERSON_LOOKALIKE_TAGS), 'opinions.ts'],
@@ -218,7 +219,7 @@ const SECTIONS: Record<string, () => string> = {
       table(
         ['constant', 'value'],
         [
-          ['CLASS_SUBJECT_CONFIDENCE (classifier names the subject)', caption.CLASS_SUBJECT_CONFIDENCE],
+          ['CLASS_SUBJECT_CONFIDENCE (classifier names the subject)', classes.CLASS_SUBJECT_CONFIDENCE],
           ['CONTEXT_CONF (seat or companion detected)', caption.CONTEXT_CONF],
           ['COMPANION_MIN_SHARE', caption.COMPANION_MIN_SHARE],
           ['SUPPORT_SLACK (rests on: bottom centre in the box, extended)', caption.SUPPORT_SLACK],

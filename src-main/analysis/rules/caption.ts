@@ -4,7 +4,7 @@ import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
 import { holds } from './bands';
 import type { CategoryName } from './categories';
-import { CAPTION_KINDS, PRESENT, type ClassSubject } from './classes';
+import { CAPTION_KINDS, CLASS_SUBJECT_CONFIDENCE, PRESENT, type ClassSubject } from './classes';
 import { AGE_YEARS, type Derived } from './derive';
 import { QUANTITIES, type QuantityName } from './quantities';
 import { conditionHolds, type Condition } from './score';
@@ -133,12 +133,6 @@ function detectedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   }
   return { text, conf: d.labels.get(main.label) ?? PRESENT, kind: support ? 'placed' : 'thing' };
 }
-
-/**
- * Confidence from which the classifier's word names the subject of the caption (a little above
- * "present": a wrong name reads worse than a vague caption).
- */
-export const CLASS_SUBJECT_CONFIDENCE = 0.55;
 
 /**
  * Things (not places) the classifier or the drawing vocabulary names confidently, best first;

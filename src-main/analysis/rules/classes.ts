@@ -56,6 +56,19 @@ export const CLASS_DRAWING_GATE = { photoBins: [8, 24], drawing: { base: 0, slop
  * this × the thing's (monastery, castle, palace: "a building").
  */
 export const KIND_OVER_THING = 2;
+/**
+ * An unsure image is named by a kind only when the kind's summed probability is at least this ×
+ * its most probable member's: the classes agree on the kind, no single one carries it (a cucumber
+ * 0.34 among leaves is not "a vegetable").
+ */
+export const KIND_OVER_MEMBER = 1.5;
+
+/**
+ * Confidence from which the classifier's word names the subject of the caption (a little above
+ * "present": a wrong name reads worse than a vague caption).
+ */
+export const CLASS_SUBJECT_CONFIDENCE = 0.55;
+
 /** General tags (fruit, animal) count a little less than the name of the thing itself. */
 export const GENERAL_TAG_FACTOR = 0.95;
 /** The specific name ("golden retriever") is reported from its own probability only, a little lower. */
@@ -114,6 +127,8 @@ export const CAPTION_KINDS: ReadonlySet<string> = new Set([
   'ball',
   'hat',
   'drink',
+  'tool',
+  'kitchen utensil',
 ]);
 
 /** Categories that describe a place rather than a thing in it: such classes do not fill the frame. */
@@ -201,6 +216,8 @@ export function classEvidence(e: Evidence): ClassEvidence {
   const photoLike = photoLikeness(e);
   const conf = (q: number): number => classConfidence(q, photoLike);
   const sums = { display: new Map<string, number>(), tag: new Map<string, number>(), category: new Map<CategoryName, number>() };
+  /** Per general tag, the probability of its most probable class. */
+  const bestMember = new Map<string, number>();
   const add = <K>(m: Map<K, number>, k: K, p: number): void => void m.set(k, (m.get(k) ?? 0) + p);
   const meta = new Map<string, ImagenetClass>();
   for (const { index, p: q } of scores) {
@@ -209,14 +226,31 @@ export function classEvidence(e: Evidence): ClassEvidence {
     const display = subjectWord(c);
     add(sums.display, display, q);
     if (!meta.has(display)) meta.set(display, c);
-    for (const t of c.tags) add(sums.tag, t, q);
+    for (const t of c.tags) {
+      add(sums.tag, t, q);
+      bestMember.set(t, Math.max(bestMember.get(t) ?? 0, q));
+    }
     if (c.category) add(sums.category, c.category, q);
     if (c.display) words.set(c.name, Math.max(words.get(c.name) ?? 0, SPECIFIC_NAME_FACTOR * conf(q)));
   }
   for (const [t, q] of sums.tag) words.set(t, Math.max(words.get(t) ?? 0, GENERAL_TAG_FACTOR * conf(q)));
   for (const [w, q] of sums.display) words.set(w, Math.max(words.get(w) ?? 0, conf(q)));
   for (const [k, q] of sums.category) categories.set(k, clamp01(conf(q)));
-  for (const [display, q] of [...sums.display].sort((a, b) => b[1] - a[1])) {
+  const ranked = [...sums.display].sort((a, b) => b[1] - a[1]);
+  const unsure = unsureKind(ranked[0]?.[1] ?? 0, sums.tag, bestMember, conf);
+  if (unsure) {
+    const c = scores.map((s) => IMAGENET_HIERARCHY.classes[s.index]).find((x) => x?.tags.includes(unsure.kind))!;
+    const tags = c.tags.slice(c.tags.indexOf(unsure.kind) + 1);
+    subjects.push({
+      word: unsure.kind,
+      conf: unsure.conf,
+      coco: cocoOfWord(unsure.kind),
+      animal: tags.includes('animal'),
+      tags,
+      scene: isScene(c),
+    });
+  }
+  for (const [display, q] of ranked) {
     if (q <= CLASS_CALIBRATION.floor) break;
     const c = meta.get(display)!;
     // When the classes disagree on the main thing but agree on its kind (monastery, castle,
@@ -235,6 +269,28 @@ export function classEvidence(e: Evidence): ClassEvidence {
   }
   addDrawingThings(e, words, subjects);
   return { words, categories, subjects };
+}
+
+/**
+ * When no single class is sure enough to name the subject (CLASS_SUBJECT_CONFIDENCE) but a caption
+ * kind their probabilities share is, outweighing the best thing and carried by several members
+ * (KIND_OVER_MEMBER: hatchet 0.31, hammer 0.13, cleaver 0.04: "a tool"; frying pan, coffeepot,
+ * teapot: "a kitchen utensil"), that kind, with its confidence.
+ */
+function unsureKind(
+  bestThing: number,
+  tagSums: ReadonlyMap<string, number>,
+  bestMember: ReadonlyMap<string, number>,
+  conf: (q: number) => number,
+): { kind: string; conf: number } | undefined {
+  if (conf(bestThing) >= CLASS_SUBJECT_CONFIDENCE) return undefined;
+  let best: { kind: string; conf: number } | undefined;
+  for (const [kind, q] of tagSums) {
+    if (!CAPTION_KINDS.has(kind) || q <= bestThing || conf(q) < CLASS_SUBJECT_CONFIDENCE) continue;
+    if (q < KIND_OVER_MEMBER * (bestMember.get(kind) ?? 0)) continue;
+    if (!best || conf(q) > best.conf) best = { kind, conf: conf(q) };
+  }
+  return best;
 }
 
 /**

@@ -121,6 +121,10 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   { synset: 'footwear.n.01', tag: 'footwear' },
   { synset: 'headdress.n.01', tag: 'hat' },
   { synset: 'ball.n.01', display: 'ball', tag: 'ball' },
+  // Kinds that name a thing the classes disagree on (hatchet, hammer: "a tool"; frying pan,
+  // coffeepot, teapot: "a kitchen utensil").
+  { synset: 'tool.n.01', tag: 'tool' },
+  { synset: 'kitchen_utensil.n.01', tag: 'kitchen utensil' },
 ];
 
 /** Per-class corrections, keyed by the label line's first lemma; each says why. */

@@ -91,6 +91,41 @@ describe('classifier evidence in the rules', () => {
     expect(d.counts.get('cat')).toBe(1);
   });
 
+  it('names the kind several unsure classes share (the top-4 of Tux Paint hammer and teapot stamps)', () => {
+    const hammer = withClasses(plainEvidence(), [
+      ['hatchet', 0.31],
+      ['nail', 0.17],
+      ['hammer', 0.13],
+      ['cleaver', 0.04],
+    ]);
+    expect(caption(hammer)).toBe('a tool');
+    expect(tagMap(hammer).get('tool')).toBeGreaterThan(0.55);
+    const teapot = withClasses(plainEvidence(), [
+      ['whiskey jug', 0.25],
+      ['frying pan', 0.23],
+      ['coffeepot', 0.17],
+      ['teapot', 0.13],
+    ]);
+    expect(caption(teapot)).toBe('a kitchen utensil');
+    // Without the hammer and the cleaver, no single class nor the kind is sure: no name.
+    expect(
+      caption(
+        withClasses(plainEvidence(), [
+          ['hatchet', 0.31],
+          ['nail', 0.17],
+        ]),
+      ),
+    ).toBe('an image');
+    // One class carrying its kind alone does not make the kind (a cucumber among leaves).
+    const leaves = withClasses(plainEvidence(), [
+      ['cucumber', 0.34],
+      ['tree frog', 0.08],
+      ['zucchini', 0.05],
+      ['bell pepper', 0.02],
+    ]);
+    expect(caption(leaves)).not.toMatch(/vegetable/);
+  });
+
   it('vetoes an animal or a person the sure classifier contradicts, and keeps two animals side by side', () => {
     // A gorilla filling the frame that CenterNet boxes as a person (raw 0.52, as on Tux Paint's gorilla).
     const boxed = { ...plainEvidence(), objects: [obj('person', 0.52, 20, 10, 560, 380)] };
