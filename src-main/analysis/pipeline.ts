@@ -138,7 +138,8 @@ export async function analyzePixels(
     faces,
     classes,
     // The drawing vocabulary is Open Clip Art: it speaks for drawings and clip art only.
-    drawingVotes: !photo && classFeatures ? drawingVotes(classFeatures, DRAWING_TABLE) : undefined,
+    drawingVotes:
+      !photo && classFeatures ? drawingVotes(classFeatures, DRAWING_TABLE, { lineDrawing: imageType.lineDrawingType === 1 }) : undefined,
     // DeepLab learnt from photos: its regions count on photos only.
     subject: photo ? subject : undefined,
     colorBins90: texture.colorBins90,

@@ -1,6 +1,7 @@
 // `npm run bench -- drawing-vote`: CPU cost of the drawing vocabulary's vote (analysis/drawings):
 // the classifier's pooled features of the test drawings (test/fixtures/drawings) projected and
-// voted against the whole table, many times each, plus the first call (the table decode).
+// voted against the table, many times each, as clip art (the colour rows) and as line drawings
+// (the line-art rows too), plus the first call (the table decode).
 // Figures quoted in docs/analysis.md ("Drawing vocabulary", cost).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,12 +28,18 @@ await engine.dispose();
 let c0 = cpuMs();
 drawingVotes(features[0]!, DRAWING_TABLE);
 const first = cpuMs() - c0;
-c0 = cpuMs();
-const t0 = performance.now();
-for (let r = 0; r < ROUNDS; r++) for (const f of features) drawingVotes(f, DRAWING_TABLE);
-const calls = ROUNDS * features.length;
-console.log(
-  `drawing vote: ${((cpuMs() - c0) / calls).toFixed(2)} ms CPU per image (${((performance.now() - t0) / calls).toFixed(2)} ms wall; ` +
-    `mean of ${calls} on ${files.length} drawings, ${DRAWING_TABLE.drawings.length} table rows); first call ${first.toFixed(1)} ms CPU; ` +
-    `load average ${loadavg()[0]!.toFixed(1)}`,
-);
+const colourRows = DRAWING_TABLE.lineArtFrom ?? DRAWING_TABLE.drawings.length;
+for (const [kind, lineDrawing, rows] of [
+  ['clip art', false, colourRows],
+  ['line drawing', true, DRAWING_TABLE.drawings.length],
+] as const) {
+  c0 = cpuMs();
+  const t0 = performance.now();
+  for (let r = 0; r < ROUNDS; r++) for (const f of features) drawingVotes(f, DRAWING_TABLE, { lineDrawing });
+  const calls = ROUNDS * features.length;
+  console.log(
+    `drawing vote as ${kind}: ${((cpuMs() - c0) / calls).toFixed(2)} ms CPU per image (${((performance.now() - t0) / calls).toFixed(2)} ms wall; ` +
+      `mean of ${calls} on ${files.length} drawings, ${rows} table rows); first call ${first.toFixed(1)} ms CPU; ` +
+      `load average ${loadavg()[0]!.toFixed(1)}`,
+  );
+}

@@ -91,3 +91,22 @@ export function evalSample(files: readonly string[]): string[] {
   const step = held.length / EVAL_SAMPLE;
   return Array.from({ length: Math.min(EVAL_SAMPLE, held.length) }, (_, i) => held[Math.floor(i * step)]!);
 }
+
+/**
+ * CSS that restyles a drawing as line art, as a colouring-book page draws it: every shape filled
+ * white and outlined in black, 1.5 px at any scale (librsvg honours `!important` over
+ * presentation attributes and inline styles, and `non-scaling-stroke`).
+ */
+export const LINE_ART_STYLE =
+  '<style>*{fill:#ffffff !important;fill-opacity:1 !important;stroke:#000000 !important;stroke-opacity:1 !important;' +
+  'stroke-width:1.5px !important;vector-effect:non-scaling-stroke !important}</style>';
+
+/**
+ * The drawing as line art (LINE_ART_STYLE as the first child of its root element). The drawing
+ * vocabulary holds such a rendering of each colour drawing beside the drawing itself, so a line
+ * drawing of a thing finds the coloured drawings of it; `npm run eval:unseen` rates the held-out
+ * sample this way too.
+ */
+export function lineArtSvg(svg: string): string {
+  return svg.replace(/(<svg\b[^>]*>)/, `$1${LINE_ART_STYLE}`);
+}

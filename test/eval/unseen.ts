@@ -7,7 +7,8 @@
 //   - graphics: matplotlib's logo (python-matplotlib-data);
 //   - drawings: an evenly spread sample of the held-out part of Open Clip Art (openclipart-svg;
 //     openclipart.ts: the drawing vocabulary is built from the other part), rendered at 256 px by
-//     sharp, as PNG and as JPEG q80 and q70; their captions are checked against their keywords.
+//     sharp, as PNG and as JPEG q80 and q70, and as line art (a colouring-book page of each:
+//     lineArtSvg); their captions are checked against their keywords.
 // Install the data with
 //   apt-get install tuxpaint-stamps-default mate-backgrounds python-matplotlib-data openclipart-svg
 // (or point the variables named in unseen-photos.json, PICSCAN_MPL_DATA and PICSCAN_OPENCLIPART at
@@ -24,7 +25,7 @@ import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
 import { sameThing } from './analyze-metrics';
-import { drawingMeta, evalSample, OPENCLIPART_DIR, svgFiles } from './openclipart';
+import { drawingMeta, evalSample, lineArtSvg, OPENCLIPART_DIR, svgFiles } from './openclipart';
 
 interface PhotoSet {
   dir: string;
@@ -132,18 +133,24 @@ const graphics = await Promise.all(GRAPHICS.map(async (f) => rate(relative(join(
 const photosOnly = process.env.PICSCAN_UNSEEN_PHOTOS_ONLY === '1';
 const all = photosOnly ? [] : svgFiles(dirs.openclipart);
 const sample = photosOnly ? [] : evalSample(all).map((rel) => join(dirs.openclipart, rel));
-const drawings: Record<'png' | 'jpeg80' | 'jpeg70', Rated[]> = { png: [], jpeg80: [], jpeg70: [] };
+const drawings: Record<'png' | 'jpeg80' | 'jpeg70' | 'line', Rated[]> = { png: [], jpeg80: [], jpeg70: [], line: [] };
+/** The SVG rendered as eval:unseen always has: longer side 256 px, flattened on white. */
+const renderSvg = async (svg: Buffer): Promise<RgbImage> => {
+  const meta = await sharp(svg).metadata();
+  const density = Math.min(2400, (72 * 256) / Math.max(meta.width ?? 256, meta.height ?? 256));
+  const png = await sharp(svg, { density }).resize(256, 256, { fit: 'inside' }).flatten({ background: '#ffffff' }).png().toBuffer();
+  return decode(new Uint8Array(png));
+};
 let unrenderable = 0;
 /** Title and keywords of each sampled drawing, lower case. */
 const keywordsOf = new Map<string, string>();
 for (const path of sample) {
   let img: RgbImage;
+  let lineArt: RgbImage;
   try {
     const svg = readFileSync(path);
-    const meta = await sharp(svg).metadata();
-    const density = Math.min(2400, (72 * 256) / Math.max(meta.width ?? 256, meta.height ?? 256));
-    const png = await sharp(svg, { density }).resize(256, 256, { fit: 'inside' }).flatten({ background: '#ffffff' }).png().toBuffer();
-    img = await decode(new Uint8Array(png));
+    img = await renderSvg(svg);
+    lineArt = await renderSvg(Buffer.from(lineArtSvg(svg.toString('utf8'))));
   } catch {
     unrenderable++;
     continue;
@@ -154,6 +161,7 @@ for (const path of sample) {
   drawings.png.push(await rate(name, img));
   drawings.jpeg80.push(await rate(name, await decode(await encode(img, 'jpeg80'))));
   drawings.jpeg70.push(await rate(name, await decode(await encode(img, 'jpeg70'))));
+  drawings.line.push(await rate(name, lineArt));
 }
 
 const count = (xs: Rated[], f: (r: Rated) => boolean): string => `${xs.filter(f).length} / ${xs.length}`;
@@ -187,16 +195,25 @@ const subjectOf = (caption: string): string | undefined =>
   /^(?:a clip art image of |a drawing of )?(?:an? |two |three |four |five )?(.+?)(?: drawn in black and white| and an? .*| on an? .*| lying on .*)?$/.exec(
     caption,
   )?.[1];
-const namedDrawings = drawings.png.filter((r) => !GENERIC.has(r.caption));
-const right = namedDrawings.filter((r) => {
-  const w = subjectOf(r.caption);
-  return !!w && new RegExp(`\\b${w.replace(/[^a-z ]/gi, '')}(e?s)?\\b`, 'i').test(keywordsOf.get(r.name) ?? '');
-});
+const namedIn = (rated: Rated[]): Rated[] => rated.filter((r) => !GENERIC.has(r.caption));
+const rightIn = (rated: Rated[]): Rated[] =>
+  namedIn(rated).filter((r) => {
+    const w = subjectOf(r.caption);
+    return !!w && new RegExp(`\\b${w.replace(/[^a-z ]/gi, '')}(e?s)?\\b`, 'i').test(keywordsOf.get(r.name) ?? '');
+  });
+const namedDrawings = namedIn(drawings.png);
+const right = rightIn(drawings.png);
 console.log(
   `  PNG captions naming a thing: ${count(drawings.png, (r) => !GENERIC.has(r.caption))}; the thing in the title/keywords: ${right.length} / ${namedDrawings.length}`,
+);
+console.log(
+  `  line-art captions naming a thing: ${count(drawings.line, (r) => !GENERIC.has(r.caption))}; the thing in the title/keywords: ${rightIn(drawings.line).length} / ${namedIn(drawings.line).length}`,
 );
 console.log('  thing tags ≥ 0.5 on the PNG drawings (judge by the file name):');
 for (const r of drawings.png.filter((d) => d.things.length)) console.log(`    ${r.name}: ${r.things.join(', ')} — "${r.caption}"`);
 console.log('  PNG captions naming a thing:');
 for (const r of namedDrawings) console.log(`    ${right.includes(r) ? '  ' : '✗ '}${r.name}: "${r.caption}"`);
+console.log('  line-art captions naming a thing:');
+const rightLines = rightIn(drawings.line);
+for (const r of namedIn(drawings.line)) console.log(`    ${rightLines.includes(r) ? '  ' : '✗ '}${r.name}: "${r.caption}"`);
 await engine.dispose();

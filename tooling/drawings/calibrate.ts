@@ -6,8 +6,11 @@
 //  2. the drawing vocabulary (kNN over the table): precision of the label the rules would accept
 //     against the drawing's own labels (or their hypernyms), by vote share and similarity, on the
 //     held-out part outside the eval:unseen sample (rules/drawings.ts DRAWING_LABEL); then the
-//     chosen thresholds on the eval:unseen sample itself.
-//   --in FILE   work file (default .cache/drawings/embed.jsonl)
+//     chosen thresholds on the eval:unseen sample itself;
+//  3. the same for the line-art renderings of the held-out drawings (a colouring-book page of each),
+//     when the line-art work file (`npx tsx tooling/drawings/embed.ts --style line`) exists.
+//   --in FILE        work file (default .cache/drawings/embed.jsonl)
+//   --line-in FILE   line-art work file (default .cache/drawings/embed-line.jsonl)
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IMAGENET_HIERARCHY, subjectWord } from '../../src-main/analysis/classifier';
@@ -17,7 +20,7 @@ import { photoLikenessOf } from '../../src-main/analysis/rules/classes';
 import { acceptedDrawingLabels, DRAWING_LABEL } from '../../src-main/analysis/rules/drawings';
 import { arg } from '../convert/build';
 import { WORDNET_DICT } from '../convert/labels/imagenet-hierarchy';
-import { DEFAULT_WORK_FILE, readWorkFile, type EmbeddedDrawing } from './embed';
+import { DEFAULT_WORK_FILE, LINE_ART_WORK_FILE, readWorkFile, type EmbeddedDrawing } from './embed';
 import { evalSample, splitOf } from '../../test/eval/openclipart';
 import { labelledDrawings, TABLE_FILE, type LabelledDrawing } from './table';
 import { Vocabulary } from './vocabulary';
@@ -110,7 +113,7 @@ function rate(
   let rightTags = 0;
   for (const d of rows) {
     const truth = lineageNames(d.all);
-    const accepted = acceptedDrawingLabels(drawingVotes(d.features, table), {
+    const accepted = acceptedDrawingLabels(drawingVotes(d.features, table, { lineDrawing: d.lineDrawing }), {
       ...DRAWING_LABEL,
       minShare: share,
       minSimilarity: similarity,
@@ -141,7 +144,7 @@ for (const sh of shares) {
 }
 const subjectsSeen = new Map<string, number>();
 for (const d of calibration) {
-  const [a] = acceptedDrawingLabels(drawingVotes(d.features, table));
+  const [a] = acceptedDrawingLabels(drawingVotes(d.features, table, { lineDrawing: d.lineDrawing }));
   if (a) subjectsSeen.set(a.word, (subjectsSeen.get(a.word) ?? 0) + 1);
 }
 console.log(
@@ -161,3 +164,23 @@ for (const [name, r, n] of [
   console.log(
     `    ${name}: subject precision ${pct(r.right, r.subjects)}, accepted tags precision ${pct(r.rightTags, r.tags)}, drawings with a label ${pct(r.subjects, n)}`,
   );
+
+// 3. Line-art renderings of the held-out drawings as queries.
+const lineArt = labelledDrawings(vocab, readWorkFile(resolve(arg('--line-in') ?? LINE_ART_WORK_FILE)));
+if (lineArt.length) {
+  const lineHeld = lineArt.filter((d) => splitOf(d.name) === 'held-out' && d.all.length);
+  const lineCalibration = lineHeld.filter((d) => !sampleNames.has(d.name));
+  const lineSample = lineHeld.filter((d) => sampleNames.has(d.name));
+  console.log(
+    `\n3. the held-out drawings rendered as line art (${lineCalibration.length} + ${lineSample.length} labelled), chosen thresholds:`,
+  );
+  for (const [name, rows] of [
+    ['calibration part', lineCalibration],
+    ['eval:unseen sample', lineSample],
+  ] as const) {
+    const r = rate(rows, DRAWING_LABEL.minShare, DRAWING_LABEL.minSimilarity);
+    console.log(
+      `    ${name}: subject precision ${pct(r.right, r.subjects)}, accepted tags precision ${pct(r.rightTags, r.tags)}, drawings with a label ${pct(r.subjects, rows.length)}`,
+    );
+  }
+}

@@ -4,7 +4,8 @@
 // title, keywords and split. Writes a JSON-lines work file (default .cache/drawings/embed.jsonl,
 // not committed) that `npx tsx tooling/drawings/table.ts` and `npx tsx tooling/drawings/calibrate.ts` read. Resumes:
 // drawings already in the file are skipped.
-//   --out FILE   work file
+//   --style line  render each drawing as line art (lineArtSvg) into .cache/drawings/embed-line.jsonl
+//   --out FILE    work file
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +18,12 @@ import { measurePixels } from '../../src-main/analysis/pixel-evidence';
 import { InferenceEngine, loadManifest } from '../../src-main/inference';
 import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { arg } from '../convert/build';
-import { OPENCLIPART_DIR, readMeta, splitOf, svgFiles, type DrawingMeta, type Split } from '../../test/eval/openclipart';
+import { lineArtSvg, OPENCLIPART_DIR, readMeta, splitOf, svgFiles, type DrawingMeta, type Split } from '../../test/eval/openclipart';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_WORK_FILE = join(repoRoot, '.cache/drawings/embed.jsonl');
+/** Work file of the line-art renderings (`--style line`). */
+export const LINE_ART_WORK_FILE = join(repoRoot, '.cache/drawings/embed-line.jsonl');
 /** Longer side of the rendered drawings, px (as eval:unseen). */
 export const RENDER_SIDE_PX = 256;
 
@@ -60,7 +63,8 @@ export function featuresOf(d: EmbeddedDrawing): Uint8Array {
 }
 
 async function main(): Promise<void> {
-  const out = resolve(arg('--out') ?? DEFAULT_WORK_FILE);
+  const lineArt = arg('--style') === 'line';
+  const out = resolve(arg('--out') ?? (lineArt ? LINE_ART_WORK_FILE : DEFAULT_WORK_FILE));
   mkdirSync(dirname(out), { recursive: true });
   const done = new Set(readWorkFile(out).map((d) => d.rel));
   const modelsDir = join(repoRoot, 'models');
@@ -71,7 +75,8 @@ async function main(): Promise<void> {
   for (const [k, rel] of files.entries()) {
     let img: RgbImage;
     try {
-      img = await renderSvg(new Uint8Array(readFileSync(join(OPENCLIPART_DIR, rel))));
+      const svg = readFileSync(join(OPENCLIPART_DIR, rel));
+      img = await renderSvg(lineArt ? new Uint8Array(Buffer.from(lineArtSvg(svg.toString('utf8')))) : new Uint8Array(svg));
     } catch {
       failed++;
       continue;

@@ -83,17 +83,24 @@ export function projectFeatures(features: ArrayLike<number>, t: DrawingTable): F
   return out;
 }
 
-/**
- * The labels the k nearest reference drawings (cosine over the projected features) vote for,
- * most shared first. `exclude` leaves reference drawings out (the calibration's leave-one-out).
- */
-export function drawingVotes(features: ArrayLike<number>, t: DrawingTable, exclude?: (i: number) => boolean): DrawingVote[] {
+/** Who is asking. */
+export interface VoteOptions {
+  /**
+   * The image is a line drawing: the table's line-art renderings of colour drawings vote too.
+   * Colour drawings and clip art are compared with the colour renderings only (the line-art rows
+   * pull some of them to wrong neighbours: docs/analysis.md "Drawing vocabulary").
+   */
+  lineDrawing?: boolean;
+}
+
+/** The labels the k nearest reference drawings (cosine over the projected features) vote for, most shared first. */
+export function drawingVotes(features: ArrayLike<number>, t: DrawingTable, options: VoteOptions = {}): DrawingVote[] {
   const q = projectFeatures(features, t);
   const d = decoded(t);
   const { k, weightPower } = DRAWING_KNN;
   const best: { i: number; sim: number }[] = [];
-  for (let i = 0; i < t.drawings.length; i++) {
-    if (exclude?.(i)) continue;
+  const rows = options.lineDrawing ? t.drawings.length : (t.lineArtFrom ?? t.drawings.length);
+  for (let i = 0; i < rows; i++) {
     let s = 0;
     const at = i * t.dims;
     for (let j = 0; j < t.dims; j++) s += q[j]! * d.vectors[at + j]!;

@@ -30,6 +30,11 @@ export interface DrawingTable {
   vectors: string;
   /** Per reference drawing, its labels (vocabulary indices). */
   drawings: number[][];
+  /**
+   * Rows from this index on are line-art renderings of colour drawings (the same labels): only a
+   * line drawing consults them. Absent: the table has none.
+   */
+  lineArtFrom?: number;
   vocabulary: DrawingLabel[];
 }
 

@@ -47,6 +47,28 @@ describe('drawing vocabulary', () => {
     }
   });
 
+  it('names colouring-book pages of held-out drawings through its line-art rows', async () => {
+    // The same drawings restyled as line art (white shapes, black outlines): their nearest colour
+    // drawings are far (the classifier's features of an outline and of a coloured shape differ),
+    // the line-art renderings of the reference drawings are near.
+    expect(DRAWING_TABLE.lineArtFrom).toBeGreaterThan(0);
+    expect(DRAWING_TABLE.lineArtFrom).toBeLessThan(DRAWING_TABLE.drawings.length);
+    for (const [file, word] of [
+      ['australia_victoria.svg', 'flag'],
+      ['balloon-white-aj.svg', 'balloon'],
+      ['clock07.svg', 'clock'],
+    ] as const) {
+      const img = await renderDrawing(file, { lineArt: true });
+      const f = (await classifyWithFeatures(img, runModel)).features!;
+      expect(acceptedDrawingLabels(drawingVotes(f, DRAWING_TABLE, { lineDrawing: true }))[0]?.word, file).toBe(word);
+      // Without the line-art rows (as colour clip art is compared): not this word.
+      expect(acceptedDrawingLabels(drawingVotes(f, DRAWING_TABLE))[0]?.word, file).not.toBe(word);
+      const { data } = await analyzePixels(img, features, new Set(), { runModel });
+      expect(data.imageType!.lineDrawingType, file).toBe(1);
+      expect(data.description!.captions[0]!.text, file).toBe(`a ${word} drawn in black and white`);
+    }
+  });
+
   it('is not consulted on photos', async () => {
     // The cat photo's nearest reference drawings may vote for something; the pipeline asks the
     // vocabulary on drawings and clip art only, so its words stay out of the photo's tags.
