@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import sharp from 'sharp';
+import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 
 /** Default location of the Debian package's SVGs; PICSCAN_OPENCLIPART points elsewhere. */
 export const OPENCLIPART_DIR = process.env.PICSCAN_OPENCLIPART ?? '/usr/share/openclipart/svg';
@@ -109,4 +111,15 @@ export const LINE_ART_STYLE =
  */
 export function lineArtSvg(svg: string): string {
   return svg.replace(/(<svg\b[^>]*>)/, `$1${LINE_ART_STYLE}`);
+}
+
+/** Longer side of a rendered drawing, px: eval:unseen, the drawing vocabulary's tools and the tests render at this size. */
+export const DRAWING_RENDER_PX = 256;
+
+/** An SVG rendered by sharp (librsvg) to RGB: longer side `side` px, flattened on white, decoded as the product decodes a file. */
+export async function renderDrawingSvg(svg: Uint8Array, side = DRAWING_RENDER_PX): Promise<RgbImage> {
+  const meta = await sharp(svg).metadata();
+  const density = Math.min(2400, (72 * side) / Math.max(meta.width ?? side, meta.height ?? side));
+  const png = await sharp(svg, { density }).resize(side, side, { fit: 'inside' }).flatten({ background: '#ffffff' }).png().toBuffer();
+  return decodeImage(new Uint8Array(png), { maxPixels: 100e6 });
 }

@@ -25,7 +25,7 @@ import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
 import { sameThing } from './analyze-metrics';
-import { drawingMeta, evalSample, lineArtSvg, OPENCLIPART_DIR, svgFiles } from './openclipart';
+import { drawingMeta, evalSample, lineArtSvg, OPENCLIPART_DIR, renderDrawingSvg, svgFiles } from './openclipart';
 
 interface PhotoSet {
   dir: string;
@@ -134,13 +134,6 @@ const photosOnly = process.env.PICSCAN_UNSEEN_PHOTOS_ONLY === '1';
 const all = photosOnly ? [] : svgFiles(dirs.openclipart);
 const sample = photosOnly ? [] : evalSample(all).map((rel) => join(dirs.openclipart, rel));
 const drawings: Record<'png' | 'jpeg80' | 'jpeg70' | 'line', Rated[]> = { png: [], jpeg80: [], jpeg70: [], line: [] };
-/** The SVG rendered as eval:unseen always has: longer side 256 px, flattened on white. */
-const renderSvg = async (svg: Buffer): Promise<RgbImage> => {
-  const meta = await sharp(svg).metadata();
-  const density = Math.min(2400, (72 * 256) / Math.max(meta.width ?? 256, meta.height ?? 256));
-  const png = await sharp(svg, { density }).resize(256, 256, { fit: 'inside' }).flatten({ background: '#ffffff' }).png().toBuffer();
-  return decode(new Uint8Array(png));
-};
 let unrenderable = 0;
 /** Title and keywords of each sampled drawing, lower case. */
 const keywordsOf = new Map<string, string>();
@@ -149,8 +142,8 @@ for (const path of sample) {
   let lineArt: RgbImage;
   try {
     const svg = readFileSync(path);
-    img = await renderSvg(svg);
-    lineArt = await renderSvg(Buffer.from(lineArtSvg(svg.toString('utf8'))));
+    img = await renderDrawingSvg(svg);
+    lineArt = await renderDrawingSvg(Buffer.from(lineArtSvg(svg.toString('utf8'))));
   } catch {
     unrenderable++;
     continue;

@@ -9,23 +9,29 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import { classifyWithFeatures } from '../../src-main/analysis/classifier';
 import { isBlackAndWhite } from '../../src-main/analysis/color';
 import { contentProbabilities, runContentNet } from '../../src-main/analysis/content-net';
 import { classifyImageType } from '../../src-main/analysis/image-type';
 import { measurePixels } from '../../src-main/analysis/pixel-evidence';
 import { InferenceEngine, loadManifest } from '../../src-main/inference';
-import { decodeImage, type RgbImage } from '../../src-main/inference/image';
+import type { RgbImage } from '../../src-main/inference/image';
 import { arg } from '../convert/build';
-import { lineArtSvg, OPENCLIPART_DIR, readMeta, splitOf, svgFiles, type DrawingMeta, type Split } from '../../test/eval/openclipart';
+import {
+  lineArtSvg,
+  OPENCLIPART_DIR,
+  renderDrawingSvg,
+  readMeta,
+  splitOf,
+  svgFiles,
+  type DrawingMeta,
+  type Split,
+} from '../../test/eval/openclipart';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_WORK_FILE = join(repoRoot, '.cache/drawings/embed.jsonl');
 /** Work file of the line-art renderings (`--style line`). */
 export const LINE_ART_WORK_FILE = join(repoRoot, '.cache/drawings/embed-line.jsonl');
-/** Longer side of the rendered drawings, px (as eval:unseen). */
-export const RENDER_SIDE_PX = 256;
 
 /** One line of the work file. */
 export interface EmbeddedDrawing extends DrawingMeta {
@@ -38,14 +44,6 @@ export interface EmbeddedDrawing extends DrawingMeta {
   clipArtType: number;
   lineDrawingType: number;
   colorBins90: number;
-}
-
-/** Renders an SVG as eval:unseen does: longer side 256 px, flattened on white. */
-export async function renderSvg(svg: Uint8Array, side = RENDER_SIDE_PX): Promise<RgbImage> {
-  const meta = await sharp(svg).metadata();
-  const density = Math.min(2400, (72 * side) / Math.max(meta.width ?? side, meta.height ?? side));
-  const png = await sharp(svg, { density }).resize(side, side, { fit: 'inside' }).flatten({ background: '#ffffff' }).png().toBuffer();
-  return decodeImage(new Uint8Array(png), { maxPixels: 100e6 });
 }
 
 /** Reads a work file. */
@@ -76,7 +74,7 @@ async function main(): Promise<void> {
     let img: RgbImage;
     try {
       const svg = readFileSync(join(OPENCLIPART_DIR, rel));
-      img = await renderSvg(lineArt ? new Uint8Array(Buffer.from(lineArtSvg(svg.toString('utf8')))) : new Uint8Array(svg));
+      img = await renderDrawingSvg(lineArt ? new Uint8Array(Buffer.from(lineArtSvg(svg.toString('utf8')))) : new Uint8Array(svg));
     } catch {
       failed++;
       continue;

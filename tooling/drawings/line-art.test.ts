@@ -1,8 +1,7 @@
 // The line-art restyling of Open Clip Art drawings (the drawing vocabulary's second rendering of
 // each colour drawing), rendered by sharp as the table's tools render the collection.
 import { describe, expect, it } from 'vitest';
-import { lineArtSvg } from '../../test/eval/openclipart';
-import { renderSvg } from './embed';
+import { lineArtSvg, renderDrawingSvg as renderSvg } from '../../test/eval/openclipart';
 
 /** A red disc filled by a presentation attribute, a blue square by an inline style, no strokes. */
 const SVG =
