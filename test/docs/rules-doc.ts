@@ -227,6 +227,7 @@ const SECTIONS: Record<string, () => string> = {
           ['SMILING_MAJORITY', caption.SMILING_MAJORITY],
           ['PEOPLE_CONF', json(caption.PEOPLE_CONF)],
           ['SKY_VIEW_CONF', caption.SKY_VIEW_CONF],
+          ['SETTING_SCENE_CONF ("an outdoor scene", "an indoor scene")', caption.SETTING_SCENE_CONF],
           ['SETTING_CONF (subject × (base + span × setting))', json(caption.SETTING_CONF)],
           ['FALLBACK_CONF', json(caption.FALLBACK_CONF)],
           ['CAPTION_CONF (clamp, rounding)', json(caption.CAPTION_CONF)],

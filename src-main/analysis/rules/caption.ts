@@ -48,6 +48,8 @@ export const GENDER_WORD_CONF = 0.7;
 export const SMILING_MAJORITY = 0.5;
 /** Subject confidence factors of two people and of a group (counting is less sure). */
 export const PEOPLE_CONF = { pair: 0.95, group: 0.9 } as const;
+/** Confidence of "an outdoor scene" / "an indoor scene": the setting is sure, the picture is not described. */
+export const SETTING_SCENE_CONF = 0.4;
 /** Confidence of "a view of the sky" (colour evidence only). */
 export const SKY_VIEW_CONF = 0.6;
 /** A setting phrase changes the confidence to subject × (base + span × setting confidence). */
@@ -219,6 +221,9 @@ export const SCENE_PHRASES: ReadonlyArray<{
   { from: { category: 'outdoor_water' }, text: 'a body of water' },
   { from: { category: 'outdoor_grass' }, text: 'a grassy field' },
   { from: { quantity: 'openSky' }, text: 'a view of the sky', unless: 'drawing.much', conf: SKY_VIEW_CONF },
+  // Last: a photo whose setting is clear though nothing in it is named (a storm over a road).
+  { from: { quantity: 'outdoor' }, text: 'an outdoor scene', unless: 'drawing.much', conf: SETTING_SCENE_CONF },
+  { from: { quantity: 'indoor' }, text: 'an indoor scene', unless: 'drawing.much', conf: SETTING_SCENE_CONF },
 ];
 
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {

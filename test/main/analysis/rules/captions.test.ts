@@ -78,6 +78,17 @@ describe('captions', () => {
     expect(caption(weak)).not.toMatch(/dog/);
   });
 
+  it('says the setting when nothing in a photo is named (a storm over a road: a quarter of dark sky)', () => {
+    const storm = { ...base(), scene: { ...base().scene, sky: 0.26, brightness: 0.35 } };
+    expect(caption(base())).toBe('an image');
+    expect(caption(storm)).toBe('an outdoor scene');
+    expect(buildCaption(storm, derive(storm), scoreCategories(storm, derive(storm))).confidence).toBeLessThan(0.5);
+    // Half the frame of sky is a view of the sky; drawings get no setting.
+    expect(caption({ ...storm, scene: { ...storm.scene, sky: 0.6 } })).toBe('a view of the sky');
+    const clipArt = { clipArtType: 3 as const, lineDrawingType: 0 as const, clipArtScore: 0.9 };
+    expect(caption({ ...storm, imageType: clipArt })).toBe('a clip art image');
+  });
+
   it('asks more of the photo-trained detector on drawings than on photos', () => {
     // Raw 0.45 is "present" in a photo; in clip art it is the score range of stars read as
     // toilets and maps as kites, so it is not named there.
