@@ -221,9 +221,10 @@ export const SCENE_PHRASES: ReadonlyArray<{
   { from: { category: 'outdoor_water' }, text: 'a body of water' },
   { from: { category: 'outdoor_grass' }, text: 'a grassy field' },
   { from: { quantity: 'openSky' }, text: 'a view of the sky', unless: 'drawing.much', conf: SKY_VIEW_CONF },
-  // Last: a photo whose setting is clear though nothing in it is named (a storm over a road).
-  { from: { quantity: 'outdoor' }, text: 'an outdoor scene', unless: 'drawing.much', conf: SETTING_SCENE_CONF },
-  { from: { quantity: 'indoor' }, text: 'an indoor scene', unless: 'drawing.much', conf: SETTING_SCENE_CONF },
+  // Last: a colour photo whose setting is clear though nothing in it is named (a storm over a
+  // road). Not in black and white, where white paper counts as overcast sky (GREY_SKY_WEIGHT).
+  { from: { quantity: 'outdoor' }, text: 'an outdoor scene', unless: { any: ['drawing.much', 'bw.yes'] }, conf: SETTING_SCENE_CONF },
+  { from: { quantity: 'indoor' }, text: 'an indoor scene', unless: { any: ['drawing.much', 'bw.yes'] }, conf: SETTING_SCENE_CONF },
 ];
 
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {

@@ -87,6 +87,8 @@ describe('captions', () => {
     expect(caption({ ...storm, scene: { ...storm.scene, sky: 0.6 } })).toBe('a view of the sky');
     const clipArt = { clipArtType: 3 as const, lineDrawingType: 0 as const, clipArtScore: 0.9 };
     expect(caption({ ...storm, imageType: clipArt })).toBe('a clip art image');
+    // Nor black and white, where white paper reads as overcast sky.
+    expect(caption({ ...storm, color: { ...storm.color, isBWImg: true } })).toBe('a black and white photo');
   });
 
   it('asks more of the photo-trained detector on drawings than on photos', () => {
