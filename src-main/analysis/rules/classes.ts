@@ -245,7 +245,7 @@ export function classEvidence(e: Evidence): ClassEvidence {
       word: unsure.kind,
       conf: unsure.conf,
       coco: cocoOfWord(unsure.kind),
-      animal: tags.includes('animal'),
+      animal: c.tags.includes('animal'),
       tags,
       scene: isScene(c),
     });

@@ -124,6 +124,13 @@ describe('classifier evidence in the rules', () => {
       ['bell pepper', 0.02],
     ]);
     expect(caption(leaves)).not.toMatch(/vegetable/);
+    // An unsure animal is "an animal", and lies on the sofa the detector found.
+    const beast = withClasses({ ...plainEvidence(), objects: [obj('couch', 0.7, 0, 150, 600, 250)] }, [
+      ['hippopotamus', 0.3],
+      ['water buffalo', 0.25],
+      ['warthog', 0.2],
+    ]);
+    expect(caption(beast)).toBe('an animal lying on a couch');
   });
 
   it('vetoes an animal or a person the sure classifier contradicts, and keeps two animals side by side', () => {
