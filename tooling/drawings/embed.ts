@@ -61,7 +61,9 @@ export function featuresOf(d: EmbeddedDrawing): Uint8Array {
 }
 
 async function main(): Promise<void> {
-  const lineArt = arg('--style') === 'line';
+  const style = arg('--style') ?? 'colour';
+  if (style !== 'colour' && style !== 'line') throw new Error(`--style ${style}: expected colour (default) or line`);
+  const lineArt = style === 'line';
   const out = resolve(arg('--out') ?? (lineArt ? LINE_ART_WORK_FILE : DEFAULT_WORK_FILE));
   mkdirSync(dirname(out), { recursive: true });
   const done = new Set(readWorkFile(out).map((d) => d.rel));

@@ -59,12 +59,12 @@ export function regionOpinion(e: Evidence, labels: Map<CocoLabel, number>, count
 /**
  * The classifier as a veto on animals it contradicts (a ladybird DeepLab paints as a bird, a
  * gorilla CenterNet boxes as a person). When the classifier's best thing is an animal it is sure
- * of (calibrated ≥ minClassConf) and not a mere kind, another animal label is capped at `cap` where its own evidence
- * is weak (the detector below "present", raised only by a segmented region) or where its box or
- * region fills the frame (≥ frameShare: the classifier, which sees the whole frame, would have
- * named it). The cap lies below the tags' MIN_TAG_CONFIDENCE, so a vetoed label is not reported.
- * Two animals side by side keep both: each is a confident detection of part of the
- * frame.
+ * of (calibrated ≥ minClassConf) and not a mere kind, another animal label is capped at `cap`
+ * where its own evidence is weak (the detector below "present", raised only by a segmented
+ * region) or where its box or region fills the frame (≥ frameShare: the classifier, which sees
+ * the whole frame, would have named it). The cap lies below the tags' MIN_TAG_CONFIDENCE, so a
+ * vetoed label is not reported. Two animals side by side keep both: each is a confident detection
+ * of part of the frame.
  */
 export const CLASSIFIER_VETO = { minClassConf: 0.9, frameShare: 0.5, cap: 0.2 } as const;
 
