@@ -9,9 +9,11 @@
  * Steps per model: simplify (fold batch norm and bias into the convolutions, ReLU6 as Clip) →
  * plan (which tensors get Q/DQ) → calibrate (min/max of every planned tensor over the inputs the
  * product feeds the model while analysing the calibration images, captured through the float
- * models) → QDQ (int8 per-channel weights, uint8 per-tensor activations). Deterministic: same
- * float files, product code and images → byte-identical files (ranges are rounded outwards to 4
- * significant digits, so last-bit differences between machines do not change them).
+ * models) → narrow filters (narrow-weights.ts: which convolutions get 7-bit weights) → QDQ (int8
+ * per-channel weights, uint8 per-tensor activations). Deterministic: same float files, product code
+ * and images → byte-identical files (ranges are rounded outwards to 4 significant digits and the
+ * narrow search compares cosines at 4 decimals, so last-bit differences between machines do not
+ * change them).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { FeedRecorder } from './capture';
 import { floatEntry, floatManifestJson } from './float-source';
 import { int8File, int8Specs } from './int8-specs';
 import { decodeModel, encodeModel } from './onnx-model';
+import { chooseNarrowWeights, NARROW_WEIGHT_BUDGET } from './narrow-weights';
 import { applyQdq, planQuantisation } from './qdq';
 import { simplify } from './simplify';
 
@@ -32,6 +35,10 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export const INT8_METHOD =
   'static QDQ: int8 weights per output channel (symmetric), uint8 activations per tensor (min/max over the calibration inputs), int32 biases';
+
+/** What the narrow-weight search chose, for the manifest and the log. */
+const narrowText = (n: { narrow: Set<string>; convs: number; macShare: number }): string =>
+  `7-bit weights (−63..63) in ${n.narrow.size} of ${n.convs} convolutions, ${(n.macShare * 100).toFixed(0)} % of their multiply-adds (worst calibration cosine within ${NARROW_WEIGHT_BUDGET} of all 8-bit)`;
 
 /** Significant digits kept of each calibrated range bound (rounded away from zero's side of the range). */
 const RANGE_DIGITS = 4;
@@ -69,15 +76,18 @@ async function captureFeeds(manifest: Manifest, dir: string, ids: string[]): Pro
   return recorder.feeds;
 }
 
-/** The int8 graph of a float model, calibrated on `feeds`. */
-export async function quantizeGraph(floatBytes: Uint8Array, feeds: Feeds[], label: string): Promise<Uint8Array> {
+/** The int8 graph of a float model, calibrated on `feeds`, and what its narrow weights are. */
+export async function quantizeGraph(floatBytes: Uint8Array, feeds: Feeds[], label: string): Promise<{ bytes: Uint8Array; narrow: string }> {
   const m = decodeModel(floatBytes);
   simplify(m);
   const plan = planQuantisation(m);
   const ranges = roundOutward(await calibrate(m, plan.activations, feeds), RANGE_DIGITS);
-  applyQdq(m, plan, ranges);
-  m.docString = `${label}: ${INT8_METHOD}; by tooling/convert/quantize`;
-  return encodeModel(m);
+  const choice = await chooseNarrowWeights(m, plan, ranges, feeds, floatBytes);
+  applyQdq(m, plan, ranges, choice.narrow);
+  const narrow = narrowText(choice);
+  m.docString = `${label}: ${INT8_METHOD}; ${narrow}; by tooling/convert/quantize`;
+  process.stderr.write(`  ${narrow}; worst cosines ${JSON.stringify(choice.full)} → ${JSON.stringify(choice.chosen)}\n`);
+  return { bytes: encodeModel(m), narrow };
 }
 
 /** Quantises `ids` in `dir` (float files + manifest there) and updates `dir`/manifest.json. */
@@ -101,7 +111,7 @@ export async function quantizeModels(dir: string, ids: string[]): Promise<Manife
     if (floatSha !== float.sha256) throw new Error(`${id}: ${float.file} does not match its manifest sha256 (rebuild it first)`);
     const list = feeds.get(id) ?? [];
     if (!list.length) throw new Error(`${id}: the calibration images produced no inputs for it`);
-    const bytes = await quantizeGraph(floatBytes, list, `${id}: int8 of ${float.file} (sha256 ${float.sha256})`);
+    const { bytes, narrow } = await quantizeGraph(floatBytes, list, `${id}: int8 of ${float.file} (sha256 ${float.sha256})`);
     const file = int8File(id);
     writeFileSync(join(dir, file), bytes);
     const entry: ManifestEntry = {
@@ -114,7 +124,7 @@ export async function quantizeModels(dir: string, ids: string[]): Promise<Manife
         file: float.file,
         sha256: float.sha256,
         bytes: float.bytes,
-        method: INT8_METHOD,
+        method: `${INT8_METHOD}; ${narrow}`,
         calibration: `${CALIBRATION_TEXT}: ${list.length} captured inputs`,
       },
     };

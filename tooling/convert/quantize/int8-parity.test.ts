@@ -20,7 +20,8 @@ import type { Feeds } from './calibrate';
 import { FeedRecorder } from './capture';
 import { floatManifestJson } from './float-source';
 import { int8Specs } from './int8-specs';
-import { decodeModel, encodeModel } from './onnx-model';
+import { decodeModel, encodeModel, GraphIndex } from './onnx-model';
+import { WEIGHT_LEVELS } from './qdq';
 import { cosine } from '../../../test/helpers/cosine';
 
 const modelsDir = join(repoRoot, 'models');
@@ -94,6 +95,18 @@ describe('int8 models agree with their float sources', () => {
       const float = readFileSync(join(modelsDir, e.quantizedFrom!.file));
       expect(createHash('sha256').update(float).digest('hex'), id).toBe(e.quantizedFrom!.sha256);
       expect(e.bytes, id).toBeLessThan(e.quantizedFrom!.bytes * 1.1);
+      // The file's narrow (7-bit) filters are the ones the manifest states (narrow-weights.ts).
+      const stated = /7-bit weights \(−63\.\.63\) in (\d+) of (\d+) convolutions/.exec(e.quantizedFrom!.method);
+      expect(stated, id).not.toBeNull();
+      const g = new GraphIndex(decodeModel(readFileSync(join(modelsDir, e.file))));
+      const filters = [...g.inits.values()].filter((i) => i.name.startsWith('wq_'));
+      const levels = filters.map((i) => new Int8Array(i.rawData.slice().buffer).reduce((a, v) => Math.max(a, Math.abs(v)), 0));
+      expect(filters.length, id).toBe(Number(stated![2]));
+      expect(levels.filter((l) => l <= WEIGHT_LEVELS.narrow).length, id).toBe(Number(stated![1]));
+      expect(
+        levels.every((l) => l <= WEIGHT_LEVELS.narrow || l === WEIGHT_LEVELS.full),
+        id,
+      ).toBe(true);
     }
   });
 
@@ -156,8 +169,8 @@ describe('int8 models agree with their float sources', () => {
     single.forEach((f, k) => batch.set(f[name]!.data as Float32Array, k * per));
     const batched: Feeds = { [name]: { dtype: 'float32', dims: [single.length, ...single[0]![name]!.dims.slice(1)], data: batch } };
     // Calibrating on one batched feed or on the single feeds sees the same values.
-    const q = await quantizeGraph(encodeModel(m), [batched], 'gear with batch N');
-    expect(Buffer.compare(q, await quantizeGraph(encodeModel(m), single, 'gear with batch N'))).toBe(0);
+    const q = (await quantizeGraph(encodeModel(m), [batched], 'gear with batch N')).bytes;
+    expect(Buffer.compare(q, (await quantizeGraph(encodeModel(m), single, 'gear with batch N')).bytes)).toBe(0);
     const s = await ort.InferenceSession.create(q, { ...EXACT_INTEGER_SESSION, intraOpNumThreads: 1 });
     sessions.push(s);
     const all = await s.run(tensors(batched));

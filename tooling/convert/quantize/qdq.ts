@@ -35,9 +35,18 @@ export function headTensors(g: GraphIndex): Set<string> {
   return heads;
 }
 
-/** uint8 activation range: 0..255. int8 weights: symmetric −127..127 (−128 unused, as ORT does). */
+/** uint8 activation range: 0..255. */
 const U8_MAX = 255;
-const I8_MAX = 127;
+
+/**
+ * Largest weight level of a convolution: symmetric −127..127 (−128 unused, as ORT does), or the
+ * narrow −63..63 ("7-bit"). x86 CPUs without VNNI multiply u8 activations by s8 weights with
+ * `vpmaddubsw`, which adds each pair of products in a saturating int16: 2 · 255 · 127 overflows it,
+ * 2 · 255 · 63 = 32 130 does not. onnxruntime's exact-kernel option (EXACT_INTEGER_KERNELS) rewrites
+ * only the filters that need more than 7 bits to u8 (slower u8 × u8 kernels), so a narrow filter
+ * keeps the fast kernel and stays exact. With VNNI both run the same kernel.
+ */
+export const WEIGHT_LEVELS = { full: 127, narrow: 63 } as const;
 
 export interface QuantPlan {
   /** Float tensors that get a Q → DQ pair. */
@@ -82,21 +91,29 @@ export function uint8Params(r: TensorRange): QParams {
   return { scale, zeroPoint: Math.min(U8_MAX, Math.max(0, Math.round(-lo / scale))) };
 }
 
-export function quantiseWeightsPerChannel(w: Float32Array, channels: number): { q: Int8Array; scales: Float32Array } {
+export function quantiseWeightsPerChannel(
+  w: Float32Array,
+  channels: number,
+  levels: number = WEIGHT_LEVELS.full,
+): { q: Int8Array; scales: Float32Array } {
   const per = w.length / channels;
   const q = new Int8Array(w.length);
   const scales = new Float32Array(channels);
   for (let o = 0; o < channels; o++) {
     let amax = 0;
     for (let k = 0; k < per; k++) amax = Math.max(amax, Math.abs(w[o * per + k]!));
-    const s = amax > 0 ? amax / I8_MAX : 1;
+    const s = amax > 0 ? amax / levels : 1;
     scales[o] = s;
-    for (let k = 0; k < per; k++) q[o * per + k] = Math.max(-I8_MAX, Math.min(I8_MAX, Math.round(w[o * per + k]! / s)));
+    for (let k = 0; k < per; k++) q[o * per + k] = Math.max(-levels, Math.min(levels, Math.round(w[o * per + k]! / s)));
   }
   return { q, scales };
 }
 
-export function applyQdq(m: OnnxModel, plan: QuantPlan, ranges: Map<string, TensorRange>): void {
+/**
+ * Rewrites `m` by `plan`: Q/DQ pairs on the planned activations, int8 weights (narrow levels for the
+ * convolutions whose weight initializer is in `narrow`, narrow-weights.ts) and int32 biases.
+ */
+export function applyQdq(m: OnnxModel, plan: QuantPlan, ranges: Map<string, TensorRange>, narrow: ReadonlySet<string> = new Set()): void {
   const g = new GraphIndex(m);
   const params = new Map<string, QParams>();
   const added: OnnxNode[] = [];
@@ -125,7 +142,8 @@ export function applyQdq(m: OnnxModel, plan: QuantPlan, ranges: Map<string, Tens
   for (const conv of plan.convs) {
     const w = g.inits.get(conv.input[1]!)!;
     const channels = w.dims[0]!;
-    const { q, scales } = quantiseWeightsPerChannel(new Float32Array(w.rawData.slice().buffer), channels);
+    const levels = narrow.has(w.name) ? WEIGHT_LEVELS.narrow : WEIGHT_LEVELS.full;
+    const { q, scales } = quantiseWeightsPerChannel(new Float32Array(w.rawData.slice().buffer), channels, levels);
     k++;
     const wq = typedInit(`wq_${k}`, w.dims, OnnxType.int8, q);
     const ws = floatInit(`ws_${k}`, [channels], scales);
