@@ -58,7 +58,9 @@ const asFloat = (data: ort.Tensor['data']): Float32Array =>
  * float model: gear age 0.41, NSFW features 0.72, faceres descriptor 0.93; docs/models.md
  * "Exact integer kernels"). With this entry ORT rewrites s8 weights to u8 on such CPUs at load
  * (exact u8 × u8 kernels, slower than the saturating ones but still faster than float) and changes
- * nothing where VNNI computes u8 × s8 exactly.
+ * nothing where VNNI computes u8 × s8 exactly. Filters within −63..63 cannot saturate and keep the
+ * fast kernel: the quantiser narrows the costly filters of the int8 models where that costs no
+ * accuracy (tooling/convert/quantize/narrow-weights.ts).
  */
 export const EXACT_INTEGER_KERNELS = { x64quantprecision: '1' } as const;
 
