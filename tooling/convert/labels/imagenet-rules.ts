@@ -169,6 +169,14 @@ export const CLASS_OVERRIDES: Readonly<Record<string, ClassOverride>> = {
   promontory: { category: 'outdoor_waterside' },
   missile: { name: 'missile', display: 'rocket' },
   'space shuttle': { tags: ['spacecraft', 'vehicle'], category: 'sky_object' },
+  // First lemmas that name something else in a caption: "a hip" reads as the body part (the
+  // class is the rose's fruit), "an ear" as the organ (an ear of corn), "a nipple" as the body
+  // part (a baby bottle's teat; the photos show baby bottles), "a tusker" means nothing to most
+  // users (its photos show elephants).
+  hip: { name: 'rose hip', tags: ['fruit'] },
+  ear: { name: 'ear of corn', display: 'corn', tags: ['plant'] },
+  nipple: { name: 'baby bottle nipple', display: 'baby bottle' },
+  tusker: { display: 'elephant' },
 };
 
 /**

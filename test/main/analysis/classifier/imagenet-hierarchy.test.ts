@@ -49,6 +49,21 @@ describe('ImageNet hierarchy (models/labels/imagenet-hierarchy.json)', () => {
     expect(c.category).toBe(category);
   });
 
+  it.each([
+    ['rose hip', 'rose hip', ['fruit']],
+    ['ear of corn', 'corn', ['plant']],
+    ['baby bottle nipple', 'baby bottle', []],
+  ])('names %s, whose first lemma reads as something else in a caption, %s', (name, display, tags) => {
+    const c = byName(name);
+    expect(c.display ?? c.name).toBe(display);
+    expect(words(c)).toEqual(expect.arrayContaining(tags));
+    expect(IMAGENET_HIERARCHY.classes.some((x) => ['hip', 'ear', 'nipple'].includes(x.display ?? x.name))).toBe(false);
+  });
+
+  it('shows the tusker as an elephant', () => {
+    expect(byName('tusker').display).toBe('elephant');
+  });
+
   it('tells the crane bird from the crane machine by WordNet order', () => {
     const cranes = IMAGENET_HIERARCHY.classes.filter((c) => c.name === 'crane');
     expect(cranes.map((c) => c.tags.includes('animal'))).toEqual([true, false]);
