@@ -177,6 +177,12 @@ export const CLASS_OVERRIDES: Readonly<Record<string, ClassOverride>> = {
   ear: { name: 'ear of corn', display: 'corn', tags: ['plant'] },
   nipple: { name: 'baby bottle nipple', display: 'baby bottle' },
   tusker: { display: 'elephant' },
+  // Likewise "a chest" (a storage box), "an organ" (the instrument), "a brass" (a memorial plaque)
+  // and "a pot" (a flowerpot): the label line's later lemmas say what the photos show.
+  chest: { name: 'storage chest' },
+  organ: { name: 'pipe organ' },
+  brass: { name: 'memorial plaque' },
+  pot: { name: 'flowerpot' },
 };
 
 /**
