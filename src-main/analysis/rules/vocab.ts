@@ -166,6 +166,7 @@ export const NOUNS_WITHOUT_ARTICLE: ReadonlySet<string> = new Set([
   'hay',
   'ice cream',
   'ink',
+  'jeans',
   'jewelry',
   'juice',
   'lasagna',

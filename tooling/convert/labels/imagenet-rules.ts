@@ -183,6 +183,24 @@ export const CLASS_OVERRIDES: Readonly<Record<string, ClassOverride>> = {
   organ: { name: 'pipe organ' },
   brass: { name: 'memorial plaque' },
   pot: { name: 'flowerpot' },
+  // First lemmas that name another, commoner thing: the label line's later lemma is what the
+  // photos show ("a plane" is a carpenter's plane, "an amphibian" an amphibious vehicle, "a
+  // Madagascar cat" a ring-tailed lemur, "a file" a filing cabinet, "a swab" a mop).
+  plane: { name: "carpenter's plane" },
+  amphibian: { name: 'amphibious vehicle' },
+  'Madagascar cat': { name: 'ring-tailed lemur', display: 'lemur' },
+  file: { name: 'filing cabinet' },
+  swab: { name: 'mop' },
+  washer: { name: 'washing machine' },
+  iron: { name: 'clothes iron' },
+  pick: { name: 'guitar pick' },
+  rule: { name: 'ruler' },
+  slot: { name: 'slot machine' },
+  upright: { name: 'upright piano' },
+  sax: { name: 'saxophone' },
+  jean: { name: 'jeans' },
+  sunglass: { name: 'sunglasses' },
+  Angora: { name: 'Angora rabbit' },
 };
 
 /**
