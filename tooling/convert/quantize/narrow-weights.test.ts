@@ -3,36 +3,20 @@
 // −63..63, keep the outputs within its budget on images it did not choose on, and the fused
 // integer kernels must compute exactly what the graph specifies (on CPUs without VNNI the narrow
 // filters run the u8 × s8 kernels that saturate on full-range weights).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { cosine } from '../../../test/helpers/cosine';
 import { EXACT_INTEGER_SESSION } from '../exact-kernels';
-import { calibrate, type Feeds } from './calibrate';
+import { calibrate } from './calibrate';
 import { chooseNarrowWeights, NARROW_WEIGHT_BUDGET } from './narrow-weights';
+import { nsfwFeed, nsfwProbabilities, photoFiles } from './nsfw-test-inputs';
 import { decodeModel, encodeModel, GraphIndex } from './onnx-model';
 import { applyQdq, planQuantisation, WEIGHT_LEVELS } from './qdq';
 import { simplify } from './simplify';
 
 const root = join(import.meta.dirname, '../../..');
-const images = (dir: string, from: number, n: number) =>
-  readdirSync(join(root, dir))
-    .filter((f) => /\.(jpe?g|png)$/i.test(f))
-    .sort()
-    .slice(from, from + n)
-    .map((f) => join(root, dir, f));
-
-/** NHWC [1,224,224,3] in 0..1, as the nsfw model expects. */
-async function feedOf(file: string): Promise<Feeds> {
-  const { data } = await sharp(file).removeAlpha().resize(224, 224, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
-  return { input: { dtype: 'float32', dims: [1, 224, 224, 3], data: Float32Array.from(data, (v) => v / 255) } };
-}
-
-const probabilities = async (s: ort.InferenceSession, f: Feeds) =>
-  (await s.run({ input: new ort.Tensor('float32', f['input']!.data as Float32Array, f['input']!.dims) }))['probabilities']!
-    .data as Float32Array;
 
 describe('narrow (7-bit) weights', () => {
   it('narrows the costly filters within the budget, and the fused kernels stay exact', async () => {
@@ -40,7 +24,7 @@ describe('narrow (7-bit) weights', () => {
     const m = decodeModel(floatBytes);
     simplify(m);
     const plan = planQuantisation(m);
-    const calib = await Promise.all(images('test/fixtures/negatives', 0, 8).map(feedOf));
+    const calib = await Promise.all(photoFiles('test/fixtures/negatives', 8).map(nsfwFeed));
     const ranges = await calibrate(m, plan.activations, calib);
     const choice = await chooseNarrowWeights(m, plan, ranges, calib, floatBytes);
 
@@ -74,9 +58,9 @@ describe('narrow (7-bit) weights', () => {
     });
     const unfused = await ort.InferenceSession.create(bytes, { graphOptimizationLevel: 'disabled', intraOpNumThreads: 1 });
     const float = await ort.InferenceSession.create(floatBytes, { intraOpNumThreads: 1 });
-    for (const file of images('test/fixtures/images', 0, 8)) {
-      const f = await feedOf(file);
-      const [a, b, c] = [await probabilities(fused, f), await probabilities(unfused, f), await probabilities(float, f)];
+    for (const file of photoFiles('test/fixtures/images', 8)) {
+      const f = await nsfwFeed(file);
+      const [a, b, c] = [await nsfwProbabilities(fused, f), await nsfwProbabilities(unfused, f), await nsfwProbabilities(float, f)];
       // Fused kernels requantise in fixed point, unfused ones in float: measured ≥ 0.998 (saturating
       // kernels on full-range weights gave 0.90 on a CPU without VNNI, docs/models.md).
       expect(cosine(a, b), file).toBeGreaterThan(0.995);

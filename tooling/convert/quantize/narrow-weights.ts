@@ -80,7 +80,7 @@ function worstCosines(want: Map<string, Float32Array[]>, got: Map<string, Float3
 }
 
 /** Multiply-adds of each convolution per batch item: weight elements × output pixels (one probe run). */
-async function convCosts(m: OnnxModel, convs: OnnxNode[], feed: Feeds): Promise<Map<OnnxNode, number>> {
+async function convCosts(m: OnnxModel, g: GraphIndex, convs: OnnxNode[], feed: Feeds): Promise<Map<OnnxNode, number>> {
   const probe: OnnxModel = structuredClone(m);
   const names = convs.map((c) => c.output[0]!);
   const existing = new Set(probe.graph.output.map((o) => o.name));
@@ -88,7 +88,6 @@ async function convCosts(m: OnnxModel, convs: OnnxNode[], feed: Feeds): Promise<
   const s = await ort.InferenceSession.create(encodeModel(probe), { graphOptimizationLevel: 'basic', intraOpNumThreads: 1 });
   try {
     const out = await s.run(tensors(feed), names);
-    const g = new GraphIndex(m);
     return new Map(
       convs.map((c) => {
         const w = g.inits.get(c.input[1]!)!;
@@ -102,7 +101,7 @@ async function convCosts(m: OnnxModel, convs: OnnxNode[], feed: Feeds): Promise<
 }
 
 /** A depthwise convolution: one input channel per filter. */
-const isDepthwise = (m: OnnxModel, c: OnnxNode): boolean => new GraphIndex(m).inits.get(c.input[1]!)!.dims[1] === 1;
+const isDepthwise = (g: GraphIndex, c: OnnxNode): boolean => g.inits.get(c.input[1]!)!.dims[1] === 1;
 
 /**
  * Chooses the narrow convolutions of a simplified float graph `m` (not modified) for `plan` and
@@ -121,10 +120,11 @@ export async function chooseNarrowWeights(
     applyQdq(q, structuredPlan(q, plan), ranges, narrow);
     return worstCosines(want, await outputsOf(encodeModel(q), feeds, { ...EXACT_INTEGER_SESSION, graphOptimizationLevel: 'all' }));
   };
-  const costs = await convCosts(m, plan.convs, feeds[0]!);
+  const g = new GraphIndex(m);
+  const costs = await convCosts(m, g, plan.convs, feeds[0]!);
   const total = [...costs.values()].reduce((a, b) => a + b, 0);
   const candidates = plan.convs
-    .filter((c) => !isDepthwise(m, c))
+    .filter((c) => !isDepthwise(g, c))
     .sort((a, b) => costs.get(b)! - costs.get(a)! || (a.input[1]! < b.input[1]! ? -1 : 1));
   const full = await score(new Set());
   const narrow = new Set<string>();

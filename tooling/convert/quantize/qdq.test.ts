@@ -2,34 +2,19 @@
 // drawing and place-descriptor backbone), calibrated on face-free negatives and compared with the
 // float model on the fixture photos. The int8 graph must agree with the float one and must run as
 // int8 kernels (onnxruntime fuses the QDQ groups into QLinearConv), not as dequantised float.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { EXACT_INTEGER_SESSION } from '../exact-kernels';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { calibrate, type Feeds } from './calibrate';
+import { calibrate } from './calibrate';
+import { nsfwFeed, nsfwProbabilities, photoFiles } from './nsfw-test-inputs';
 import { decodeModel, encodeModel } from './onnx-model';
 import { applyQdq, planQuantisation } from './qdq';
 import { simplify } from './simplify';
 
 const root = join(import.meta.dirname, '../../..');
-const images = (dir: string, n: number) =>
-  readdirSync(join(root, dir))
-    .filter((f) => /\.(jpe?g|png)$/i.test(f))
-    .slice(0, n)
-    .map((f) => join(root, dir, f));
-
-/** NHWC [1,224,224,3] in 0..1, as the nsfw model expects (no exact product preprocessing needed here). */
-async function feedOf(file: string): Promise<Feeds> {
-  const { data } = await sharp(file).removeAlpha().resize(224, 224, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
-  return { input: { dtype: 'float32', dims: [1, 224, 224, 3], data: Float32Array.from(data, (v) => v / 255) } };
-}
-
-const run = async (s: ort.InferenceSession, f: Feeds) =>
-  (await s.run({ input: new ort.Tensor('float32', f['input']!.data as Float32Array, f['input']!.dims) }))['probabilities']!
-    .data as Float32Array;
 
 describe('static QDQ quantisation', () => {
   it('quantises the nsfw MobileNetV2 to int8 kernels that agree with the float model on real photos', async () => {
@@ -38,7 +23,7 @@ describe('static QDQ quantisation', () => {
     const floatBytes = encodeModel(m);
     const plan = planQuantisation(m);
     expect(plan.convs.length).toBeGreaterThanOrEqual(50);
-    const calib = await Promise.all(images('test/fixtures/negatives', 12).map(feedOf));
+    const calib = await Promise.all(photoFiles('test/fixtures/negatives', 12).map(nsfwFeed));
     applyQdq(m, plan, await calibrate(m, plan.activations, calib));
     const qBytes = encodeModel(m);
     expect(qBytes.length).toBeLessThan(floatBytes.length / 3);
@@ -53,9 +38,9 @@ describe('static QDQ quantisation', () => {
     expect(fused).toBe(plan.convs.length);
 
     const fs = await ort.InferenceSession.create(floatBytes);
-    for (const file of images('test/fixtures/images', 10)) {
-      const f = await feedOf(file);
-      const [a, b] = [await run(fs, f), await run(qs, f)];
+    for (const file of photoFiles('test/fixtures/images', 10)) {
+      const f = await nsfwFeed(file);
+      const [a, b] = [await nsfwProbabilities(fs, f), await nsfwProbabilities(qs, f)];
       const argmax = (p: Float32Array) => p.indexOf(Math.max(...p));
       expect(argmax(b), file).toBe(argmax(a));
       for (let k = 0; k < a.length; k++) expect(Math.abs(a[k]! - b[k]!), file).toBeLessThan(0.1);
