@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchEnv } from './process-env.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -28,7 +29,7 @@ function electronUnavailableReason() {
 }
 
 function run(cmd, args) {
-  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+  const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: launchEnv() });
   const forward = (sig) => child.kill(sig);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

@@ -3,7 +3,10 @@
 // images/s, RSS over the run and event-loop lag p99 of this process (the one that hosts the UI
 // bridge). A second run uses byte-unique copies so de-duplication cannot help: raw throughput.
 // Run: npm run bench -- batch-throughput. The PICSCAN_* settings of the environment apply (e.g.
-// PICSCAN_ANALYSIS_CONCURRENCY=1, PICSCAN_MODEL_THREADS=1 for the one-thread path).
+// PICSCAN_ANALYSIS_CONCURRENCY=1, PICSCAN_MODEL_THREADS=1 for the one-thread path). It measures
+// the process `npm start` runs, with its launcher's allocator settings (bin/process-env.js);
+// BENCH_MALLOC_DEFAULTS=1 measures the C library's defaults instead.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +18,18 @@ import { workerBatchProcessor } from '../../src-main/services/batches-worker-poo
 import { BatchService } from '../../src-main/services/batches.service';
 import type { ImageProcessor } from '../../src-main/jobs';
 import { migrate, openDatabase } from '../../src-main/store';
+import { launchEnv } from '../../bin/process-env.js';
 import { startFixtureServer } from '../helpers/http-server';
 import { fixture, fixturesDir } from '../helpers/paths';
+
+// The allocator reads its settings when a process starts, so this script re-runs itself under them.
+if (process.env.BENCH_MALLOC_DEFAULTS !== '1') {
+  const env = launchEnv();
+  if (env !== process.env) {
+    const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
+    process.exit(child.status ?? 1);
+  }
+}
 
 const TOTAL = Number(process.env.BENCH_BATCH_IMAGES ?? 1000);
 const UNIQUE = Number(process.env.BENCH_BATCH_UNIQUE ?? 200);
@@ -90,7 +103,7 @@ try {
       .map((x) => x.toFixed(1))
       .join(
         ' ',
-      )} on ${availableParallelism()} cores; analysisConcurrency ${config.analysisConcurrency}, modelThreads ${config.modelThreads}`,
+      )} on ${availableParallelism()} cores; analysisConcurrency ${config.analysisConcurrency}, modelThreads ${config.modelThreads}; MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? 'unset'}`,
   );
   // The worker-thread processor is what the CLI and the UI host use; the in-process one shows why.
   const worker = await workerBatchProcessor(config);
