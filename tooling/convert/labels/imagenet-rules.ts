@@ -31,6 +31,9 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   { synset: 'crocodilian_reptile.n.01', display: 'crocodile' },
   { synset: 'amphibian.n.03', tag: 'amphibian' },
   { synset: 'frog.n.01', display: 'frog' },
+  // The nearest first: an eft is a newt, a newt a salamander.
+  { synset: 'newt.n.01', display: 'newt' },
+  { synset: 'salamander.n.01', display: 'salamander' },
   { synset: 'insect.n.01', display: 'insect', tag: 'insect' },
   { synset: 'butterfly.n.01', display: 'butterfly' },
   { synset: 'beetle.n.01', display: 'beetle' },
@@ -50,6 +53,7 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   { synset: 'cattle.n.01', display: 'cow' },
   { synset: 'sheep.n.01', display: 'sheep' },
   { synset: 'primate.n.02', tag: 'primate' },
+  { synset: 'lemur.n.01', display: 'lemur' },
   { synset: 'monkey.n.01', display: 'monkey', tag: 'monkey' },
   { synset: 'ape.n.01', display: 'ape' },
   { synset: 'rodent.n.01', tag: 'rodent' },
@@ -127,7 +131,10 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   { synset: 'kitchen_utensil.n.01', tag: 'kitchen utensil' },
 ];
 
-/** Per-class corrections, keyed by the label line's first lemma; each says why. */
+/**
+ * Per-class corrections, keyed by the label line's first lemma, or by the whole line where two lines
+ * share it (the whole line is looked up first); each says why.
+ */
 export interface ClassOverride {
   /** The specific name to report instead of the first lemma. */
   name?: string;
@@ -188,7 +195,7 @@ export const CLASS_OVERRIDES: Readonly<Record<string, ClassOverride>> = {
   // Madagascar cat" a ring-tailed lemur, "a file" a filing cabinet, "a swab" a mop).
   plane: { name: "carpenter's plane" },
   amphibian: { name: 'amphibious vehicle' },
-  'Madagascar cat': { name: 'ring-tailed lemur', display: 'lemur' },
+  'Madagascar cat': { name: 'ring-tailed lemur' },
   file: { name: 'filing cabinet' },
   swab: { name: 'mop' },
   washer: { name: 'washing machine' },
@@ -201,6 +208,13 @@ export const CLASS_OVERRIDES: Readonly<Record<string, ClassOverride>> = {
   jean: { name: 'jeans' },
   sunglass: { name: 'sunglasses' },
   Angora: { name: 'Angora rabbit' },
+  // Two label lines share the first lemma "maillot" (WordNet's dancers' tights and the one-piece
+  // swimsuit), so they are keyed by the whole line: a caption's "maillot" means nothing to most users.
+  maillot: { name: 'tights' },
+  'maillot, tank suit': { name: 'swimsuit' },
+  // A role no photo shows: on men in suits the class is as probable as "suit" itself, so a formal
+  // portrait was tagged "groom". What its photos show is the suit.
+  groom: { name: 'suit', tags: ['clothing'] },
 };
 
 /**

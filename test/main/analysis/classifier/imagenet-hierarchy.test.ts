@@ -42,6 +42,9 @@ describe('ImageNet hierarchy (models/labels/imagenet-hierarchy.json)', () => {
     ['lighthouse', 'lighthouse', ['building'], 'building_'],
     ['alp', 'mountain', ['outdoor'], 'outdoor_mountain'],
     ['laptop', 'laptop', ['computer'], 'object_screen'],
+    ['eft', 'newt', ['amphibian', 'animal'], 'animal_'],
+    ['axolotl', 'salamander', ['amphibian', 'animal'], 'animal_'],
+    ['indri', 'lemur', ['primate', 'animal'], 'animal_'],
   ])('%s → %s, %j, %s', (name, display, tags, category) => {
     const c = byName(name);
     expect(c.display ?? c.name).toBe(display);
@@ -69,6 +72,15 @@ describe('ImageNet hierarchy (models/labels/imagenet-hierarchy.json)', () => {
         ['hip', 'ear', 'nipple', 'chest', 'organ', 'plane', 'amphibian', 'file', 'swab', 'jean'].includes(x.display ?? x.name),
       ),
     ).toBe(false);
+  });
+
+  it('tells the two "maillot" lines apart by the whole line, and names the groom class by the suit its photos show', () => {
+    expect(IMAGENET_HIERARCHY.classes.filter((c) => c.name === 'maillot' || c.name === 'groom')).toEqual([]);
+    expect(words(byName('tights'))).toContain('clothing');
+    expect(words(byName('swimsuit'))).toContain('clothing');
+    const suits = IMAGENET_HIERARCHY.classes.filter((c) => c.name === 'suit');
+    expect(suits).toHaveLength(2);
+    for (const c of suits) expect(c.display ?? c.name).toBe('suit');
   });
 
   it('shows the tusker as an elephant', () => {
