@@ -5,7 +5,7 @@
  * Arenas glibc's malloc may keep. By default it gives every thread that allocates while another
  * does an arena of its own (up to 8 per core) and keeps freed memory in each. A batch allocates
  * from the main thread, the batch worker, the analyze worker and ONNX Runtime's and libvips'
- * threads; capped at 2 arenas, its peak RSS was 40–50 MB lower at the same speed
+ * threads; capped at 2 arenas, its peak RSS was about 35 MB lower at the same speed
  * (docs/benchmarks.md "Batches"). glibc reads the variable once, when the process starts, so only
  * a launcher can set it.
  */
