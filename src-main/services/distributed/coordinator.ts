@@ -5,7 +5,7 @@ import type { ItemTransition, RunOutcome } from '../../jobs';
 import type { BatchOperation, WorkerStatus } from '../../shared/batch';
 import { isBusyError, isStorageError, type Db, type ItemsRepo, type ResultsRepo } from '../../store';
 import { connectionOptions } from './connection';
-import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultsQueueName } from './keys';
+import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultJobId, resultsQueueName } from './keys';
 import type { AnalyzeJob, BatchControl, ResultJob } from './protocol';
 import type { RedisAddress } from './redis-url';
 import { ResultWriter } from './result-writer';
@@ -253,19 +253,23 @@ export class DistributedRunner {
     for (const [itemId, since] of this.outstanding) {
       if (now - since >= this.t.reconcileMs && !writer.isParked(itemId)) suspects.push(itemId);
     }
-    if (suspects.length === 0) return;
-    // Results waiting for this coordinator are not lost; read their item ids once.
-    const pending = new Set((await results.getJobs(['waiting', 'active', 'delayed'])).map((j) => j?.data?.itemId));
     for (const itemId of suspects) {
       if (this.stopping) return;
       const job = await analyze.getJob(analyzeJobId(this.s.queueKey, itemId));
       if (job && !(await job.isFailed())) continue;
-      if (pending.has(itemId)) continue;
+      // A result waiting for this coordinator is not lost. Looked up after the analyze job, never
+      // from an earlier snapshot: a worker posts its result before its job completes and is removed,
+      // so a job that finished after the snapshot was re-added and its image fetched twice.
+      const result = await results.getJob(resultJobId(itemId));
+      if (result && !(await result.isFailed())) continue;
+      // Written meanwhile (the results worker writes before its job completes and is removed).
       if (!this.outstanding.has(itemId) || this.d.items.status(itemId) !== 'fetching') continue;
       const url = this.d.items.url(itemId);
       if (!url) continue;
       this.d.logger.info('re-adding a lost distributed job', { itemId });
       await job?.remove().catch(() => undefined);
+      // A result that failed for good keeps its id: removed, so the re-run's result is stored.
+      await result?.remove().catch(() => undefined);
       this.outstanding.set(itemId, Date.now());
       await this.addJobs(analyze, [{ id: itemId, url }]);
     }

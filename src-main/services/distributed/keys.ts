@@ -11,6 +11,8 @@ const short = (modelSet: string): string => modelSet.slice(0, 16);
 export const analyzeQueueName = (modelSet: string): string => `analyze-${short(modelSet)}`;
 export const resultsQueueName = (queueKey: string): string => `results-${queueKey}`;
 export const analyzeJobId = (queueKey: string, itemId: number): string => `${queueKey}-i${itemId}`;
+/** An item's result job in its batch's results queue: one per item, so a repeated post is stored once. */
+export const resultJobId = (itemId: number): string => `i${itemId}`;
 
 /** Plain Redis keys (outside BullMQ's own). */
 export const keys = {

@@ -12,7 +12,7 @@ import {
   type RetryPolicy,
 } from '../../jobs';
 import { connectionOptions } from './connection';
-import { analyzeQueueName, keys, PREFIX, resultsQueueName } from './keys';
+import { analyzeQueueName, keys, PREFIX, resultJobId, resultsQueueName } from './keys';
 import type { AnalyzeJob, ResultJob, WorkerBeat } from './protocol';
 import type { RedisAddress } from './redis-url';
 import { within } from './deadline';
@@ -79,7 +79,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
   };
   const post = async (queueKey: string, r: ResultJob): Promise<void> => {
     // Retried by BullMQ if the coordinator's write fails (a busy database); stored once.
-    await resultsOf(queueKey).add('result', r, { jobId: `i${r.itemId}`, attempts: 5, backoff: { type: 'exponential', delay: 500 } });
+    await resultsOf(queueKey).add('result', r, { jobId: resultJobId(r.itemId), attempts: 5, backoff: { type: 'exponential', delay: 500 } });
   };
 
   async function withRetries<T>(step: () => Promise<T>, signal: AbortSignal): Promise<T> {

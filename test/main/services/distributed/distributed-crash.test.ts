@@ -134,6 +134,24 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     await w.kill('SIGTERM');
   });
 
+  it('lost-job checks running back to back never re-add a job that just finished: each image fetched once', async () => {
+    // With a 1 ms period the coordinator checks its in-flight items continuously, so workers
+    // finish jobs in the middle of a check. A check that read the waiting results before looking
+    // for the analyze jobs took such a job for lost and added it again.
+    const dir = tempDir('picscan-dist-reconcile-');
+    const db = join(dir, 'picscan.db');
+    const urls = slowUrls('rc', 14, 150);
+    const w = track(startWorkerChild(redis.url, 'busy'));
+    await w.waitFor(/ready/);
+    const coordinator = track(
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url], { PICSCAN_DIST_RECONCILE_MS: '1' }),
+    );
+    expect(await coordinator.exited, coordinator.output()).toBe(0);
+    expectEachOnce(itemsOf(db), urls);
+    for (const u of urls) expect(images.hits(new URL(u).pathname), u).toBe(1);
+    await w.kill('SIGTERM');
+  });
+
   it('pause stops the workers taking the batch; resume finishes it; cancel skips the rest', async () => {
     const dir = tempDir('picscan-dist-pause-');
     const config = loadConfig({ dataDir: dir }, {});
