@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { silentLogger, type Logger } from '../core';
+import { bundleSourceWorkers } from './source-worker-bundle';
 
 /**
  * The worker threads with an entry of their own: `<name>-entry.ts` in the source, bundled by
  * electron-vite to `out/main/<name>.js` (electron.vite.config.ts).
  */
-export type WorkerName = 'analyze-worker' | 'batches-worker';
+export const WORKER_NAMES = ['analyze-worker', 'batches-worker'] as const;
+export type WorkerName = (typeof WORKER_NAMES)[number];
 
 /** Options of `resolveWorkerEntry`. */
 export interface WorkerEntryOptions {
@@ -15,22 +17,59 @@ export interface WorkerEntryOptions {
   entry?: URL;
   /** Folder to look in (tests); default the folder of this module. */
   dir?: URL;
+  /**
+   * From the source, start from a bundle of the sources (source-worker-bundle.ts) rather than
+   * the tsx boot file; default true.
+   */
+  bundleSources?: boolean;
 }
 
+/** Bundle folder per source folder, made once per process (undefined: bundling failed). */
+const bundles = new Map<string, URL | undefined>();
+
 /**
- * Where worker `name` starts, looked for beside this module: in the electron-vite build (every
- * main-process file flat in `out/main/`) the bundled `<name>.js`; from the source (tsx, vitest)
- * the boot file `<name>-boot.mjs`, which registers tsx and imports the TypeScript entry. Returns
- * undefined, with a warning, when neither is a file: the caller then analyses on its own thread.
+ * Where worker `name` starts, looked for beside this module:
+ * - in the electron-vite build (every main-process file flat in `out/main/`), the bundled `<name>.js`;
+ * - from the source (tsx, vitest), `<name>.js` in a bundle of the sources made once per process
+ *   in `<app root>/.cache/` (source-worker-bundle.ts), or, when that cannot be made, the boot file
+ *   `<name>-boot.mjs`, which registers tsx and imports the TypeScript entry.
+ * Returns undefined, with a warning, when none is a file: the caller then analyses on its own thread.
  */
 export function resolveWorkerEntry(name: WorkerName, opts: WorkerEntryOptions = {}): URL | undefined {
+  const logger = opts.logger ?? silentLogger;
   const dir = opts.dir ?? new URL('.', import.meta.url);
-  const candidates = opts.entry ? [opts.entry] : [new URL(`${name}.js`, dir), new URL(`${name}-boot.mjs`, dir)];
-  const found = candidates.find((url) => url.protocol === 'file:' && existsSync(fileURLToPath(url)));
+  const built = new URL(`${name}.js`, dir);
+  const boot = new URL(`${name}-boot.mjs`, dir);
+  const candidates = opts.entry ? [opts.entry] : [built, boot];
+  const found = candidates.find(isFile);
   if (!found) {
-    (opts.logger ?? silentLogger).warn(`${name} entry not found; analysing on this thread instead`, {
-      lookedFor: candidates.map((url) => url.href),
-    });
+    logger.warn(`${name} entry not found; analysing on this thread instead`, { lookedFor: candidates.map((url) => url.href) });
+    return undefined;
   }
-  return found;
+  if (found !== boot || opts.bundleSources === false) return found;
+  const bundle = sourceBundle(dir, logger);
+  return bundle ? new URL(`${name}.js`, bundle) : boot;
+}
+
+function isFile(url: URL): boolean {
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url));
+}
+
+function sourceBundle(sourceDir: URL, logger: Logger): URL | undefined {
+  const made = bundles.get(sourceDir.href);
+  // Made before, unless another process has since removed it as stale (source-worker-bundle.ts).
+  if (bundles.has(sourceDir.href) && (!made || WORKER_NAMES.every((n) => isFile(new URL(`${n}.js`, made))))) return made;
+  let bundle: URL | undefined;
+  try {
+    const t0 = performance.now();
+    const entries = Object.fromEntries(WORKER_NAMES.map((n) => [n, fileURLToPath(new URL(`${n}-entry.ts`, sourceDir))]));
+    // Two levels below the app root, as out/main/ is (source-worker-bundle.ts).
+    const folder = bundleSourceWorkers({ entries, cacheDir: fileURLToPath(new URL('../../.cache/', sourceDir)) });
+    bundle = pathToFileURL(`${folder}/`);
+    logger.debug('worker threads start from a bundle of the sources', { folder, ms: Math.round(performance.now() - t0) });
+  } catch (err) {
+    logger.warn('could not bundle the worker sources; worker threads start under tsx instead', { error: (err as Error).message });
+  }
+  bundles.set(sourceDir.href, bundle);
+  return bundle;
 }

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runModelBranch, type BranchRequest, type ModelBranch } from '../../../src-main/analysis';
@@ -14,6 +14,7 @@ import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
 import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
 import { localBatchProcessor } from '../../../src-main/services/batches-processor';
 import { openLocalEngine } from '../../../src-main/services/local-engine';
+import { resolveWorkerEntry } from '../../../src-main/services/worker-entry';
 import type { BatchOperation } from '../../../src-main/shared/batch';
 import { fixture, repoRoot } from '../../helpers/paths';
 
@@ -21,6 +22,8 @@ import { fixture, repoRoot } from '../../helpers/paths';
 // (the same config as `npm run build`) into a fresh folder, then the bundled `.js` files started
 // under plain Node worker_threads, no tsx, on a real image. The folder is inside the repository
 // (test-results/, git-ignored) so the bundles' external native packages resolve from node_modules.
+// The same runs for the bundle of the sources that the CLI and web mode start their workers from
+// (`.cache/workers-<hash>/`, source-worker-bundle.ts).
 
 const CAT = 'cat_chelsea.jpg';
 const ANALYZE: BatchOperation = {
@@ -31,6 +34,8 @@ const ANALYZE: BatchOperation = {
 
 let buildDir: string;
 let mainDir: string;
+/** The bundle of the sources the CLI and web mode start their workers from (source-worker-bundle.ts). */
+let sourceBundleDir: string;
 const config: AppConfig = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-wb-')) }, {});
 
 function electronViteBuild(outDir: string): Promise<{ code: number | null; output: string }> {
@@ -53,9 +58,36 @@ beforeAll(async () => {
   const build = await electronViteBuild(buildDir);
   expect(build.code, build.output).toBe(0);
   mainDir = join(buildDir, 'main');
+  const entry = resolveWorkerEntry('batches-worker');
+  expect(entry?.href).toMatch(/\/\.cache\/workers-[0-9a-f]{16}\/batches-worker\.js$/);
+  sourceBundleDir = fileURLToPath(new URL('.', entry));
 });
 afterAll(() => {
   if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+});
+
+const bundles: Array<[string, () => string]> = [
+  ['the electron-vite build', () => mainDir],
+  ['the bundle of the sources', () => sourceBundleDir],
+];
+
+describe('worker entries in the bundle of the sources', () => {
+  it('emits each worker entry flat in one folder two levels below the app root, free of tsx', () => {
+    expect(resolve(sourceBundleDir, '..', '..')).toBe(resolve(repoRoot));
+    const names = readdirSync(sourceBundleDir);
+    for (const entry of ['analyze-worker.js', 'batches-worker.js']) expect(names).toContain(entry);
+    expect(names.filter((n) => statSync(join(sourceBundleDir, n)).isDirectory())).toEqual([]);
+    expect(names.filter((n) => !n.endsWith('.js') && !n.endsWith('.js.map'))).toEqual([]);
+    for (const entry of ['analyze-worker.js', 'batches-worker.js']) {
+      const code = readFileSync(join(sourceBundleDir, entry), 'utf8');
+      expect(code, entry).not.toMatch(/from "(tsx|electron)[/"]/);
+      expect(code, entry).not.toMatch(/\.ts"/);
+    }
+    // The bundled batches worker finds the analyze worker beside itself, not the boot file.
+    expect(resolveWorkerEntry('analyze-worker', { dir: pathToFileURL(`${sourceBundleDir}/`) })?.href).toBe(
+      pathToFileURL(join(sourceBundleDir, 'analyze-worker.js')).href,
+    );
+  });
 });
 
 describe('worker entries in the electron-vite build', () => {
@@ -72,9 +104,11 @@ describe('worker entries in the electron-vite build', () => {
       expect(code, entry).not.toMatch(/\.ts"/);
     }
   });
+});
 
+describe.each(bundles)('workers started from %s', (_, dirOf) => {
   it('runs the bundled batches worker under plain Node with the app workerData: the same analysis as in-process', async () => {
-    const entry = pathToFileURL(join(mainDir, 'batches-worker.js'));
+    const entry = pathToFileURL(join(dirOf(), 'batches-worker.js'));
     expect(existsSync(entry), 'the build emitted the batches worker').toBe(true);
     const fetcher = createIntakeFetcher(intakeOptions('desktop'));
     const worker = new Worker(entry, { workerData: { config } });
@@ -120,7 +154,7 @@ describe('worker entries in the electron-vite build', () => {
   });
 
   it('runs the bundled analyze worker through analyzeBranchWorker: no fallback, the in-process evidence', async () => {
-    const entry = pathToFileURL(join(mainDir, 'analyze-worker.js'));
+    const entry = pathToFileURL(join(dirOf(), 'analyze-worker.js'));
     const engine = openLocalEngine(config);
     const { runModel } = analyzeModelsFromEngine(engine);
     const inProcess: ModelBranch = (img, want, signal) => runModelBranch(img, want, runModel, signal);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,14 +17,30 @@ const folder = (...files: string[]): URL => {
 };
 
 describe('resolveWorkerEntry', () => {
-  it('starts from the tsx boot file when running from the source', () => {
+  it('starts from a bundle of the sources when running from the source, or from the tsx boot file when asked', () => {
+    const folders = new Set<string>();
     for (const name of ['analyze-worker', 'batches-worker'] as const) {
       const logger = spyLogger();
-      expect(resolveWorkerEntry(name, { logger })?.href).toBe(
+      const entry = resolveWorkerEntry(name, { logger });
+      expect(entry?.href).toMatch(new RegExp(`/\\.cache/workers-[0-9a-f]{16}/${name}\\.js$`));
+      expect(existsSync(entry!)).toBe(true);
+      folders.add(new URL('.', entry).href);
+      expect(resolveWorkerEntry(name, { logger, bundleSources: false })?.href).toBe(
         pathToFileURL(join(repoRoot, 'src-main', 'services', `${name}-boot.mjs`)).href,
       );
       expect(logger.warn).not.toHaveBeenCalled();
     }
+    expect(folders.size, 'one bundle holds both workers').toBe(1);
+  });
+
+  it('falls back to the boot file with a warning when the sources cannot be bundled', () => {
+    // A source folder whose entries do not exist: esbuild fails, the boot file is still there.
+    const dir = folder('analyze-worker-boot.mjs');
+    const logger = spyLogger();
+    expect(resolveWorkerEntry('analyze-worker', { dir, logger })?.href).toBe(new URL('analyze-worker-boot.mjs', dir).href);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('could not bundle the worker sources'), {
+      error: expect.stringContaining('analyze-worker-entry.ts'),
+    });
   });
 
   it('prefers the bundled <name>.js (the build) over the boot file', () => {
