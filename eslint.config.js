@@ -47,7 +47,7 @@ const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'models/**/*.onnx', 'coverage/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'models/**/*.onnx', 'coverage/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs['flat/recommended'],

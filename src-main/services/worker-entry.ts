@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { silentLogger, type Logger } from '../core';
-import { bundleSourceWorkers } from './source-worker-bundle';
+import { bundleApp } from '../../bin/source-bundle.js';
 
 /**
  * The worker threads with an entry of their own: `<name>-entry.ts` in the source, bundled by
@@ -18,7 +18,7 @@ export interface WorkerEntryOptions {
   /** Folder to look in (tests); default the folder of this module. */
   dir?: URL;
   /**
-   * From the source, start from a bundle of the sources (source-worker-bundle.ts) rather than
+   * From the source, start from a bundle of the sources (bin/source-bundle.js) rather than
    * the tsx boot file; default true.
    */
   bundleSources?: boolean;
@@ -31,7 +31,7 @@ const bundles = new Map<string, URL | undefined>();
  * Where worker `name` starts, looked for beside this module:
  * - in the electron-vite build (every main-process file flat in `out/main/`), the bundled `<name>.js`;
  * - from the source (tsx, vitest), `<name>.js` in a bundle of the sources made once per process
- *   in `<app root>/.cache/` (source-worker-bundle.ts), or, when that cannot be made, the boot file
+ *   in `<app root>/.cache/` (bin/source-bundle.js), or, when that cannot be made, the boot file
  *   `<name>-boot.mjs`, which registers tsx and imports the TypeScript entry.
  * Returns undefined, with a warning, when none is a file: the caller then analyses on its own thread.
  */
@@ -57,14 +57,13 @@ function isFile(url: URL): boolean {
 
 function sourceBundle(sourceDir: URL, logger: Logger): URL | undefined {
   const made = bundles.get(sourceDir.href);
-  // Made before, unless another process has since removed it as stale (source-worker-bundle.ts).
+  // Made before, unless another process has since removed it as stale (bin/source-bundle.js).
   if (bundles.has(sourceDir.href) && (!made || WORKER_NAMES.every((n) => isFile(new URL(`${n}.js`, made))))) return made;
   let bundle: URL | undefined;
   try {
     const t0 = performance.now();
-    const entries = Object.fromEntries(WORKER_NAMES.map((n) => [n, fileURLToPath(new URL(`${n}-entry.ts`, sourceDir))]));
-    // Two levels below the app root, as out/main/ is (source-worker-bundle.ts).
-    const folder = bundleSourceWorkers({ entries, cacheDir: fileURLToPath(new URL('../../.cache/', sourceDir)) });
+    // The app root is two levels above this folder (src-main/services/), as the bundle is below it.
+    const folder = bundleApp(fileURLToPath(new URL('../../', sourceDir)));
     bundle = pathToFileURL(`${folder}/`);
     logger.debug('worker threads start from a bundle of the sources', { folder, ms: Math.round(performance.now() - t0) });
   } catch (err) {

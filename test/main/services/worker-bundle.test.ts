@@ -23,7 +23,7 @@ import { fixture, repoRoot } from '../../helpers/paths';
 // under plain Node worker_threads, no tsx, on a real image. The folder is inside the repository
 // (test-results/, git-ignored) so the bundles' external native packages resolve from node_modules.
 // The same runs for the bundle of the sources that the CLI and web mode start their workers from
-// (`.cache/workers-<hash>/`, source-worker-bundle.ts).
+// (`.cache/app-<hash>/`, bin/source-bundle.js).
 
 const CAT = 'cat_chelsea.jpg';
 const ANALYZE: BatchOperation = {
@@ -34,7 +34,7 @@ const ANALYZE: BatchOperation = {
 
 let buildDir: string;
 let mainDir: string;
-/** The bundle of the sources the CLI and web mode start their workers from (source-worker-bundle.ts). */
+/** The bundle of the sources the CLI and web mode start their workers from (bin/source-bundle.js). */
 let sourceBundleDir: string;
 const config: AppConfig = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-wb-')) }, {});
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
   expect(build.code, build.output).toBe(0);
   mainDir = join(buildDir, 'main');
   const entry = resolveWorkerEntry('batches-worker');
-  expect(entry?.href).toMatch(/\/\.cache\/workers-[0-9a-f]{16}\/batches-worker\.js$/);
+  expect(entry?.href).toMatch(/\/\.cache\/app-[0-9a-f]{16}\/batches-worker\.js$/);
   sourceBundleDir = fileURLToPath(new URL('.', entry));
 });
 afterAll(() => {
@@ -77,7 +77,7 @@ describe('worker entries in the bundle of the sources', () => {
     const names = readdirSync(sourceBundleDir);
     for (const entry of ['analyze-worker.js', 'batches-worker.js']) expect(names).toContain(entry);
     expect(names.filter((n) => statSync(join(sourceBundleDir, n)).isDirectory())).toEqual([]);
-    expect(names.filter((n) => !n.endsWith('.js') && !n.endsWith('.js.map'))).toEqual([]);
+    expect(names.filter((n) => !n.endsWith('.js') && !n.endsWith('.js.map'))).toEqual(['inputs.json']);
     for (const entry of ['analyze-worker.js', 'batches-worker.js']) {
       const code = readFileSync(join(sourceBundleDir, entry), 'utf8');
       expect(code, entry).not.toMatch(/from "(tsx|electron)[/"]/);

@@ -22,7 +22,7 @@ describe('resolveWorkerEntry', () => {
     for (const name of ['analyze-worker', 'batches-worker'] as const) {
       const logger = spyLogger();
       const entry = resolveWorkerEntry(name, { logger });
-      expect(entry?.href).toMatch(new RegExp(`/\\.cache/workers-[0-9a-f]{16}/${name}\\.js$`));
+      expect(entry?.href).toMatch(new RegExp(`/\\.cache/app-[0-9a-f]{16}/${name}\\.js$`));
       expect(existsSync(entry!)).toBe(true);
       folders.add(new URL('.', entry).href);
       expect(resolveWorkerEntry(name, { logger, bundleSources: false })?.href).toBe(

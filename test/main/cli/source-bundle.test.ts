@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { bundleSourceWorkers, STALE_WORKER_BUNDLE_MS } from '../../../src-main/services/source-worker-bundle';
+import { APP_ENTRIES, bundleSources, currentBundle, STALE_BUNDLE_MS } from '../../../bin/source-bundle.js';
+import { runPicscan } from '../../helpers/cli';
+import { repoRoot } from '../../helpers/paths';
 
 // Two TypeScript worker entries sharing a module, as analyze-worker and batches-worker share the
 // analysis code, bundled into a cache folder of a scratch app root (`<root>/.cache`).
@@ -19,7 +21,11 @@ function scratchApp(shared = 'export const answer: number = 42;') {
       `import { parentPort } from 'node:worker_threads';\nimport { answer } from './shared';\nparentPort?.postMessage({ name: '${name}', answer, url: import.meta.url });\n`,
     );
   }
-  const req = { entries: { one: join(src, 'one-entry.ts'), two: join(src, 'two-entry.ts') }, cacheDir: join(root, '.cache') };
+  const req = {
+    entries: { one: join(src, 'one-entry.ts'), two: join(src, 'two-entry.ts') },
+    cacheDir: join(root, '.cache'),
+    prefix: 'app-',
+  };
   return { root, src, req };
 }
 
@@ -31,14 +37,14 @@ function firstMessage(file: string): Promise<unknown> {
   });
 }
 
-describe('bundleSourceWorkers', () => {
+describe('bundleSources (bin/source-bundle.js)', () => {
   it('bundles the entries into one folder named by its content, which runs under plain Node', async () => {
     const { root, req } = scratchApp();
-    const dir = bundleSourceWorkers(req);
-    expect(basename(dir)).toMatch(/^workers-[0-9a-f]{16}$/);
+    const dir = bundleSources(req);
+    expect(basename(dir)).toMatch(/^app-[0-9a-f]{16}$/);
     expect(join(dir, '..', '..')).toBe(root);
     const files = readdirSync(dir);
-    expect(files).toEqual(expect.arrayContaining(['one.js', 'two.js', 'one.js.map', 'two.js.map']));
+    expect(files).toEqual(expect.arrayContaining(['one.js', 'two.js', 'one.js.map', 'two.js.map', 'inputs.json']));
     // The shared module is one chunk beside the entries, not copied into each.
     expect(files.filter((f) => f.endsWith('.js')).length).toBe(3);
     await expect(firstMessage(join(dir, 'one.js'))).resolves.toEqual({
@@ -51,36 +57,73 @@ describe('bundleSourceWorkers', () => {
 
   it('reuses a folder of the same sources and writes a new one when a source changes', () => {
     const { src, req } = scratchApp();
-    const first = bundleSourceWorkers(req);
+    const first = bundleSources(req);
     const writtenAt = statSync(join(first, 'one.js')).mtimeMs;
-    expect(bundleSourceWorkers(req)).toBe(first);
+    expect(bundleSources(req)).toBe(first);
     expect(statSync(join(first, 'one.js')).mtimeMs).toBe(writtenAt);
     writeFileSync(join(src, 'shared.ts'), 'export const answer: number = 43;');
-    const second = bundleSourceWorkers(req);
+    const second = bundleSources(req);
     expect(second).not.toBe(first);
     // A process started before the change may still start workers from the first folder.
     expect(existsSync(first)).toBe(true);
     expect(readdirSync(req.cacheDir).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 
+  it("knows a bundle is current from its sources' sizes and times, without bundling again", () => {
+    const { src, req } = scratchApp();
+    expect(currentBundle(req)).toBeUndefined();
+    const dir = bundleSources(req);
+    expect(currentBundle(req)).toBe(dir);
+    const recorded = JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8')) as Array<[string, number, number]>;
+    expect(recorded.map(([file]) => file)).toEqual(['src/one-entry.ts', 'src/shared.ts', 'src/two-entry.ts']);
+    // Saved again with the same text (a checkout, an editor): not current until bundled again,
+    // which gives the same folder and records the new times.
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(src, 'shared.ts'), later, later);
+    expect(currentBundle(req)).toBeUndefined();
+    expect(bundleSources(req)).toBe(dir);
+    expect(currentBundle(req)).toBe(dir);
+    // A source that is gone makes no bundle current.
+    rmSync(join(src, 'two-entry.ts'));
+    expect(currentBundle(req)).toBeUndefined();
+  });
+
   it('removes bundles of earlier sources not used for the stale age, and keeps one in use', () => {
     const { src, req } = scratchApp();
-    const past = (Date.now() - STALE_WORKER_BUNDLE_MS - 60_000) / 1000;
-    const inUse = bundleSourceWorkers(req);
+    const past = (Date.now() - STALE_BUNDLE_MS - 60_000) / 1000;
+    const inUse = bundleSources(req);
     utimesSync(inUse, past, past);
-    expect(bundleSourceWorkers(req), 'reused, and so dated now').toBe(inUse);
+    expect(bundleSources(req), 'reused, and so dated now').toBe(inUse);
     writeFileSync(join(src, 'shared.ts'), 'export const answer: number = 7;');
-    const old = bundleSourceWorkers(req);
+    const old = bundleSources(req);
     utimesSync(old, past, past);
     writeFileSync(join(src, 'shared.ts'), 'export const answer: number = 8;');
-    const fresh = bundleSourceWorkers(req);
+    const fresh = bundleSources(req);
     expect(existsSync(old)).toBe(false);
     expect(readdirSync(req.cacheDir).sort()).toEqual([basename(inUse), basename(fresh)].sort());
   });
 
   it('throws on a source esbuild cannot parse, writing nothing', () => {
     const { req } = scratchApp('export const answer: number = ;');
-    expect(() => bundleSourceWorkers(req)).toThrow(/shared\.ts/);
+    expect(() => bundleSources(req)).toThrow(/shared\.ts/);
     expect(existsSync(req.cacheDir)).toBe(false);
+  });
+});
+
+describe('bin/picscan.js', () => {
+  it('runs the picscan command from the bundle of the app sources in .cache/app-<hash>/', async () => {
+    const startedMs = Date.now() - 1_000;
+    const run = await runPicscan(['--version']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe((JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
+    // The launcher made or reused (and so re-dated) the folder of the current sources.
+    const cache = join(repoRoot, '.cache');
+    const used = readdirSync(cache).filter((n) => /^app-[0-9a-f]{16}$/.test(n) && statSync(join(cache, n)).mtimeMs >= startedMs);
+    expect(used.length).toBeGreaterThanOrEqual(1);
+    for (const name of Object.keys(APP_ENTRIES))
+      expect(
+        used.some((n) => existsSync(join(cache, n, `${name}.js`))),
+        name,
+      ).toBe(true);
   });
 });
