@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 
 /** The app's entries by bundle name (`<name>.js`), relative to the app root. */
 export const APP_ENTRIES = Object.freeze({
@@ -90,7 +90,7 @@ export function bundleSources(req) {
   for (const f of files) hash.update(f.name).update('\0').update(f.contents);
   const dir = join(req.cacheDir, `${req.prefix}${hash.digest('hex').slice(0, HASH_DIGITS)}`);
   // Stamped before writing: a source saved meanwhile then makes the next start bundle again.
-  const inputs = JSON.stringify(stamps(root, Object.keys(result.metafile.inputs)));
+  const inputs = JSON.stringify(stamps(root, [...Object.keys(result.metafile.inputs), ...tsconfigs(root, Object.values(req.entries))]));
   if (hasEntries(dir, req)) {
     // The same bundle from sources with other times (another checkout): record these.
     writeAtomically(join(dir, INPUTS_FILE), inputs);
@@ -146,22 +146,44 @@ export function currentBundle(req) {
       );
       if (hasEntries(path, req) && JSON.stringify(now) === JSON.stringify(recorded)) return path;
     } catch {
-      // No record, or a source gone: not current.
+      // No record, or an unreadable one: not current.
     }
   }
   return undefined;
 }
 
 /**
- * [file relative to the root, size, modification time in ms] per source file, sorted by file.
+ * Where esbuild looks for `tsconfig.json` for the entries (their folders up to the root, relative to
+ * it), whether there is one or not: compiler options there change the output too, and they are not
+ * among esbuild's inputs.
+ * @param {string} root
+ * @param {string[]} entryFiles absolute
+ * @returns {string[]}
+ */
+function tsconfigs(root, entryFiles) {
+  const found = new Set();
+  for (const file of entryFiles) {
+    for (let dir = dirname(file); ; dir = dirname(dir)) {
+      const rel = relative(root, dir);
+      if (rel.startsWith('..') || isAbsolute(rel)) break; // outside the root
+      found.add(join(rel, 'tsconfig.json'));
+      if (rel === '') break;
+    }
+  }
+  return [...found];
+}
+
+/**
+ * [file relative to the root, size, modification time in ms] per file, sorted by file; a missing
+ * file is [file, -1, -1], so that creating or removing one is a change.
  * @param {string} root
  * @param {string[]} files relative to the root
  * @returns {Array<[string, number, number]>}
  */
 function stamps(root, files) {
-  return [...files].sort().map((file) => {
-    const st = statSync(join(root, file));
-    return [file, st.size, st.mtimeMs];
+  return [...new Set(files)].sort().map((file) => {
+    const st = statSync(join(root, file), { throwIfNoEntry: false });
+    return st ? [file, st.size, st.mtimeMs] : [file, -1, -1];
   });
 }
 

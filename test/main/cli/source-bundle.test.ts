@@ -75,11 +75,24 @@ describe('bundleSources (bin/source-bundle.js)', () => {
     const dir = bundleSources(req);
     expect(currentBundle(req)).toBe(dir);
     const recorded = JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8')) as Array<[string, number, number]>;
-    expect(recorded.map(([file]) => file)).toEqual(['src/one-entry.ts', 'src/shared.ts', 'src/two-entry.ts']);
+    // The sources, and where esbuild would read compiler options (no tsconfig.json yet: -1).
+    expect(recorded.map(([file]) => file)).toEqual([
+      'src/one-entry.ts',
+      'src/shared.ts',
+      'src/tsconfig.json',
+      'src/two-entry.ts',
+      'tsconfig.json',
+    ]);
+    expect(recorded.find(([file]) => file === 'tsconfig.json')?.slice(1)).toEqual([-1, -1]);
     // Saved again with the same text (a checkout, an editor): not current until bundled again,
     // which gives the same folder and records the new times.
     const later = new Date(Date.now() + 5_000);
     utimesSync(join(src, 'shared.ts'), later, later);
+    expect(currentBundle(req)).toBeUndefined();
+    expect(bundleSources(req)).toBe(dir);
+    expect(currentBundle(req)).toBe(dir);
+    // So does a compiler option esbuild reads (tsconfig.json is not among its inputs).
+    writeFileSync(join(src, '..', 'tsconfig.json'), '{ "compilerOptions": { "target": "es2022" } }');
     expect(currentBundle(req)).toBeUndefined();
     expect(bundleSources(req)).toBe(dir);
     expect(currentBundle(req)).toBe(dir);
