@@ -41,6 +41,10 @@ export function bundleApp(root) {
 const INPUTS_FILE = 'inputs.json';
 /** How many of the most recently used bundles are checked against the sources before building. */
 const CHECKED_BUNDLES = 3;
+/** A source saved this close to (or after) the start of a build may not be what it bundled (ms). */
+const RACY_MS = 2_000;
+/** Recorded time of such a source: never equal to a real one. */
+const UNKNOWN_TIME = -2;
 
 /**
  * Bundles the entries and returns the folder that holds `<name>.js` for each. A bundle whose source
@@ -62,6 +66,7 @@ export function bundleSources(req) {
   // The output folder's name is not known before the hash: build into a placeholder folder beside
   // the final ones (same depth, so relative paths inside the output are already right).
   const placeholder = join(req.cacheDir, `${req.prefix}build`);
+  const startedMs = Date.now();
   // Loaded only here: the desktop app's bundle never needs it.
   /** @type {typeof import('esbuild')} */
   const esbuild = createRequire(import.meta.url)('esbuild');
@@ -89,8 +94,14 @@ export function bundleSources(req) {
   const hash = createHash('sha256');
   for (const f of files) hash.update(f.name).update('\0').update(f.contents);
   const dir = join(req.cacheDir, `${req.prefix}${hash.digest('hex').slice(0, HASH_DIGITS)}`);
-  // Stamped before writing: a source saved meanwhile then makes the next start bundle again.
-  const inputs = JSON.stringify(stamps(root, [...Object.keys(result.metafile.inputs), ...tsconfigs(root, Object.values(req.entries))]));
+  // A file whose time is not safely before the build may have been saved while esbuild read it
+  // (times have a coarse grain on some file systems): recorded as unknown, so that the next start
+  // bundles again rather than trust this output for it ("racy" entries, as git treats them).
+  const recorded = stamps(root, [...Object.keys(result.metafile.inputs), ...tsconfigs(root, Object.values(req.entries))]).map(
+    ([file, size, mtimeMs]) =>
+      /** @type {[string, number, number]} */ (mtimeMs > startedMs - RACY_MS ? [file, size, UNKNOWN_TIME] : [file, size, mtimeMs]),
+  );
+  const inputs = JSON.stringify(recorded);
   if (hasEntries(dir, req)) {
     // The same bundle from sources with other times (another checkout): record these.
     writeAtomically(join(dir, INPUTS_FILE), inputs);

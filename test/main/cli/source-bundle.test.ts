@@ -21,12 +21,21 @@ function scratchApp(shared = 'export const answer: number = 42;') {
       `import { parentPort } from 'node:worker_threads';\nimport { answer } from './shared';\nparentPort?.postMessage({ name: '${name}', answer, url: import.meta.url });\n`,
     );
   }
+  settle(join(src, 'shared.ts'), 120);
+  settle(join(src, 'one-entry.ts'), 120);
+  settle(join(src, 'two-entry.ts'), 120);
   const req = {
     entries: { one: join(src, 'one-entry.ts'), two: join(src, 'two-entry.ts') },
     cacheDir: join(root, '.cache'),
     prefix: 'app-',
   };
   return { root, src, req };
+}
+
+/** Dates a file `secondsAgo` in the past: a file saved just now is not trusted in a bundle (racy). */
+function settle(file: string, secondsAgo: number): void {
+  const at = new Date(Date.now() - secondsAgo * 1000);
+  utimesSync(file, at, at);
 }
 
 function firstMessage(file: string): Promise<unknown> {
@@ -86,19 +95,33 @@ describe('bundleSources (bin/source-bundle.js)', () => {
     expect(recorded.find(([file]) => file === 'tsconfig.json')?.slice(1)).toEqual([-1, -1]);
     // Saved again with the same text (a checkout, an editor): not current until bundled again,
     // which gives the same folder and records the new times.
-    const later = new Date(Date.now() + 5_000);
-    utimesSync(join(src, 'shared.ts'), later, later);
+    settle(join(src, 'shared.ts'), 60);
     expect(currentBundle(req)).toBeUndefined();
     expect(bundleSources(req)).toBe(dir);
     expect(currentBundle(req)).toBe(dir);
     // So does a compiler option esbuild reads (tsconfig.json is not among its inputs).
     writeFileSync(join(src, '..', 'tsconfig.json'), '{ "compilerOptions": { "target": "es2022" } }');
+    settle(join(src, '..', 'tsconfig.json'), 30);
     expect(currentBundle(req)).toBeUndefined();
     expect(bundleSources(req)).toBe(dir);
     expect(currentBundle(req)).toBe(dir);
     // A source that is gone makes no bundle current.
     rmSync(join(src, 'two-entry.ts'));
     expect(currentBundle(req)).toBeUndefined();
+  });
+
+  it('does not trust a bundle for a source saved during (or just before) its build', () => {
+    const { src, req } = scratchApp();
+    const soon = new Date(Date.now() + 60_000);
+    utimesSync(join(src, 'shared.ts'), soon, soon);
+    const dir = bundleSources(req);
+    const recorded = JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8')) as Array<[string, number, number]>;
+    expect(recorded.find(([file]) => file === 'src/shared.ts')?.[2]).toBe(-2);
+    expect(currentBundle(req)).toBeUndefined();
+    // Settled (an older time): bundled once more into the same folder, then current.
+    settle(join(src, 'shared.ts'), 60);
+    expect(bundleSources(req)).toBe(dir);
+    expect(currentBundle(req)).toBe(dir);
   });
 
   it('removes bundles of earlier sources not used for the stale age, and keeps one in use', () => {
