@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { silentLogger, type Logger } from '../core';
-import { bundleApp } from '../../bin/source-bundle.js';
+import { APP_ENTRIES, bundleApp } from '../../bin/source-bundle.js';
 
 /**
  * The worker threads with an entry of their own: `<name>-entry.ts` in the source, bundled by
- * electron-vite to `out/main/<name>.js` (electron.vite.config.ts).
+ * electron-vite to `out/main/<name>.js` (electron.vite.config.ts) and into the bundle of the
+ * sources beside the CLI (APP_ENTRIES of bin/source-bundle.js).
  */
-export const WORKER_NAMES = ['analyze-worker', 'batches-worker'] as const;
-export type WorkerName = (typeof WORKER_NAMES)[number];
+export type WorkerName = Exclude<keyof typeof APP_ENTRIES, 'cli'>;
+const WORKER_NAMES = Object.keys(APP_ENTRIES).filter((n): n is WorkerName => n !== 'cli');
 
 /** Options of `resolveWorkerEntry`. */
 export interface WorkerEntryOptions {

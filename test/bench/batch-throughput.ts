@@ -21,6 +21,7 @@ import { migrate, openDatabase } from '../../src-main/store';
 import { launchEnv } from '../../bin/process-env.js';
 import { startFixtureServer } from '../helpers/http-server';
 import { fixture, fixturesDir } from '../helpers/paths';
+import { uniqueJpeg } from '../helpers/unique-jpeg';
 
 // The allocator reads its settings when a process starts, so this script re-runs itself under them.
 if (process.env.BENCH_MALLOC_DEFAULTS !== '1') {
@@ -36,15 +37,6 @@ const UNIQUE = Number(process.env.BENCH_BATCH_UNIQUE ?? 200);
 const dir = mkdtempSync(join(tmpdir(), 'picscan-bench-tp-'));
 const files = (JSON.parse(readFileSync(join(fixturesDir, 'manifest.json'), 'utf8')) as Array<{ file: string }>).map((m) => m.file);
 const mb = (b: number): number => Math.round(b / (1024 * 1024));
-
-/** A JPEG with a comment segment after SOI: same pixels, different bytes (and sha256). */
-function uniqueJpeg(bytes: Buffer, i: number): Buffer {
-  const text = Buffer.from(`picscan bench copy ${i}`);
-  const com = Buffer.alloc(4);
-  com.writeUInt16BE(0xfffe, 0);
-  com.writeUInt16BE(text.length + 2, 2);
-  return Buffer.concat([bytes.subarray(0, 2), com, text, bytes.subarray(2)]);
-}
 
 const config = loadConfig({ dataDir: dir }, process.env);
 const server = await startFixtureServer();
