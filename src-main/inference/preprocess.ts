@@ -128,7 +128,7 @@ function mapPixels(
   if (layout === 'NHWC') {
     const n = count * 3;
     if (s0 === 1 && s1 === 1 && s2 === 1 && o0 === 0 && o1 === 0 && o2 === 0) {
-      for (let i = 0; i < n; i++) dst[dstAt + i] = src[srcAt + i]!;
+      dst.set(src.subarray(srcAt, srcAt + n), dstAt); // native byte → float conversion
       return;
     }
     for (let i = 0; i < n; i += 3) {

@@ -40,15 +40,35 @@ function dimsFit(input: SessionIo['inputs'][number], dims: readonly number[]): b
 /** A feed in the input's element type: float32 as is, uint8/int8 rounded and clamped to the type's range. */
 function ortFeed(v: FloatTensor, dtype: 'float32' | 'uint8' | 'int8' = 'float32'): ort.Tensor {
   if (dtype === 'float32') return new ort.Tensor('float32', v.data, v.dims);
-  const [lo, hi] = dtype === 'uint8' ? [0, 255] : [-128, 127];
-  const out = dtype === 'uint8' ? new Uint8Array(v.data.length) : new Int8Array(v.data.length);
-  for (let i = 0; i < out.length; i++) out[i] = Math.min(hi, Math.max(lo, Math.round(v.data[i]!)));
-  return new ort.Tensor(dtype, out, v.dims);
+  if (dtype === 'uint8') return new ort.Tensor('uint8', toUint8(v.data), v.dims);
+  const out = new Int8Array(v.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.min(127, Math.max(-128, roundHalfToEven(v.data[i]!)));
+  return new ort.Tensor('int8', out, v.dims);
+}
+
+/**
+ * Float values as bytes the way ONNX's QuantizeLinear makes them: clamped to 0..255, rounded half
+ * to even (NaN → 0). A clamped array does exactly this natively; the result views its bytes.
+ */
+export function toUint8(values: Float32Array): Uint8Array {
+  const clamped = new Uint8ClampedArray(values.length);
+  clamped.set(values);
+  return new Uint8Array(clamped.buffer);
+}
+
+/** Rounds to the nearest integer, ties to the even one (as `toUint8`). */
+function roundHalfToEven(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 /** Outputs as float32 whatever their element type (quantised scores stay in their integer units). */
-const asFloat = (data: ort.Tensor['data']): Float32Array =>
-  data instanceof Float32Array ? data : Float32Array.from(data as ArrayLike<number | bigint>, Number);
+export function asFloat32(data: ort.Tensor['data']): Float32Array {
+  if (data instanceof Float32Array) return data;
+  // Typed arrays of numbers convert natively; 64-bit integers (an ArgMax output) are BigInts.
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return Float32Array.from(data, Number);
+  return new Float32Array(data as ArrayLike<number>);
+}
 
 /**
  * ORT session config entry that keeps integer kernels exact on every x86 CPU. Without VNNI
@@ -166,7 +186,7 @@ export async function openSession(model: Uint8Array, io: SessionIo, opts: Sessio
       // ORT cannot interrupt a running graph; a cancellation that arrived meanwhile wins here.
       throwIfAborted(signal);
       const result: TensorMap = {};
-      for (const [k, v] of Object.entries(out)) result[k] = { data: asFloat(v.data), dims: v.dims };
+      for (const [k, v] of Object.entries(out)) result[k] = { data: asFloat32(v.data), dims: v.dims };
       return result;
     },
     async dispose() {

@@ -51,28 +51,35 @@ export function centernetDecode(
   const dets: DetectedObject[] = [];
   const fx = 1 / letterboxFit(srcW, srcH, frame ?? [gridW * STRIDE, gridH * STRIDE]).scale;
   const fy = fx;
-  for (let y = 0; y < gridH; y++) {
-    for (let x = 0; x < gridW; x++) {
-      const cell = y * gridW + x;
-      for (let k = 0; k < K; k++) {
-        const s = heat[cell * K + k]!;
-        if (s < o.minScore || !isPeak(heat, gridW, gridH, x, y, k, s)) continue;
-        const [l, t, r, b] = [off[cell * 4]!, off[cell * 4 + 1]!, off[cell * 4 + 2]!, off[cell * 4 + 3]!];
-        const x1 = (x * STRIDE - l) * fx;
-        const y1 = (y * STRIDE - t) * fy;
-        const x2 = (x * STRIDE + r) * fx;
-        const y2 = (y * STRIDE + b) * fy;
-        const left = Math.max(0, x1);
-        const top = Math.max(0, y1);
-        dets.push({ label: COCO80[k]!, score: s, box: { left, top, width: Math.min(srcW, x2) - left, height: Math.min(srcH, y2) - top } });
-      }
-    }
+  // Almost every score is below minScore: one tight pass finds the few above, in (y, x, k) order.
+  for (const i of indicesAtLeast(heat, gridH * gridW * K, o.minScore)) {
+    const s = heat[i]!;
+    const cell = (i / K) | 0;
+    const k = i - cell * K;
+    const y = (cell / gridW) | 0;
+    const x = cell - y * gridW;
+    if (!isPeak(heat, gridW, gridH, x, y, k, s)) continue;
+    const [l, t, r, b] = [off[cell * 4]!, off[cell * 4 + 1]!, off[cell * 4 + 2]!, off[cell * 4 + 3]!];
+    const x1 = (x * STRIDE - l) * fx;
+    const y1 = (y * STRIDE - t) * fy;
+    const x2 = (x * STRIDE + r) * fx;
+    const y2 = (y * STRIDE + b) * fy;
+    const left = Math.max(0, x1);
+    const top = Math.max(0, y1);
+    dets.push({ label: COCO80[k]!, score: s, box: { left, top, width: Math.min(srcW, x2) - left, height: Math.min(srcH, y2) - top } });
   }
   return nms(
     dets.filter((d) => d.box.width > 1 && d.box.height > 1),
     o.iouMax,
     o.maxCount,
   );
+}
+
+/** Indices of the first `n` values that are ≥ `min`, ascending. */
+function indicesAtLeast(values: Float32Array, n: number, min: number): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < n; i++) if (values[i]! >= min) found.push(i);
+  return found;
 }
 
 function isPeak(heat: Float32Array, gridW: number, gridH: number, x: number, y: number, k: number, s: number): boolean {
