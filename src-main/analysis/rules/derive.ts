@@ -163,10 +163,13 @@ export function derive(e: Evidence): Derived {
     if (INDOOR_OBJECTS.has(label)) indoorObj = Math.max(indoorObj, c);
   }
   // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
-  // alone stays below 0.5 ("night" needs a night sky or lights).
+  // alone stays below 0.5 ("night" needs a night sky or lights). A green scene is not night
+  // however dark: foliage keeps its colour only in daylight (a shaded forest's trunks pass for a
+  // night sky and its sunlit leaves for lights; at night a camera sees little chroma in leaves).
   const nightSkyOrLights = holds('skyPixels.night', s.sky) || holds('brightSpots.pointLights', s.brightSpots);
   const night =
     (1 - frameFill) *
+    (1 - band('vegetation.green', s.vegetation)) *
     (holds('brightness.dim', s.brightness) ? band('dark.night', s.dark) * (nightSkyOrLights ? 1 : NIGHT_WITHOUT_SKY_OR_LIGHTS) * photo : 0);
   const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
   // Text: many text-like blocks, or several lines of writing on a plain page.

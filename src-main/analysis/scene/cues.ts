@@ -59,6 +59,12 @@ export const CUE_BOXES = {
 } as const satisfies Record<string, { L: [number, number]; C: [number, number]; hue: [number, number] }>;
 
 /**
+ * Share of vegetation-coloured pixels (CUE_BOXES.vegetation) from which a dark image is a shaded
+ * green scene rather than a night scene: where the green-scene band of the rules starts.
+ */
+export const NIGHT_SKY_MAX_VEGETATION = 0.15;
+
+/**
  * Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text);
  * `mid` (the ≤ 320 px thumbnail) adds the text-line count.
  */
@@ -66,7 +72,6 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
   const lines = mid ? measureTextLines(mid) : { lines: 0, page: 0 };
   const { width: w, height: h } = f;
   const n = w * h;
-  const skyParts = skyShare(f, meanLightness(f) < 30);
   const straight = straightEdgeShare(f);
   let veg = 0,
     water = 0,
@@ -109,6 +114,9 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
       ybSq += yb * yb;
     }
   }
+  // A dark image's sky is its smooth dark top (a night sky), unless it is a green scene: foliage
+  // keeps its colour only in daylight, so a dark forest's canopy and trunks are shade, not sky.
+  const skyParts = skyShare(f, meanLightness(f) < 30 && veg / n < NIGHT_SKY_MAX_VEGETATION);
   const sd = (s: number, sq: number): number => Math.sqrt(Math.max(0, sq / n - (s / n) ** 2));
   const colorfulness = Math.hypot(sd(rgSum, rgSq), sd(ybSum, ybSq)) + 0.3 * Math.hypot(rgSum / n, ybSum / n);
   const brightness = sumL / n / 100;
