@@ -1,16 +1,19 @@
 // `npm run eval:unseen`: the pixel rules (ImageType), the object tags and the captions on images
 // the rules were not written on, from Debian packages rather than the shared fixtures:
 //   - photos: Tux Paint's photographic stamps (animals, fruit, vegetables, vehicles, household
-//     things cut out on white; tuxpaint-stamps-default) and MATE's nature wallpapers
-//     (mate-backgrounds), labelled by hand with the objects they show in unseen-photos.json, plus
-//     greyscale copies of the wallpapers and of the fixtures' colour photos;
+//     things cut out on white; tuxpaint-stamps-default), MATE's nature wallpapers
+//     (mate-backgrounds), KDE's photographic wallpapers (plasma-workspace-wallpapers; its
+//     abstract renders and paintings left out) and Palapeli's puzzle photos (palapeli-data),
+//     labelled by hand with the objects they show in unseen-photos.json, plus greyscale copies of
+//     the wallpapers, the puzzle photos and the fixtures' colour photos;
 //   - graphics: matplotlib's logo (python-matplotlib-data);
 //   - drawings: an evenly spread sample of the held-out part of Open Clip Art (openclipart-svg;
 //     openclipart.ts: the drawing vocabulary is built from the other part), rendered at 256 px by
 //     sharp, as PNG and as JPEG q80 and q70, and as line art (a colouring-book page of each:
 //     lineArtSvg); their captions are checked against their keywords.
 // Install the data with
-//   apt-get install tuxpaint-stamps-default mate-backgrounds python-matplotlib-data openclipart-svg
+//   apt-get install tuxpaint-stamps-default mate-backgrounds plasma-workspace-wallpapers palapeli-data \
+//     python-matplotlib-data openclipart-svg
 // (or point the variables named in unseen-photos.json, PICSCAN_MPL_DATA and PICSCAN_OPENCLIPART at
 // copies). Prints the figures quoted in docs/analysis.md; tooling, not a CI test (the data is not
 // in CI). PICSCAN_UNSEEN_PHOTOS_ONLY=1 rates the labelled photos only (a few minutes instead of
@@ -42,7 +45,7 @@ const dirs = {
 for (const [name, dir] of [...sets.map((s) => [s.pkg, s.dir] as const), ...Object.entries(dirs)]) {
   if (!existsSync(dir)) {
     console.error(
-      `${name}: ${dir} not found (apt-get install tuxpaint-stamps-default mate-backgrounds python-matplotlib-data openclipart-svg)`,
+      `${name}: ${dir} not found (apt-get install tuxpaint-stamps-default mate-backgrounds plasma-workspace-wallpapers palapeli-data python-matplotlib-data openclipart-svg)`,
     );
     process.exit(2);
   }
@@ -105,20 +108,30 @@ let found = 0;
 let withObjects = 0;
 let named = 0;
 const misses: string[] = [];
+/** The same figures per package: the sets differ in kind (small cut-outs, wallpapers, puzzles). */
+const perSet = new Map<string, { photos: number; generic: number; objects: number; found: number; withObjects: number; named: number }>();
 for (const set of sets) {
+  const mine = { photos: 0, generic: 0, objects: 0, found: 0, withObjects: 0, named: 0 };
+  perSet.set(set.pkg, mine);
   for (const [path, shown] of Object.entries(set.photos)) {
     const img = await decode(readFileSync(join(set.dir, path)));
     const r = await rate(`${set.pkg}/${path}`, img);
     photos.push(r);
-    if (set.pkg === 'mate-backgrounds') photos.push(await rate(`grey ${r.name}`, await decode(await encode(img, 'grey'))));
+    mine.photos++;
+    if (GENERIC.has(r.caption)) mine.generic++;
+    if (set.pkg !== 'tuxpaint-stamps-default') photos.push(await rate(`grey ${r.name}`, await decode(await encode(img, 'grey'))));
     if (!shown.length) continue;
     withObjects++;
+    mine.withObjects++;
     const alternatives = shown.map((o) => o.split('|'));
     const hits = alternatives.filter((alt) => alt.some((w) => r.strongTags.some((t) => sameThing(t.toLowerCase(), w.toLowerCase()))));
     objects += alternatives.length;
     found += hits.length;
+    mine.objects += alternatives.length;
+    mine.found += hits.length;
     const says = alternatives.some((alt) => alt.some((w) => new RegExp(`\\b${w}(e?s)?\\b`, 'i').test(r.caption)));
     if (says) named++;
+    if (says) mine.named++;
     if (hits.length < alternatives.length || !says)
       misses.push(`${r.name} (${shown.join(', ')}): "${r.caption}"; ${r.things.join(', ') || 'no thing tags'}`);
   }
@@ -166,6 +179,10 @@ console.log(`  caption names an object       ${pct(named, withObjects)} (target 
 console.log(
   `  generic captions              ${pct(labelled.filter((r) => GENERIC.has(r.caption)).length, labelled.length)} (target ≤ 5 %)`,
 );
+for (const [pkg, m] of perSet)
+  console.log(
+    `  ${pkg}: ${m.photos} photos; object recall ${pct(m.found, m.objects)}, caption names an object ${pct(m.named, m.withObjects)}, generic ${pct(m.generic, m.photos)}`,
+  );
 console.log('  generic:');
 for (const r of labelled.filter((x) => GENERIC.has(x.caption)))
   console.log(`    ${r.name}: "${r.caption}"; ${r.things.join(', ') || 'no thing tags'}`);
