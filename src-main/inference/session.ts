@@ -65,8 +65,14 @@ function roundHalfToEven(x: number): number {
 /** Outputs as float32 whatever their element type (quantised scores stay in their integer units). */
 export function asFloat32(data: ort.Tensor['data']): Float32Array {
   if (data instanceof Float32Array) return data;
-  // Typed arrays of numbers convert natively; 64-bit integers (an ArgMax output) are BigInts.
-  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return Float32Array.from(data, Number);
+  // Typed arrays of numbers convert natively; 64-bit integers (an ArgMax output) are BigInts, one
+  // Number() each (a plain loop: Float32Array.from with a map function is ~6× slower, 17 ms for
+  // DeepLab's 321×321 classes).
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) {
+    const out = new Float32Array(data.length);
+    for (let i = 0; i < data.length; i++) out[i] = Number(data[i]!);
+    return out;
+  }
   return new Float32Array(data as ArrayLike<number>);
 }
 
