@@ -42,6 +42,7 @@ export {
   trimmedFrame,
   valueMap,
   warpTarget,
+  sourcedWindowFeeds,
   windowBatchFeeds,
   windowFeeds,
   type LetterboxFit,
@@ -49,10 +50,13 @@ export {
 } from './preprocess';
 export { resizeBilinearToTensor, type BilinearOptions } from './bilinear';
 export { imageToWindow, warpToTensor, windowToImage, type WarpTarget, type Window } from './warp';
+export { MIN_COPY_STEP, windowSource, type WindowSource } from './window-source';
 export {
   decodeImage,
   makeThumbnail,
   resizeRgb,
+  workingCopy,
+  WORKING_COPY,
   cropRgb,
   type RgbImage,
   type Thumbnail,

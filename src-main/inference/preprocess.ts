@@ -10,6 +10,7 @@ import { resizeRgb, type RgbImage } from './image';
 import type { ModelSpec, Preprocess } from './manifest';
 import { atBatch, DYNAMIC_BATCH, type FloatTensor, type TensorMap } from './tensor';
 import { warpToTensor, type WarpTarget, type Window } from './warp';
+import type { WindowSource } from './window-source';
 
 /** Per-channel affine map of 0..255 pixels to tensor values: value = pixel·scale[c] + offset[c]. */
 export interface ValueMap {
@@ -172,15 +173,27 @@ export function windowFeeds(img: RgbImage, spec: ModelSpec, win: Window, out?: F
  * More than one window needs a dynamic-batch model.
  */
 export function windowBatchFeeds(img: RgbImage, spec: ModelSpec, wins: readonly Window[], out?: Float32Array): TensorMap {
+  return sourcedWindowFeeds(
+    spec,
+    wins.map((win) => ({ img, win })),
+    out,
+  );
+}
+
+/**
+ * `windowBatchFeeds` with each window sampled from its own image (`windowSource`: the image or
+ * its working copy).
+ */
+export function sourcedWindowFeeds(spec: ModelSpec, items: readonly WindowSource[], out?: Float32Array): TensorMap {
   const { name, dims, pre } = imageInput(spec);
   if (pre.resize !== 'window') throw new BugError(`model ${spec.id} is not preprocessed by window`);
-  if (wins.length < 1 || (wins.length > 1 && dims[0] !== DYNAMIC_BATCH))
-    throw new BugError(`model ${spec.id} takes one window per run, not ${wins.length}`);
+  if (items.length < 1 || (items.length > 1 && dims[0] !== DYNAMIC_BATCH))
+    throw new BugError(`model ${spec.id} takes one window per run, not ${items.length}`);
   const len = inputLength(spec);
-  const data = out ? out.subarray(0, wins.length * len) : new Float32Array(wins.length * len);
+  const data = out ? out.subarray(0, items.length * len) : new Float32Array(items.length * len);
   const target = warpTarget(pre);
-  wins.forEach((w, i) => warpToTensor(img, w, target, data.subarray(i * len, (i + 1) * len)));
-  return { [name]: { data, dims: atBatch(dims, wins.length) } };
+  items.forEach((it, i) => warpToTensor(it.img, it.win, target, data.subarray(i * len, (i + 1) * len)));
+  return { [name]: { data, dims: atBatch(dims, items.length) } };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type FaceAttributeLevel,
 } from './attributes';
 import { detectCandidates, type Candidate } from './detector';
-import { facePatch, laplacianStd } from './face-patch';
+import { facePatch, laplacianStd, type FacePatch } from './face-patch';
 import { descriptorSpread, verifyFace } from './face-verify';
 import { classifyGlasses, glassesFeatures } from './glasses';
 import { meshBox, selectFaces } from './face-filter';
@@ -127,7 +127,8 @@ export async function detectFacesInImage(
           accepted.map((a) => a.faceres),
           level,
         );
-  const faces = accepted.map((a, i) => describeFace(img, a.m, a.win, a.confidence, attrs[i]!));
+  const patches = await Promise.all(accepted.map((a) => facePatch(img, a.win)));
+  const faces = accepted.map((a, i) => describeFace(a.m, patches[i]!, a.confidence, attrs[i]!));
   if (opts.stats) {
     Object.assign(opts.stats, {
       windows: countWindows(levels),
@@ -162,11 +163,10 @@ function faceWindow(m: MeshedFace): Window {
   return windowFromMesh(m.mesh, eyeLineAngle(kp.rightEye, kp.leftEye), 1);
 }
 
-// The reported face of a verified mesh (pure apart from reading the image patch).
-function describeFace(img: RgbImage, m: MeshedFace, faceWin: Window, confidence: number, attrs: AttributeScores): FaceResult {
+// The reported face of a verified mesh and its luma patch (pure).
+function describeFace(m: MeshedFace, patch: FacePatch, confidence: number, attrs: AttributeScores): FaceResult {
   const kp = keyPoints(m.mesh);
   const pose = headPose(m.mesh);
-  const patch = facePatch(img, faceWin);
   const box = meshBox(m.mesh);
   return {
     box,

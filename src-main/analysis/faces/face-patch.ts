@@ -4,7 +4,7 @@
  */
 import type { RgbImage } from '../../inference/image';
 import type { Point3 } from './mesh-geometry';
-import { imageToWindow, warpToTensor, type Window } from '../../inference';
+import { imageToWindow, warpToTensor, windowSource, type Window } from '../../inference';
 
 /** Patch side in px: enough for frames and lens edges, cheap to scan. */
 export const PATCH_PX = 96;
@@ -15,9 +15,13 @@ export interface FacePatch {
   window: Window;
 }
 
-/** Cuts the upright face window (side = face extent) as a luma patch. */
-export function facePatch(img: RgbImage, face: Window): FacePatch {
-  return { grey: warpToTensor(img, face, { side: PATCH_PX, layout: 'nhwc', scale: 1, offset: 0, channels: 1 }), window: face };
+/**
+ * Cuts the upright face window (side = face extent) as a luma patch; a large face of a large
+ * photo is sampled from its working copy (`windowSource`). The patch keeps the window in image px.
+ */
+export async function facePatch(img: RgbImage, face: Window): Promise<FacePatch> {
+  const source = await windowSource(img, face, PATCH_PX);
+  return { grey: warpToTensor(source.img, source.win, { side: PATCH_PX, layout: 'nhwc', scale: 1, offset: 0, channels: 1 }), window: face };
 }
 
 /** A mesh point in patch px. */

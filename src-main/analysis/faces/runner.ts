@@ -6,10 +6,11 @@
 import {
   batchItem,
   dynamicBatch,
+  imageInput,
   inputLength,
   outputData,
-  windowBatchFeeds,
-  windowFeeds,
+  sourcedWindowFeeds,
+  windowSource,
   type ModelRunner,
   type RgbImage,
   type Window,
@@ -36,9 +37,10 @@ export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.
 
 /**
  * preprocess → session for a face model on the square window `win` of `img` (a pooled input
- * buffer is reused); outputs' data by name.
+ * buffer is reused; a large face of a large photo is sampled from its working copy,
+ * `windowSource`); outputs' data by name.
  */
-export function runOnWindow(
+export async function runOnWindow(
   runner: ModelRunner,
   id: FaceModelId,
   img: RgbImage,
@@ -46,7 +48,8 @@ export function runOnWindow(
   signal?: AbortSignal,
 ): Promise<Record<string, Float32Array>> {
   const spec = runner.spec(id);
-  return withBuffer(inputLength(spec), async (buf) => outputData(await runner.run(id, windowFeeds(img, spec, win, buf), signal)));
+  const source = await windowSource(img, win, imageInput(spec).pre.size[0]);
+  return withBuffer(inputLength(spec), async (buf) => outputData(await runner.run(id, sourcedWindowFeeds(spec, [source], buf), signal)));
 }
 
 /**
@@ -86,11 +89,13 @@ export async function runOnWindows(
     return out;
   }
   const len = inputLength(spec);
+  const side = imageInput(spec).pre.size[0];
+  const sources = await Promise.all(wins.map((w) => windowSource(img, w, side)));
   return withBuffer(len * limit, async (buf) => {
     const out: Record<string, Float32Array>[] = [];
-    for (let at = 0; at < wins.length; at += limit) {
-      const chunk = wins.slice(at, at + limit);
-      const outputs = outputData(await runner.run(id, windowBatchFeeds(img, spec, chunk, buf), signal));
+    for (let at = 0; at < sources.length; at += limit) {
+      const chunk = sources.slice(at, at + limit);
+      const outputs = outputData(await runner.run(id, sourcedWindowFeeds(spec, chunk, buf), signal));
       chunk.forEach((_, i) => {
         const item: Record<string, Float32Array> = {};
         for (const [name, data] of Object.entries(outputs)) item[name] = batchItem(data, data.length / chunk.length, i);

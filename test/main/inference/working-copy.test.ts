@@ -1,0 +1,77 @@
+/**
+ * Large photos are read in full once: the whole-image inputs and the large face windows are
+ * resampled from one working copy (inference/image.ts `workingCopy`, `window-source.ts`), and the
+ * analysis of a 12 MP photo agrees with that of the same photo at 0.3 MP.
+ */
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyzePixels } from '../../../src-main/analysis';
+import { decodeImage, MIN_COPY_STEP, resizeRgb, windowSource, WORKING_COPY, workingCopy, type RgbImage } from '../../../src-main/inference';
+import { fixture } from '../../helpers/paths';
+import { createEngine, runnerOf } from '../analysis/fixtures';
+
+const load = async (bytes: Uint8Array): Promise<RgbImage> => decodeImage(bytes, { maxPixels: 50e6 });
+/** A fixture enlarged to `width × height` (lanczos3) and saved as JPEG q90, as a phone photo would be. */
+const enlarged = async (file: string, width: number, height: number): Promise<RgbImage> =>
+  load(
+    new Uint8Array(await sharp(fixture(file)).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer()),
+  );
+
+const meanAbsDiff = (a: RgbImage, b: RgbImage): number => {
+  let s = 0;
+  for (let i = 0; i < a.data.length; i++) s += Math.abs(a.data[i]! - b.data[i]!);
+  return s / a.data.length;
+};
+
+describe('working copy of large photos', () => {
+  const engine = createEngine();
+  const runModel = runnerOf(engine);
+  afterAll(() => engine.dispose());
+
+  it('is the image itself up to the size limit, and one shared shrunk copy above it', async () => {
+    const small = await load(readFileSync(fixture('tom_cruise.jpg')));
+    expect(await workingCopy(small)).toBe(small);
+    const big = await enlarged('tom_cruise.jpg', 3024, 4032);
+    const copy = await workingCopy(big);
+    expect(Math.max(copy.width, copy.height)).toBe(WORKING_COPY.sidePx);
+    expect(copy.width / copy.height).toBeCloseTo(3024 / 4032, 2);
+    expect(await workingCopy(big)).toBe(copy);
+    expect(copy.lossy).toBe(true);
+  });
+
+  it('shrinks from the copy to within a grey level of the full-size resize', async () => {
+    const big = await enlarged('family_six_faces.jpg', 4032, 3024);
+    const viaCopy = await resizeRgb(big, 512, 384, { fit: 'fill', kernel: 'linear' });
+    // The same resize straight from every pixel (a cover fit of the same aspect is a plain shrink, not from the copy).
+    const direct = await resizeRgb(big, 512, 384, { fit: 'cover', kernel: 'linear' });
+    expect(viaCopy.width).toBe(512);
+    expect(meanAbsDiff(viaCopy, direct)).toBeLessThan(1);
+  });
+
+  it('samples a large face window from the copy and a small one from the photo', async () => {
+    const big = await enlarged('tom_cruise.jpg', 3024, 4032);
+    const copy = await workingCopy(big);
+    const face = { cx: 1500, cy: 1600, size: 2000, angleRad: 0.1 };
+    const fromCopy = await windowSource(big, face, 192);
+    expect(fromCopy.img).toBe(copy);
+    expect(fromCopy.win.size).toBeGreaterThanOrEqual(MIN_COPY_STEP * 192);
+    expect(fromCopy.win.cx).toBeCloseTo((1500 * copy.width) / big.width, 6);
+    expect(fromCopy.win.angleRad).toBe(0.1);
+    const small = await windowSource(big, { ...face, size: 500 }, 192);
+    expect(small.img).toBe(big);
+    expect(small.win.size).toBe(500);
+  });
+
+  it('gives a 12 MP photo the caption, faces and image type of the same photo at 0.3 MP', async () => {
+    const features = new Set(['Tags', 'Description', 'Faces', 'ImageType'] as const);
+    const small = await load(readFileSync(fixture('family_six_faces.jpg')));
+    const big = await enlarged('family_six_faces.jpg', 4032, 3024);
+    const a = (await analyzePixels(small, features, new Set(), { runModel })).data;
+    const b = (await analyzePixels(big, features, new Set(), { runModel })).data;
+    expect(b.description!.captions[0]!.text).toBe(a.description!.captions[0]!.text);
+    expect(b.imageType).toEqual(a.imageType);
+    expect(b.faces!.map((f) => f.gender)).toEqual(a.faces!.map((f) => f.gender));
+    b.faces!.forEach((f, i) => expect(Math.abs(f.age - a.faces![i]!.age), `age of face ${i}`).toBeLessThanOrEqual(5));
+  });
+});
