@@ -1,0 +1,115 @@
+// Analyze of large photos: fixtures enlarged to phone-camera sizes (2 560–4 032 px, 7.7–12.2 MP,
+// lanczos3, JPEG q90), every feature and detail, through the analyze service on one thread (no
+// worker, 1 intra-op thread), so the process CPU time is the analysis's. With `--baseline
+// <checkout>` the other checkout's service (its own sources and models) runs in the same process
+// and the two alternate call by call, so load hits them alike. Prints per-photo medians of CPU and
+// wall time over `--rounds` rounds (default 4, after a warm-up) and whether captions and faces agree.
+// Run: npm run bench -- large-photos [--baseline <checkout>] [--rounds N].
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { fixture, repoRoot } from '../helpers/paths';
+
+const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '4' } } });
+const ROUNDS = Math.max(1, Number(values.rounds));
+
+/** Fixture → enlarged size [width, height]. */
+const PHOTOS: ReadonlyArray<readonly [string, number, number]> = [
+  ['astronaut_eileen_collins.jpg', 3000, 3000],
+  ['biden_portrait.jpg', 3000, 3000],
+  ['family_six_faces.jpg', 4032, 3024],
+  ['grace_hopper.jpg', 2560, 3000],
+  ['obama_biden_two_people.jpg', 4000, 2667],
+  ['obama_portrait.jpg', 2400, 3000],
+  ['tom_cruise.jpg', 3024, 4032],
+];
+
+interface Analyzer {
+  analyze(path: string): Promise<{ caption: string; faces: string }>;
+}
+
+/** The analyze service of the checkout at `root`, in process, over its own engine and models. */
+async function analyzerOf(root: string): Promise<Analyzer> {
+  const src = (p: string): Promise<Record<string, any>> => import(join(root, 'src-main', p)); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const { loadConfig } = await src('config/index.ts');
+  const { createImageLoader, intakeOptions } = await src('intake/index.ts');
+  const { analyzeModelsFromEngine, createAnalyzeService } = await src('services/analyze.service.ts');
+  const { openLocalEngine } = await src('services/local-engine.ts');
+  const { parseAnalyzeOptions } = await src('services/api/index.ts');
+  const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-bench-large-')) }, {});
+  const engine = openLocalEngine({ ...config, modelsDir: join(root, 'models'), modelThreads: 1 });
+  const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader: createImageLoader(intakeOptions('desktop')) });
+  const all = parseAnalyzeOptions({});
+  return {
+    async analyze(path) {
+      const { data } = await service.analyze(path, all);
+      const faces = (data.faces ?? []) as Array<{ gender: string; age: number }>;
+      return { caption: data.description.captions[0].text as string, faces: faces.map((f) => `${f.gender[0]}${f.age}`).join(' ') };
+    },
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'picscan-bench-large-photos-'));
+try {
+  const paths: string[] = [];
+  for (const [file, w, h] of PHOTOS) {
+    const path = join(dir, file);
+    writeFileSync(path, await sharp(fixture(file)).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer());
+    paths.push(path);
+  }
+  const contestants: Array<[string, Analyzer]> = [['this checkout', await analyzerOf(repoRoot)]];
+  if (values.baseline) contestants.push([`baseline ${values.baseline}`, await analyzerOf(resolve(values.baseline))]);
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; ${ROUNDS} rounds after a warm-up, alternating`,
+  );
+  const median = (xs: number[]): number => {
+    const s = [...xs].sort((a, b) => a - b);
+    return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
+  };
+  const sums = contestants.map(() => ({ cpu: 0, wall: 0 }));
+  console.log(
+    `| photo | ${contestants.map(([n]) => `${n}: CPU / wall ms`).join(' | ')} | ${contestants.map(([n]) => `${n}: caption; faces`).join(' | ')} |`,
+  );
+  console.log(`|---|${contestants.map(() => '---:|').join('')}${contestants.map(() => '---|').join('')}`);
+  for (const [i, path] of paths.entries()) {
+    const cpu = contestants.map(() => [] as number[]);
+    const wall = contestants.map(() => [] as number[]);
+    const said = contestants.map(() => '');
+    for (let r = 0; r <= ROUNDS; r++) {
+      const order = r % 2 ? [...contestants.keys()].reverse() : [...contestants.keys()];
+      for (const c of order) {
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        const out = await contestants[c]![1].analyze(path);
+        const used = process.cpuUsage(c0);
+        if (r === 0) continue; // warm-up: model loading
+        cpu[c]!.push((used.user + used.system) / 1000);
+        wall[c]!.push(performance.now() - t0);
+        said[c] = `${out.caption}; ${out.faces}`;
+      }
+    }
+    contestants.forEach((_, c) => {
+      sums[c]!.cpu += median(cpu[c]!);
+      sums[c]!.wall += median(wall[c]!);
+    });
+    const [file, w, h] = PHOTOS[i]!;
+    console.log(
+      `| ${file} ${w}×${h} | ${contestants.map((_, c) => `${median(cpu[c]!).toFixed(0)} / ${median(wall[c]!).toFixed(0)}`).join(' | ')} | ${said.join(' | ')} |`,
+    );
+  }
+  console.log(
+    `sum of medians: ${contestants.map(([n], c) => `${n} CPU ${sums[c]!.cpu.toFixed(0)} ms, wall ${sums[c]!.wall.toFixed(0)} ms`).join('; ')}`,
+  );
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);
