@@ -1,9 +1,11 @@
 // Analyze of large photos: fixtures enlarged to phone-camera sizes (2 560–4 032 px, 7.7–12.2 MP,
-// lanczos3, JPEG q90), every feature and detail, through the analyze service on one thread (no
-// worker, 1 intra-op thread), so the process CPU time is the analysis's. With `--baseline
-// <checkout>` the other checkout's service (its own sources and models) runs in the same process
-// and the two alternate call by call, so load hits them alike. Prints per-photo medians of CPU and
-// wall time over `--rounds` rounds (default 4, after a warm-up) and whether captions and faces agree.
+// lanczos3, JPEG q90), every feature and detail, two ways per checkout: `in-process` (the analyze
+// service on one thread, no worker, 1 intra-op thread: the process CPU time is the analysis's) and
+// `app` (the composition root's analyze, as `picscan serve` and the CLI run it: the face-free branch
+// in the analyze worker). With `--baseline <checkout>` the other checkout's services (its own
+// sources and models) run in the same process, and all alternate call by call, so load hits them
+// alike. Prints per-photo medians of CPU and wall time over `--rounds` rounds (default 4, after a
+// warm-up) and the captions and faces.
 // Run: npm run bench -- large-photos [--baseline <checkout>] [--rounds N].
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,26 +30,38 @@ const PHOTOS: ReadonlyArray<readonly [string, number, number]> = [
 
 interface Analyzer {
   analyze(path: string): Promise<{ caption: string; faces: string }>;
+  close(): Promise<void>;
 }
 
-/** The analyze service of the checkout at `root`, in process, over its own engine and models. */
-async function analyzerOf(root: string): Promise<Analyzer> {
+/** The analyze service of the checkout at `root`, in process or through its composition root. */
+async function analyzerOf(root: string, mode: 'in-process' | 'app'): Promise<Analyzer> {
   const src = (p: string): Promise<Record<string, any>> => import(join(root, 'src-main', p)); // eslint-disable-line @typescript-eslint/no-explicit-any
   const { loadConfig } = await src('config/index.ts');
-  const { createImageLoader, intakeOptions } = await src('intake/index.ts');
-  const { analyzeModelsFromEngine, createAnalyzeService } = await src('services/analyze.service.ts');
-  const { openLocalEngine } = await src('services/local-engine.ts');
   const { parseAnalyzeOptions } = await src('services/api/index.ts');
   const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-bench-large-')) }, {});
-  const engine = openLocalEngine({ ...config, modelsDir: join(root, 'models'), modelThreads: 1 });
-  const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader: createImageLoader(intakeOptions('desktop')) });
   const all = parseAnalyzeOptions({});
+  let service: { analyze(path: string, options: unknown): Promise<{ data: Record<string, any> }> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let close = async (): Promise<void> => undefined;
+  if (mode === 'app') {
+    const { createBackend } = await src('app/backend.ts');
+    const backend = createBackend(config);
+    service = backend.analyze();
+    close = () => backend.close();
+  } else {
+    const { createImageLoader, intakeOptions } = await src('intake/index.ts');
+    const { analyzeModelsFromEngine, createAnalyzeService } = await src('services/analyze.service.ts');
+    const { openLocalEngine } = await src('services/local-engine.ts');
+    const engine = openLocalEngine({ ...config, modelsDir: join(root, 'models'), modelThreads: 1 });
+    service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader: createImageLoader(intakeOptions('desktop')) });
+    close = () => engine.dispose();
+  }
   return {
     async analyze(path) {
       const { data } = await service.analyze(path, all);
       const faces = (data.faces ?? []) as Array<{ gender: string; age: number }>;
       return { caption: data.description.captions[0].text as string, faces: faces.map((f) => `${f.gender[0]}${f.age}`).join(' ') };
     },
+    close,
   };
 }
 
@@ -59,8 +73,11 @@ try {
     writeFileSync(path, await sharp(fixture(file)).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer());
     paths.push(path);
   }
-  const contestants: Array<[string, Analyzer]> = [['this checkout', await analyzerOf(repoRoot)]];
-  if (values.baseline) contestants.push([`baseline ${values.baseline}`, await analyzerOf(resolve(values.baseline))]);
+  const roots: Array<[string, string]> = [['this checkout', repoRoot]];
+  if (values.baseline) roots.push([`baseline ${values.baseline}`, resolve(values.baseline)]);
+  const contestants: Array<[string, Analyzer]> = [];
+  for (const mode of ['in-process', 'app'] as const)
+    for (const [name, root] of roots) contestants.push([`${name}, ${mode}`, await analyzerOf(root, mode)]);
   console.log(
     `load average before: ${loadavg()
       .map((x) => x.toFixed(1))
@@ -101,9 +118,9 @@ try {
       `| ${file} ${w}×${h} | ${contestants.map((_, c) => `${median(cpu[c]!).toFixed(0)} / ${median(wall[c]!).toFixed(0)}`).join(' | ')} | ${said.join(' | ')} |`,
     );
   }
-  console.log(
-    `sum of medians: ${contestants.map(([n], c) => `${n} CPU ${sums[c]!.cpu.toFixed(0)} ms, wall ${sums[c]!.wall.toFixed(0)} ms`).join('; ')}`,
-  );
+  console.log('sum of medians:');
+  contestants.forEach(([n], c) => console.log(`  ${n}: CPU ${sums[c]!.cpu.toFixed(0)} ms, wall ${sums[c]!.wall.toFixed(0)} ms`));
+  for (const [, a] of contestants) await a.close();
   console.log(
     `load average after: ${loadavg()
       .map((x) => x.toFixed(1))

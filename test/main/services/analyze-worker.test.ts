@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runModelBranch, type BranchRequest, type ModelBranch } from '../../../src-main/analysis';
 import { createBackend } from '../../../src-main/app';
 import { loadConfig } from '../../../src-main/config';
-import { decodeImage } from '../../../src-main/inference';
+import { decodeImage, type Box } from '../../../src-main/inference';
 import { analyzeBranchWorker } from '../../../src-main/services/analyze-worker';
 import { localBatchProcessor } from '../../../src-main/services/batches-processor';
 import { createLogger } from '../../../src-main/core';
@@ -51,6 +52,33 @@ describe('analyze branch worker', () => {
     const img = await load('grace_hopper.jpg');
     await worker.run(img, ALL);
     expect(fallback).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends a large photo's working copy and answers in the photo's px, as the branch on the photo does", async () => {
+    // The cat enlarged to 12 MP: the worker gets the 1 280 px working copy (inference/image.ts).
+    const bytes = await sharp(fixture('cat_chelsea.jpg'))
+      .resize(4032, 2682, { fit: 'fill', kernel: 'lanczos3' })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const img = await decodeImage(new Uint8Array(bytes), { maxPixels: 50_000_000 });
+    const want: BranchRequest = { objects: true, classes: true, nsfw: true, subject: true, pixels: false };
+    const worker = analyzeBranchWorker(config, { fallback: inProcess });
+    try {
+      const [viaWorker, onPhoto] = [await worker.run(img, want), await inProcess(img, want)];
+      expect(viaWorker.classes?.[0]?.index).toBe(onPhoto.classes?.[0]?.index);
+      expect(viaWorker.objects.map((o) => o.label)).toEqual(onPhoto.objects.map((o) => o.label));
+      const near = (a: Box | undefined, b: Box | undefined): void => {
+        expect(a && b).toBeTruthy();
+        for (const k of ['left', 'top', 'width', 'height'] as const) expect(Math.abs(a![k] - b![k])).toBeLessThan(0.02 * img.width);
+      };
+      viaWorker.objects.forEach((o, i) => near(o.box, onPhoto.objects[i]!.box));
+      expect(viaWorker.subject?.main?.label).toBe('cat');
+      expect(onPhoto.subject?.main?.label).toBe('cat');
+      near(viaWorker.subject?.roi, onPhoto.subject?.roi);
+      expect(Math.abs(viaWorker.nsfw!.Neutral - onPhoto.nsfw!.Neutral)).toBeLessThan(0.05);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('falls back to this thread when the worker entry is missing or fails to start', async () => {
