@@ -7,7 +7,8 @@
 // - `picscan serve --http`, idle (VmRSS once it listens and has settled);
 // - `picscan batch` of BENCH_CLI_UNIQUE (default 120) byte-unique JPEGs from a loopback server,
 //   with glibc's malloc defaults and with the setting `npm start` gives its processes
-//   (bin/process-env.js).
+//   (bin/process-env.js); the fixture photos as they are, or with BENCH_CLI_LARGE=1 enlarged to
+//   7.7–12.2 MP (test/helpers/large-photos.ts), as phone photos come.
 // Run: npm run bench -- cli [--baseline <checkout>] [--rounds N].
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,11 +18,13 @@ import { parseArgs } from 'node:util';
 import { launchEnv } from '../../bin/process-env.js';
 import { startFixtureServer } from '../helpers/http-server';
 import { fixture, fixturesDir, repoRoot } from '../helpers/paths';
+import { enlargedJpeg, LARGE_PHOTOS } from '../helpers/large-photos';
 import { uniqueJpeg } from '../helpers/unique-jpeg';
 
 const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '2' } } });
 const ROUNDS = Math.max(1, Number(values.rounds));
 const UNIQUE = Number(process.env.BENCH_CLI_UNIQUE ?? 120);
+const LARGE = process.env.BENCH_CLI_LARGE === '1';
 /** How often the child's peak RSS is read (ms). */
 const POLL_MS = 50;
 /** How long `serve` idles after it listens before its RSS is read (ms). */
@@ -100,13 +103,17 @@ const label = (c: string): string => (c === repoRoot ? 'this checkout' : `baseli
 const dir = mkdtempSync(join(tmpdir(), 'picscan-bench-cli-'));
 const server = await startFixtureServer();
 try {
-  const files = (JSON.parse(readFileSync(join(fixturesDir, 'manifest.json'), 'utf8')) as Array<{ file: string }>)
-    .map((m) => m.file)
-    .filter((f) => f.endsWith('.jpg'));
+  const sources = LARGE
+    ? await Promise.all(LARGE_PHOTOS.map(async ([file, w, h]) => [file, await enlargedJpeg(file, w, h)] as const))
+    : (JSON.parse(readFileSync(join(fixturesDir, 'manifest.json'), 'utf8')) as Array<{ file: string }>)
+        .map((m) => m.file)
+        .filter((f) => f.endsWith('.jpg'))
+        .map((f) => [f, readFileSync(fixture(f))] as const);
+  const files = sources.map(([f]) => f);
   const urls: string[] = [];
   for (let i = 0; i < UNIQUE; i++) {
-    const file = files[i % files.length]!;
-    server.route(`/u/${i}/${file}`, { body: uniqueJpeg(readFileSync(fixture(file)), i), headers: { 'content-type': 'image/jpeg' } });
+    const [file, bytes] = sources[i % sources.length]!;
+    server.route(`/u/${i}/${file}`, { body: uniqueJpeg(bytes, i), headers: { 'content-type': 'image/jpeg' } });
     urls.push(server.url(`/u/${i}/${file}`));
   }
   const list = join(dir, 'urls.txt');
@@ -118,7 +125,7 @@ try {
       .map((x) => x.toFixed(1))
       .join(
         ' ',
-      )}; ${UNIQUE} byte-unique JPEGs from ${files.length} fixture photos; MALLOC_ARENA_MAX of "npm start": ${capped.MALLOC_ARENA_MAX ?? 'unset'}`,
+      )}; ${UNIQUE} byte-unique JPEGs from ${files.length} fixture photos${LARGE ? ' enlarged to 7.7–12.2 MP' : ''}; MALLOC_ARENA_MAX of "npm start": ${capped.MALLOC_ARENA_MAX ?? 'unset'}`,
   );
 
   let runId = 0;

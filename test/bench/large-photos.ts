@@ -11,22 +11,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
-import { fixture, repoRoot } from '../helpers/paths';
+import { enlargedJpeg, LARGE_PHOTOS as PHOTOS } from '../helpers/large-photos';
+import { repoRoot } from '../helpers/paths';
 
 const { values } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '4' } } });
 const ROUNDS = Math.max(1, Number(values.rounds));
-
-/** Fixture → enlarged size [width, height]. */
-const PHOTOS: ReadonlyArray<readonly [string, number, number]> = [
-  ['astronaut_eileen_collins.jpg', 3000, 3000],
-  ['biden_portrait.jpg', 3000, 3000],
-  ['family_six_faces.jpg', 4032, 3024],
-  ['grace_hopper.jpg', 2560, 3000],
-  ['obama_biden_two_people.jpg', 4000, 2667],
-  ['obama_portrait.jpg', 2400, 3000],
-  ['tom_cruise.jpg', 3024, 4032],
-];
 
 interface Analyzer {
   analyze(path: string): Promise<{ caption: string; faces: string }>;
@@ -70,7 +59,7 @@ try {
   const paths: string[] = [];
   for (const [file, w, h] of PHOTOS) {
     const path = join(dir, file);
-    writeFileSync(path, await sharp(fixture(file)).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer());
+    writeFileSync(path, await enlargedJpeg(file, w, h));
     paths.push(path);
   }
   const roots: Array<[string, string]> = [['this checkout', repoRoot]];

@@ -4,19 +4,17 @@
  * analysis of a 12 MP photo agrees with that of the same photo at 0.3 MP.
  */
 import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzePixels } from '../../../src-main/analysis';
 import { decodeImage, MIN_COPY_STEP, resizeRgb, windowSource, WORKING_COPY, workingCopy, type RgbImage } from '../../../src-main/inference';
+import { enlargedJpeg } from '../../helpers/large-photos';
 import { fixture } from '../../helpers/paths';
 import { createEngine, runnerOf } from '../analysis/fixtures';
 
 const load = async (bytes: Uint8Array): Promise<RgbImage> => decodeImage(bytes, { maxPixels: 50e6 });
-/** A fixture enlarged to `width × height` (lanczos3) and saved as JPEG q90, as a phone photo would be. */
+/** A fixture enlarged as a phone photo (test/helpers/large-photos.ts), decoded. */
 const enlarged = async (file: string, width: number, height: number): Promise<RgbImage> =>
-  load(
-    new Uint8Array(await sharp(fixture(file)).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer()),
-  );
+  load(new Uint8Array(await enlargedJpeg(file, width, height)));
 
 const meanAbsDiff = (a: RgbImage, b: RgbImage): number => {
   let s = 0;

@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runModelBranch, type BranchRequest, type ModelBranch } from '../../../src-main/analysis';
 import { createBackend } from '../../../src-main/app';
@@ -15,6 +14,7 @@ import type { BatchOperation } from '../../../src-main/shared/batch';
 import { createImageLoader, intakeOptions } from '../../../src-main/intake';
 import { analyzeModelsFromEngine } from '../../../src-main/services/analyze.service';
 import { openLocalEngine } from '../../../src-main/services/local-engine';
+import { enlargedJpeg } from '../../helpers/large-photos';
 import { fixture } from '../../helpers/paths';
 import { DETAILS, VISUAL_FEATURES } from '../../../src-main/shared/spec';
 
@@ -56,10 +56,7 @@ describe('analyze branch worker', () => {
 
   it("sends a large photo's working copy and answers in the photo's px, as the branch on the photo does", async () => {
     // The cat enlarged to 12 MP: the worker gets the 1 280 px working copy (inference/image.ts).
-    const bytes = await sharp(fixture('cat_chelsea.jpg'))
-      .resize(4032, 2682, { fit: 'fill', kernel: 'lanczos3' })
-      .jpeg({ quality: 90 })
-      .toBuffer();
+    const bytes = await enlargedJpeg('cat_chelsea.jpg', 4032, 2682);
     const img = await decodeImage(new Uint8Array(bytes), { maxPixels: 50_000_000 });
     const want: BranchRequest = { objects: true, classes: true, nsfw: true, subject: true, pixels: false };
     const worker = analyzeBranchWorker(config, { fallback: inProcess });

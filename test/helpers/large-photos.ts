@@ -1,0 +1,18 @@
+import sharp from 'sharp';
+import { fixture } from './paths';
+
+/** Fixture photos and the phone-camera sizes [width, height] they are enlarged to (7.7–12.2 MP). */
+export const LARGE_PHOTOS: ReadonlyArray<readonly [string, number, number]> = [
+  ['astronaut_eileen_collins.jpg', 3000, 3000],
+  ['biden_portrait.jpg', 3000, 3000],
+  ['family_six_faces.jpg', 4032, 3024],
+  ['grace_hopper.jpg', 2560, 3000],
+  ['obama_biden_two_people.jpg', 4000, 2667],
+  ['obama_portrait.jpg', 2400, 3000],
+  ['tom_cruise.jpg', 3024, 4032],
+];
+
+/** A fixture enlarged to `width × height` (lanczos3) as a JPEG q90, as a phone would save it. */
+export async function enlargedJpeg(file: string, width: number, height: number): Promise<Buffer> {
+  return sharp(fixture(file)).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer();
+}
