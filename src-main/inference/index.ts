@@ -50,7 +50,7 @@ export {
 } from './preprocess';
 export { resizeBilinearToTensor, type BilinearOptions } from './bilinear';
 export { imageToWindow, warpToTensor, windowToImage, type WarpTarget, type Window } from './warp';
-export { MIN_COPY_STEP, windowSource, type WindowSource } from './window-source';
+export { MIN_COPY_STEP, sampledWindowFeeds, windowSource, type WindowSource } from './window-source';
 export {
   decodeImage,
   makeThumbnail,

@@ -8,6 +8,9 @@
  * the image itself, exactly as before.
  */
 import { workingCopy, type RgbImage } from './image';
+import type { ModelSpec } from './manifest';
+import { imageInput, sourcedWindowFeeds } from './preprocess';
+import type { TensorMap } from './tensor';
 import type { Window } from './warp';
 
 /** Copy px per input px a window must keep in the working copy to be sampled from it. */
@@ -28,4 +31,14 @@ export async function windowSource(img: RgbImage, win: Window, side: number): Pr
   const size = win.size * Math.sqrt(sx * sy);
   if (size < MIN_COPY_STEP * side) return { img, win };
   return { img: copy, win: { cx: win.cx * sx, cy: win.cy * sy, size, angleRad: win.angleRad } };
+}
+
+/**
+ * Feeds of a `window` model for the windows `wins` of `img` (one batch; see `windowBatchFeeds`),
+ * each sampled from the photo or its working copy (`windowSource`): what every per-face model
+ * reads.
+ */
+export async function sampledWindowFeeds(img: RgbImage, spec: ModelSpec, wins: readonly Window[], out?: Float32Array): Promise<TensorMap> {
+  const side = imageInput(spec).pre.size[0];
+  return sourcedWindowFeeds(spec, await Promise.all(wins.map((w) => windowSource(img, w, side))), out);
 }

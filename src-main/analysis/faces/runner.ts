@@ -6,11 +6,9 @@
 import {
   batchItem,
   dynamicBatch,
-  imageInput,
   inputLength,
   outputData,
-  sourcedWindowFeeds,
-  windowSource,
+  sampledWindowFeeds,
   type ModelRunner,
   type RgbImage,
   type Window,
@@ -38,7 +36,7 @@ export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.
 /**
  * preprocess → session for a face model on the square window `win` of `img` (a pooled input
  * buffer is reused; a large face of a large photo is sampled from its working copy,
- * `windowSource`); outputs' data by name.
+ * `sampledWindowFeeds`); outputs' data by name.
  */
 export async function runOnWindow(
   runner: ModelRunner,
@@ -48,8 +46,9 @@ export async function runOnWindow(
   signal?: AbortSignal,
 ): Promise<Record<string, Float32Array>> {
   const spec = runner.spec(id);
-  const source = await windowSource(img, win, imageInput(spec).pre.size[0]);
-  return withBuffer(inputLength(spec), async (buf) => outputData(await runner.run(id, sourcedWindowFeeds(spec, [source], buf), signal)));
+  return withBuffer(inputLength(spec), async (buf) =>
+    outputData(await runner.run(id, await sampledWindowFeeds(img, spec, [win], buf), signal)),
+  );
 }
 
 /**
@@ -89,13 +88,11 @@ export async function runOnWindows(
     return out;
   }
   const len = inputLength(spec);
-  const side = imageInput(spec).pre.size[0];
-  const sources = await Promise.all(wins.map((w) => windowSource(img, w, side)));
   return withBuffer(len * limit, async (buf) => {
     const out: Record<string, Float32Array>[] = [];
-    for (let at = 0; at < sources.length; at += limit) {
-      const chunk = sources.slice(at, at + limit);
-      const outputs = outputData(await runner.run(id, sourcedWindowFeeds(spec, chunk, buf), signal));
+    for (let at = 0; at < wins.length; at += limit) {
+      const chunk = wins.slice(at, at + limit);
+      const outputs = outputData(await runner.run(id, await sampledWindowFeeds(img, spec, chunk, buf), signal));
       chunk.forEach((_, i) => {
         const item: Record<string, Float32Array> = {};
         for (const [name, data] of Object.entries(outputs)) item[name] = batchItem(data, data.length / chunk.length, i);

@@ -7,7 +7,7 @@
  * extent → the recipe's model (FACE_DESCRIPTOR: dlib's ResNet, 150 px NHWC, RGB 0..255) →
  * `descriptor` [1,128] → L2-normalised.
  */
-import { l2Normalize, outputData, windowFeeds, type Box, type ModelRunner, type RgbImage, type Window } from '../../inference';
+import { l2Normalize, outputData, sampledWindowFeeds, type Box, type ModelRunner, type RgbImage, type Window } from '../../inference';
 // The faces module's mesh refinement and warp are not in its public index; reusing them keeps one
 // alignment for detection and galleries instead of a copy here. The recipe depends on them: a
 // change there that moves descriptors must bump the recipe's method in descriptor-spec.ts (the
@@ -45,7 +45,7 @@ export async function describeFace(
   // Upright window from the second (refined) mesh.
   const eyes = keyPoints(meshed.mesh);
   const window = windowFromMesh(meshed.mesh, eyeLineAngle(eyes.rightEye, eyes.leftEye), spec.crop.scale);
-  const out = outputData(await runner.run(spec.modelId, windowFeeds(img, runner.spec(spec.modelId), window), signal));
+  const out = outputData(await runner.run(spec.modelId, await sampledWindowFeeds(img, runner.spec(spec.modelId), [window]), signal));
   const raw = out[spec.output];
   if (!raw || raw.length !== spec.dim) throw new Error(`${spec.modelId}: expected a ${spec.dim}-d ${spec.output} output`);
   return { vector: l2Normalize(raw), window };

@@ -116,7 +116,7 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
   }
   // A dark image's sky is its smooth dark top (a night sky), unless it is a green scene: foliage
   // keeps its colour only in daylight, so a dark forest's canopy and trunks are shade, not sky.
-  const skyParts = skyShare(f, meanLightness(f) < 30 && veg / n < NIGHT_SKY_MAX_VEGETATION);
+  const skyParts = skyShare(f, sumL / n < 30 && veg / n < NIGHT_SKY_MAX_VEGETATION);
   const sd = (s: number, sq: number): number => Math.sqrt(Math.max(0, sq / n - (s / n) ** 2));
   const colorfulness = Math.hypot(sd(rgSum, rgSq), sd(ybSum, ybSq)) + 0.3 * Math.hypot(rgSum / n, ybSum / n);
   const brightness = sumL / n / 100;
@@ -252,10 +252,4 @@ function skyShare(f: PixelField, night: boolean): { sky: number; grey: number } 
     }
   }
   return { sky: count / (w * h), grey: grey / (w * h) };
-}
-
-function meanLightness(f: PixelField): number {
-  let s = 0;
-  for (let i = 0; i < f.L.length; i++) s += f.L[i]!;
-  return f.L.length ? s / f.L.length : 0;
 }
