@@ -80,7 +80,11 @@ export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promi
  * default, JPEG where a portable format is wanted (gallery reference thumbnails).
  */
 export async function makeThumbnail(img: RgbImage, sizePx: number, format: 'webp' | 'jpeg' = 'webp'): Promise<Thumbnail> {
-  const resized = fromRgb(img).resize({ width: sizePx, height: sizePx, fit: 'inside', withoutEnlargement: true });
+  // A large photo's preview is shrunk from its working copy (made for the models anyway; a 12 MP
+  // photo's full read costs ≈ 25 ms), as long as that copy is at least twice the preview's size.
+  const copy = await workingCopy(img);
+  const from = Math.max(copy.width, copy.height) >= 2 * sizePx ? copy : img;
+  const resized = fromRgb(from).resize({ width: sizePx, height: sizePx, fit: 'inside', withoutEnlargement: true });
   const { data, info } = await (format === 'jpeg' ? resized.jpeg({ quality: 85 }) : resized.webp({ quality: 80 })).toBuffer({
     resolveWithObject: true,
   });
@@ -130,19 +134,36 @@ const workingCopies = new WeakMap<RgbImage, Promise<RgbImage>>();
 
 /** The image's working copy (`WORKING_COPY`), or the image itself when it is not that large. */
 export function workingCopy(img: RgbImage): Promise<RgbImage> {
-  const longest = Math.max(img.width, img.height);
-  if (longest <= WORKING_COPY.fromSidePx) return Promise.resolve(img);
+  const size = workingCopySize(img);
+  if (!size) return Promise.resolve(img);
   let copy = workingCopies.get(img);
   if (!copy) {
-    const k = WORKING_COPY.sidePx / longest;
-    copy = resizeRaw(img, Math.max(1, Math.round(img.width * k)), Math.max(1, Math.round(img.height * k)), {}).then((c) => ({
-      ...c,
-      lossy: img.lossy,
-    }));
+    copy = resizeRaw(img, size.width, size.height, {}).then((c) => ({ ...c, lossy: img.lossy }));
     copy.catch(() => workingCopies.delete(img));
     workingCopies.set(img, copy);
   }
   return copy;
+}
+
+/**
+ * Gives `img` the working copy another thread made of the same pixels (a worker message carries
+ * both), so this thread does not read the photo in full to make it again. A copy of the wrong size
+ * is a BugError; for an image without a working copy, nothing happens.
+ */
+export function adoptWorkingCopy(img: RgbImage, copy: RgbImage): void {
+  const size = workingCopySize(img);
+  if (!size) return;
+  if (copy.width !== size.width || copy.height !== size.height || copy.data.length !== size.width * size.height * 3)
+    throw new BugError(`adoptWorkingCopy: a ${copy.width}x${copy.height} copy for a ${img.width}x${img.height} image`);
+  workingCopies.set(img, Promise.resolve({ data: copy.data, width: copy.width, height: copy.height, channels: 3, lossy: img.lossy }));
+}
+
+// The working copy's size in px, or undefined for an image at most `fromSidePx` on its longest side.
+function workingCopySize(img: { width: number; height: number }): { width: number; height: number } | undefined {
+  const longest = Math.max(img.width, img.height);
+  if (longest <= WORKING_COPY.fromSidePx) return undefined;
+  const k = WORKING_COPY.sidePx / longest;
+  return { width: Math.max(1, Math.round(img.width * k)), height: Math.max(1, Math.round(img.height * k)) };
 }
 
 // What a linear shrink to `width × height` reads: the working copy when the output is at most
@@ -165,6 +186,21 @@ async function resizeRaw(img: RgbImage, width: number, height: number, opts: Res
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data: asBytes(data), width: info.width, height: info.height, channels: 3 };
+}
+
+/**
+ * The image with its pixels in a buffer of its own (one exact-size copy), so a worker message can
+ * transfer them: sharp's buffers cannot be transferred, and a structured clone copies twice (for
+ * 36 MB: ≈ 72 ms of CPU against ≈ 40 for this copy and a transfer, measured in docs/benchmarks.md).
+ */
+export function transferable(img: RgbImage): RgbImage & { data: Uint8Array<ArrayBuffer> } {
+  return {
+    data: new Uint8Array(img.data),
+    width: img.width,
+    height: img.height,
+    channels: 3,
+    ...(img.lossy !== undefined && { lossy: img.lossy }),
+  };
 }
 
 /**

@@ -56,6 +56,8 @@ export {
   makeThumbnail,
   resizeRgb,
   workingCopy,
+  adoptWorkingCopy,
+  transferable,
   WORKING_COPY,
   cropRgb,
   type RgbImage,

@@ -1,5 +1,5 @@
 import { runModelBranch, type BranchRequest, type BranchResult, type ModelBranch } from '../analysis';
-import { workingCopy, type Box, type ModelRunner, type RgbImage } from '../inference';
+import { transferable, workingCopy, type Box, type ModelRunner, type RgbImage } from '../inference';
 import type { AppConfig } from '../config';
 import { silentLogger, type Logger } from '../core';
 import { resolveWorkerEntry } from './worker-entry';
@@ -75,10 +75,8 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
       // the photo in full again. The pixel statistics, when asked for here, measure the photo.
       const sent = want.pixels ? img : await workingCopy(img);
       // One exact-size copy, transferred: the caller keeps its pixels for the faces.
-      const data = new Uint8Array(sent.data);
-      const result = await rpc.call({ want, image: { data, width: sent.width, height: sent.height, lossy: img.lossy } }, signal, [
-        data.buffer,
-      ]);
+      const image = transferable({ ...sent, lossy: img.lossy });
+      const result = await rpc.call({ want, image }, signal, [image.data.buffer]);
       return sent === img ? result : inImagePx(result, img.width / sent.width, img.height / sent.height);
     },
     async close() {

@@ -3,6 +3,7 @@
 // the protocol is worker-rpc.ts.
 import { workerData } from 'node:worker_threads';
 import type { AppConfig } from '../config';
+import { adoptWorkingCopy } from '../inference';
 import type { ProcessedImage } from '../jobs';
 import type { BatchCall } from './batches-worker';
 import { localBatchProcessor } from './batches-processor';
@@ -11,7 +12,10 @@ import { serveRpc } from './worker-rpc';
 await serveRpc<BatchCall, ProcessedImage>(async () => {
   const processor = await localBatchProcessor((workerData as { config: AppConfig }).config);
   return {
-    handle: (call, signal) => processor.process(call.image, call.operation, signal),
+    handle: (call, signal) => {
+      if (call.workingCopy) adoptWorkingCopy(call.image.image, call.workingCopy);
+      return processor.process(call.image, call.operation, signal);
+    },
     close: async () => {
       await processor.close?.();
     },

@@ -8,10 +8,12 @@ import { localBatchProcessor } from '../../../src-main/services/batches-processo
 import { workerBatchProcessor } from '../../../src-main/services/batches-worker-pool';
 import { createIntakeFetcher } from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
-import type { ImageProcessor } from '../../../src-main/jobs';
+import type { FetchedImage, ImageProcessor } from '../../../src-main/jobs';
+import type { AnalyzeData } from '../../../src-main/shared/spec';
 import { runPicscan } from '../../helpers/cli';
 import { repoRoot } from '../../helpers/paths';
 import { createTestDb } from '../../helpers/db';
+import { enlargedJpeg } from '../../helpers/large-photos';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { ANALYZE_ALL, batchOptions, fixture, listOf, makeService, manifest, routeUniqueImages } from '../jobs/support';
 
@@ -105,12 +107,34 @@ describe('batches on the real models', () => {
     const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-bw-')) }, {});
     const worker = await workerBatchProcessor(config);
     const fetcher = createIntakeFetcher(intakeOptions('desktop'));
+    const fetch = (file: string): Promise<FetchedImage> => fetcher.fetch(file, new AbortController().signal);
     try {
-      const image = await fetcher.fetch(fixture('grace_hopper.jpg'), new AbortController().signal);
       const op = { kind: 'detect', minHeadScale: 0.015, selector: ['FRONTAL'] } as const;
+      const inProcess = await processor.process(
+        await fetch(fixture('grace_hopper.jpg')),
+        { ...op, selector: [...op.selector] },
+        new AbortController().signal,
+      );
+      const image = await fetch(fixture('grace_hopper.jpg'));
       const inWorker = await worker.process(image, { ...op, selector: [...op.selector] }, new AbortController().signal);
-      const inProcess = await processor.process(image, { ...op, selector: [...op.selector] }, new AbortController().signal);
       expect(inWorker).toEqual(inProcess);
+      // A 12 MP photo goes with the working copy its thumbnail was made from; the worker adopts it
+      // and analyses as in-process, where the same copy is made on this thread.
+      const large = join(mkdtempSync(join(tmpdir(), 'picscan-bw-')), 'family-12mp.jpg');
+      writeFileSync(large, await enlargedJpeg('family_six_faces.jpg', 4032, 3024));
+      const analyzed = async (p: ImageProcessor, img: FetchedImage): Promise<Omit<AnalyzeData, 'requestId'>> => {
+        const r = await p.process(img, structuredClone(ANALYZE_ALL), new AbortController().signal);
+        if (r.kind !== 'analyze') throw new Error(`expected an analyze result, got ${r.kind}`);
+        const { requestId: _, ...data } = r.data;
+        return data;
+      };
+      const largeInProcess = await analyzed(processor, await fetch(large));
+      const largeImage = await fetch(large);
+      expect(largeImage.thumbnail).toMatchObject({ width: 256, height: 192 });
+      const largeInWorker = await analyzed(worker, largeImage);
+      expect(largeInWorker).toEqual(largeInProcess);
+      expect(largeInWorker).toMatchObject({ metadata: { width: 4032, height: 3024 }, faces: expect.any(Array) });
+      expect(largeInWorker.faces!.length).toBeGreaterThanOrEqual(5);
     } finally {
       await worker.close?.();
       await fetcher.close?.();
@@ -137,10 +161,10 @@ describe('batches on the real models', () => {
         minHeadScale: 0.05,
         selector: ['FRONTAL'],
       });
+      const inProcess = [];
+      for (const img of images) inProcess.push(await processor.process(img, op(), new AbortController().signal));
       const pooled = await Promise.all(images.map((img) => pool.process(img, op(), new AbortController().signal)));
-      for (const [i, img] of images.entries()) {
-        expect(pooled[i]).toEqual(await processor.process(img, op(), new AbortController().signal));
-      }
+      expect(pooled).toEqual(inProcess);
     } finally {
       await pool.close?.();
       await fetcher.close?.();
