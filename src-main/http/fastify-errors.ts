@@ -28,6 +28,8 @@ export function fromFastifyError(err: FastifyError, log: Logger): ApiError {
         azure: 'UnsupportedMediaType',
         kairos: KAIROS.unsupportedMediaType,
       };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY': // Fastify 5's JSON parse error (no longer a SyntaxError)
+      return { code: 'malformed-json', message: 'The body is not valid JSON.' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: 'malformed-json', message: 'The body is empty although Content-Type is application/json.' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -152,10 +152,17 @@ describe('transport errors', () => {
     const bad = { method: 'POST' as const, headers: { 'content-type': 'application/json', key }, body: '{"image": ' };
     const a = await call(api.url + '/ai/vision/analyze', bad);
     expect(a.status).toBe(400);
-    expect(a.json).toMatchObject({ status: false, error: { code: 'BadArgument' } });
+    expect(a.json).toMatchObject({ status: false, error: { code: 'BadArgument', message: 'The body is not valid JSON.' } });
     const d = await call(api.url + '/ai/faces/detect', bad);
     expect(d.status).toBe(400);
-    expect(d.json).toMatchObject({ Errors: [{ ErrCode: 1003 }] });
+    expect(d.json).toMatchObject({ Errors: [{ ErrCode: 1003, Message: expect.stringMatching(/not valid JSON/) }] });
+    // A prototype key is refused by the parser, said the same way (never a framework code).
+    const proto = await call(api.url + '/ai/vision/analyze', {
+      ...bad,
+      body: '{"__proto__": {"x": 1}, "image": "https://example.com/a.jpg"}',
+    });
+    expect(proto.status).toBe(400);
+    expect(JSON.stringify(proto.json)).not.toMatch(/FST_/);
     const arr = await call(api.url + '/ai/vision/analyze', { ...bad, body: '["x"]' });
     expect(arr.status).toBe(400);
   });
