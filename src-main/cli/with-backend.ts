@@ -1,4 +1,4 @@
-import { createBackend, type Backend, type BackendOptions } from '../app';
+import { createBackend, namedStorageFailure, type Backend, type BackendOptions } from '../app';
 import type { AppConfig } from '../config';
 
 /**
@@ -9,6 +9,8 @@ export async function withBackend<T>(config: AppConfig, options: BackendOptions,
   const backend = createBackend(config, options);
   try {
     return await run(backend);
+  } catch (err) {
+    throw namedStorageFailure(config, err);
   } finally {
     await backend.close();
   }

@@ -6,7 +6,8 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import { createBackend, type Backend } from '../../app';
+import type { Backend } from '../../app';
+import { withBackend } from '../with-backend';
 import type { ListFormat } from '../../jobs';
 import type { BatchService } from '../../services/batches.service';
 import { ANALYSIS_CONCURRENCY, detailsList, DOWNLOAD_CONCURRENCY, featuresList, MIN_HEAD_SCALE, selectorList } from '../../shared/contract';
@@ -36,18 +37,14 @@ export async function withBatches<T>(
   beforeStart?: (service: BatchService) => void,
 ): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
-  const backend = createBackend(config, {
-    batches: { remoteProcessor: remoteProcessorFor(flags), distributed: distributedDeps(flags, config) },
-  });
-  try {
+  const options = { batches: { remoteProcessor: remoteProcessorFor(flags), distributed: distributedDeps(flags, config) } };
+  return withBackend(config, options, async (backend) => {
     const service = backend.batches();
     beforeStart?.(service);
     // The models run in worker threads so progress output and Ctrl-C stay responsive.
     if (withModels) await backend.batchModels();
     return await fn({ service, backend });
-  } finally {
-    await backend.close();
-  }
+  });
 }
 
 /** Parses a batch id argument. */

@@ -41,6 +41,18 @@ migrate(seed);
 seed.pragma('journal_mode = DELETE'); // no -wal/-shm files the user could create beside it
 seed.close();
 chmodSync(readOnly, 0o444);
+/**
+ * The same in WAL mode (as picscan leaves its databases): opening it writes nothing, so the
+ * commands that only read still work and the refusal shows at the first write.
+ */
+const walDir = join(dir, 'wal');
+mkdirSync(walDir);
+chmodSync(walDir, 0o777);
+const readOnlyWal = join(walDir, 'readonly.db');
+const walSeed = openDatabase(readOnlyWal);
+migrate(walSeed);
+walSeed.close();
+chmodSync(readOnlyWal, 0o444);
 /** A new database in a folder the user may not write. */
 const lockedDir = join(dir, 'locked');
 mkdirSync(lockedDir);
@@ -99,4 +111,25 @@ describe('commands on a database they cannot use', () => {
       });
     });
   }
+});
+
+describe('a read-only database in WAL mode', () => {
+  it('can be read, and a write says the file is read-only in one line (exit 1)', { timeout: 120_000 }, async () => {
+    const run = (args: string[]): Promise<CliRun> =>
+      runPicscan([...args, '--db', readOnlyWal], { env: { PICSCAN_DATA_DIR: dataDir }, timeoutMs: HANG_MS, user: asUser });
+    const listed = await run(['batches', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+    for (const args of [
+      ['batch', list],
+      ['keys', 'create', '--name', 'ci', '--tier', 'basic'],
+    ]) {
+      const r = await run(args);
+      const label = `picscan ${args.join(' ')}: ${r.stderr}`;
+      expect(r.code, label).toBe(1);
+      expect(r.stderr, label).toContain(readOnlyWal);
+      expect(r.stderr, label).toMatch(/is read-only/);
+      expect(r.stderr, label).not.toMatch(/unexpected error|\n\s+at /);
+    }
+  });
 });
