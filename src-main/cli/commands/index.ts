@@ -3,6 +3,7 @@ import { registerBatch } from './batch';
 import { registerBatches } from './batches';
 import { registerResume } from './resume';
 import { registerCancel } from './cancel';
+import { registerDelete } from './delete';
 import { registerExport } from './export';
 import { registerKeys } from './keys';
 import { registerServe } from './serve';
@@ -22,6 +23,7 @@ export const commands: RegisterCommand[] = [
   registerBatches,
   registerResume,
   registerCancel,
+  registerDelete,
   registerExport,
   registerDetect,
   registerAnalyze,

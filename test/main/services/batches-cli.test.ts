@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../../src-main/store';
+import { BatchesRepo, migrate, openDatabase } from '../../../src-main/store';
 import { runPicscan } from '../../helpers/cli';
 import { seedBatch } from '../store/seed';
 
@@ -72,6 +72,29 @@ describe('picscan batch commands', () => {
     const r = await runPicscan(['cancel', String(second), '--json', '--db', dbPath], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: second, status: 'cancelled', counts: { skipped: 2, done: 3 } });
+  });
+
+  it('deletes a batch whose import was interrupted, which resume refuses', async () => {
+    const db = openDatabase(dbPath);
+    // What a crash mid-import leaves: the batch row and some items, the import never marked complete.
+    const half = new BatchesRepo(db).insert({
+      name: 'half',
+      operation: { kind: 'analyze', features: [], details: [] },
+      backend: { kind: 'local' },
+    });
+    db.close();
+    const resumed = await runPicscan(['resume', String(half), '--db', dbPath], { env });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/not fully imported.*delete it/);
+    const deleted = await runPicscan(['delete', String(half), '--db', dbPath], { env });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toMatch(new RegExp(`Deleted batch ${half} "half"`));
+    const listed = JSON.parse((await runPicscan(['batches', '--json', '--db', dbPath], { env })).stdout) as Array<{ id: number }>;
+    expect(listed.map((b) => b.id)).not.toContain(half);
+    expect(listed.map((b) => b.id)).toContain(batchId); // the others stay
+    const again = await runPicscan(['delete', String(half), '--db', dbPath], { env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(new RegExp(`no batch ${half}`));
   });
 
   it('maps errors to exit codes: bad arguments 2, unknown batch 1', async () => {

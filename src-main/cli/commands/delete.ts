@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { parseBatchId, withBatches, type DbFlag } from './batch';
+
+/**
+ * `picscan delete <id>`: removes a batch with its items, results and thumbnails (cancelling it
+ * first when this process runs it; refused while another process runs it). The way out of a batch
+ * whose import was interrupted, as the app's Delete button is.
+ */
+export function registerDelete(program: Command): void {
+  program
+    .command('delete')
+    .description('delete a batch with its items, results and thumbnails (results of other batches stay)')
+    .argument('<id>', 'batch id (see picscan batches)')
+    .option('--db <file>', 'database file (default: the app-data database)')
+    .action(async (idText: string, o: DbFlag) => {
+      const id = parseBatchId(idText);
+      await withBatches(o, async ({ service }) => {
+        const { name, counts } = service.get(id);
+        await service.delete(id);
+        process.stderr.write(`Deleted batch ${id} "${name}" (${counts.total} items).\n`);
+      });
+    });
+}
