@@ -15,7 +15,7 @@ import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import { ExitCode } from '../exit-codes';
 import { contractFlag, countFlag, minHeadScaleFlag } from '../flags';
-import { backendOf, remoteProcessorFor, type BackendFlags } from './remote-backend';
+import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
 import { distributedBackend, distributedDeps, workersText, type RedisFlag } from './distributed-backend';
 
 /** `--db` and the app config, shared by every batch command. */
@@ -218,6 +218,7 @@ export function registerBatch(program: Command): void {
       if (redisUrl !== undefined && o.backend !== undefined)
         throw new AppError('invalid-parameter', '--redis and --backend cannot be combined.');
       const backend = redisUrl !== undefined ? distributedBackend(redisUrl) : backendOf(o);
+      if (backend.kind === 'remote') remoteKey(o);
       const analysisConcurrency = o.concurrency === undefined ? undefined : countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
       const downloadConcurrency =
         o.downloadConcurrency === undefined ? undefined : countFlag(o.downloadConcurrency, '--download-concurrency', DOWNLOAD_CONCURRENCY);

@@ -39,9 +39,15 @@ export function backendOf(o: BackendFlags): Backend {
  * batch: it comes from `--key` or `PICSCAN_REMOTE_KEY` each time a batch starts or resumes.
  */
 export function remoteProcessorFor(o: BackendFlags, env: NodeJS.ProcessEnv = process.env): BatchServiceDeps['remoteProcessor'] {
+  return (backend) => remoteProcessorFactory({ key: remoteKey(o, env) })(backend);
+}
+
+/**
+ * The remote API key from `--key` or PICSCAN_REMOTE_KEY; without one, `unauthorized`. `picscan
+ * batch` asks before it creates the batch, so a missing key leaves no batch behind.
+ */
+export function remoteKey(o: Pick<BackendFlags, 'key'>, env: NodeJS.ProcessEnv = process.env): string {
   const key = o.key ?? env.PICSCAN_REMOTE_KEY;
-  return (backend) => {
-    if (!key) throw new AppError('unauthorized', 'This batch uses the remote API: pass --key <key> or set PICSCAN_REMOTE_KEY.');
-    return remoteProcessorFactory({ key })(backend);
-  };
+  if (!key) throw new AppError('unauthorized', 'This batch uses the remote API: pass --key <key> or set PICSCAN_REMOTE_KEY.');
+  return key;
 }

@@ -65,6 +65,10 @@ describe('picscan batch --backend remote', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('pass --key <key> or set PICSCAN_REMOTE_KEY');
     expect(run.stderr).not.toMatch(/\n\s+at /);
+    // Asked before the batch is made: no orphan batch waits in the database.
+    expect(run.stderr).not.toMatch(/^Batch \d+:/m);
+    const listed = await runPicscan(['batches', '--json', '--db', join(dir, 'nokey.db')]);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 
   it('rejects bad backend flags as usage errors', async () => {
