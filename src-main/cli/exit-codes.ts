@@ -10,6 +10,8 @@ export const ExitCode = {
   usage: 2,
   /** Interrupted by the user (Ctrl-C); a batch is paused and can be resumed. */
   interrupted: 130,
+  /** Asked to stop by SIGTERM (a service manager, `kill`); a batch is paused and can be resumed. */
+  terminated: 143,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -104,7 +104,8 @@ export function progressLine(p: BatchProgress): string {
 
 /**
  * Runs a batch to its end with progress on stderr: a live bar on a TTY, a plain line every
- * `everyS` seconds otherwise. Ctrl-C pauses cleanly (a second one quits at once); exit 130.
+ * `everyS` seconds otherwise. Ctrl-C pauses cleanly (a second one quits at once); exit 130, or
+ * 143 for SIGTERM.
  * Exit 1 when items failed, when the batch was cancelled meanwhile (`picscan cancel` from
  * another process), or when the database refused a write (the batch is then paused).
  */
@@ -134,14 +135,19 @@ export async function followBatch(service: BatchService, id: number, everyS: num
       process.stderr.write(`${progressLine(p)}\n`);
     }
   });
-  let interrupted = false;
-  const onSigint = (): void => {
-    if (interrupted) process.exit(ExitCode.interrupted); // second Ctrl-C: items mid-way are re-queued on resume
-    interrupted = true;
-    process.stderr.write(`\nPausing batch ${id}… (Ctrl-C again to quit now)\n`);
+  // Ctrl-C, or SIGTERM from a service manager or `kill`: pause cleanly (analyses in flight finish
+  // and are kept; the rest stays queued), exit 130 or 143. A second signal quits at once; items
+  // left mid-way are re-queued on resume.
+  let interrupted: NodeJS.Signals | undefined;
+  const exitCodeOf = (signal: NodeJS.Signals): number => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) process.exit(exitCodeOf(signal));
+    interrupted = signal;
+    process.stderr.write(`\nPausing batch ${id}… (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now)\n`);
     void service.pause(id);
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let summary: BatchSummary;
   try {
     summary = await service.start(id);
@@ -154,7 +160,8 @@ export async function followBatch(service: BatchService, id: number, everyS: num
       });
     throw err;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     off();
     bar?.stop();
   }
@@ -165,7 +172,7 @@ export async function followBatch(service: BatchService, id: number, everyS: num
     process.exitCode = ExitCode.failed;
   } else if (interrupted || summary.status === 'paused') {
     process.stderr.write(`Batch ${id} paused; continue with: picscan resume ${id}\n`);
-    process.exitCode = ExitCode.interrupted;
+    process.exitCode = exitCodeOf(interrupted ?? 'SIGINT');
   } else {
     process.exitCode = summary.counts.failed > 0 ? ExitCode.failed : ExitCode.ok;
   }

@@ -181,32 +181,40 @@ describe('batches on the real models', () => {
   });
 
   // Two real processes with real models: generous on a shared, busy machine.
-  it('pauses on Ctrl-C (exit 130) and finishes with picscan resume', { timeout: 180_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'picscan-ba-sigint-'));
-    const db = join(dir, 'p.db');
-    const list = join(dir, 'list.txt');
-    const urls = await routeUniqueImages(server, 60, '/sigint');
-    writeFileSync(list, urls.join('\n'));
-    const env = { ...process.env, PICSCAN_DATA_DIR: dir };
-    const child = spawn(
-      process.execPath,
-      [join(repoRoot, 'bin', 'picscan.js'), 'batch', list, '--db', db, '--features', 'tags', '--details', '', '--progress-every', '1'],
-      {
-        cwd: repoRoot,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', () => {});
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    for (let i = 0; i < 600 && !/running: [1-9]/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(stderr).toMatch(/paused; continue with: picscan resume 1/);
-    const resumed = await runPicscan(['resume', '1', '--db', db, '--json'], { env, timeoutMs: 180_000 });
-    expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'done', counts: { done: 60, failed: 0, total: 60 } });
-  });
+  // Ctrl-C, and SIGTERM as a service manager or `kill` sends it: both pause cleanly.
+  for (const [signal, code, images] of [
+    ['SIGINT', 130, 60],
+    ['SIGTERM', 143, 24],
+  ] as const) {
+    it(`pauses on ${signal} (exit ${code}) and finishes with picscan resume`, { timeout: 180_000 }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), `picscan-ba-${signal.toLowerCase()}-`));
+      const db = join(dir, 'p.db');
+      const list = join(dir, 'list.txt');
+      const urls = await routeUniqueImages(server, images, `/${signal.toLowerCase()}`);
+      writeFileSync(list, urls.join('\n'));
+      const env = { ...process.env, PICSCAN_DATA_DIR: dir };
+      const child = spawn(
+        process.execPath,
+        [join(repoRoot, 'bin', 'picscan.js'), 'batch', list, '--db', db, '--features', 'tags', '--details', '', '--progress-every', '1'],
+        {
+          cwd: repoRoot,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdout.on('data', () => {});
+      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      for (let i = 0; i < 600 && !/running: [1-9]/.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
+      child.kill(signal);
+      expect(await exited, stderr).toBe(code);
+      expect(stderr).toMatch(/paused; continue with: picscan resume 1/);
+      const listed = await runPicscan(['batches', '--json', '--db', db], { env });
+      expect(JSON.parse(listed.stdout)).toMatchObject([{ id: 1, status: 'paused' }]);
+      const resumed = await runPicscan(['resume', '1', '--db', db, '--json'], { env, timeoutMs: 180_000 });
+      expect(resumed.code).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'done', counts: { done: images, failed: 0, total: images } });
+    });
+  }
 });
