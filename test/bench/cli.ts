@@ -5,7 +5,8 @@
 // - `picscan --version` (start-up);
 // - `picscan analyze` of one fixture photo (start-up, model loading, one analysis);
 // - `picscan serve --http`, idle (VmRSS once it listens and has settled);
-// - `picscan batch` of BENCH_CLI_UNIQUE (default 120) byte-unique JPEGs from a loopback server,
+// - `picscan batch` of BENCH_CLI_UNIQUE (default 120) byte-unique JPEGs from a loopback server
+//   (also its CPU seconds, all threads, from /proc: steadier than wall time on a busy machine),
 //   with glibc's malloc defaults and with the setting `npm start` gives its processes
 //   (bin/process-env.js); the fixture photos as they are, or with BENCH_CLI_LARGE=1 enlarged to
 //   7.7–12.2 MP (test/helpers/large-photos.ts), as phone photos come.
@@ -37,6 +38,8 @@ if (process.platform !== 'linux') {
 
 interface Run {
   wallMs: number;
+  /** CPU seconds of the child, read every POLL_MS (the last poll before it exited). */
+  cpuS: number;
   stdout: string;
   peakMb: number;
   code: number | null;
@@ -48,6 +51,23 @@ function procKb(pid: number, field: string): number {
   try {
     const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux build we run). */
+const USER_HZ = 100;
+
+/**
+ * CPU seconds (user + system, every thread) the child used so far, from /proc/<pid>/stat; 0 once
+ * it has gone. Less sensitive to other load on the machine than wall time.
+ */
+function procCpuS(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After "pid (comm) ", utime and stime are the 12th and 13th fields (stat(5) fields 14 and 15).
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
   } catch {
     return 0;
   }
@@ -69,7 +89,11 @@ function picscan(checkout: string, args: string[], env: NodeJS.ProcessEnv, until
   let output = '';
   let stdout = '';
   let stderr = '';
-  const poll = setInterval(() => (peakKb = Math.max(peakKb, procKb(child.pid!, 'VmHWM'))), POLL_MS);
+  let cpuS = 0;
+  const poll = setInterval(() => {
+    peakKb = Math.max(peakKb, procKb(child.pid!, 'VmHWM'));
+    cpuS = Math.max(cpuS, procCpuS(child.pid!));
+  }, POLL_MS);
   const onOutput = (d: Buffer): void => {
     output += d.toString();
     if (untilReady && untilReady.test(output) && !idleKb) {
@@ -93,7 +117,7 @@ function picscan(checkout: string, args: string[], env: NodeJS.ProcessEnv, until
     child.on('close', (code) => {
       clearInterval(poll);
       const kb = untilReady ? idleKb : peakKb;
-      done({ wallMs: performance.now() - started, stdout, peakMb: Math.round(kb / 1024), code: untilReady ? 0 : code, stderr });
+      done({ wallMs: performance.now() - started, cpuS, stdout, peakMb: Math.round(kb / 1024), code: untilReady ? 0 : code, stderr });
     });
   });
 }
@@ -153,7 +177,12 @@ try {
         const r = await picscan(c, ['batch', list, '--db', join(e.PICSCAN_DATA_DIR!, 'bench.db'), '--json'], e);
         const done = (JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { counts?: { done?: number } }).counts?.done;
         if (done !== UNIQUE) throw new Error(`${label(c)}: picscan batch analysed ${done} of ${UNIQUE} images:\n${r.stderr.slice(-2000)}`);
-        report(`batch ${UNIQUE} unique, ${name} (peak RSS)`, c, r, ` | ${(UNIQUE / (r.wallMs / 1000)).toFixed(1)} images/s incl. start-up`);
+        report(
+          `batch ${UNIQUE} unique, ${name} (peak RSS)`,
+          c,
+          r,
+          ` | ${(UNIQUE / (r.wallMs / 1000)).toFixed(1)} images/s incl. start-up | CPU ${r.cpuS.toFixed(1)} s`,
+        );
       }
     }
   }
