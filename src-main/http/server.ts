@@ -4,7 +4,7 @@ import { createServer as createHttps } from 'node:https';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { silentLogger, type Logger } from '../core';
 import type { ApiServices } from '../services/api';
-import { clientErrorHandler } from './client-errors';
+import { clientErrorHandler, requestTracker } from './client-errors';
 import { fromFastifyError, sendError } from './fastify-errors';
 import { registerOpenApi } from './openapi';
 import { loggablePath } from './route-family';
@@ -56,6 +56,8 @@ const DEFAULT_TIMEOUTS: ServerTimeouts = {
 export async function createHttpServer(opts: HttpServerOptions): Promise<FastifyInstance> {
   const t = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const log = opts.logger ?? silentLogger;
+  // A timed-out request's 408 takes its route's error shape from what this recorded.
+  const requests = requestTracker();
   const serverOpts = {
     headersTimeout: t.headersTimeoutMs,
     requestTimeout: t.requestTimeoutMs,
@@ -71,7 +73,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     exposeHeadRoutes: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    clientErrorHandler: clientErrorHandler(log),
+    clientErrorHandler: clientErrorHandler(log, requests),
     // Requests Fastify cannot route (a URL with bad percent-encoding): its default reply quotes
     // the whole URL, key included, and carries no trace id. The hooks do not run for these.
     frameworkErrors: (err, request, reply) => {
@@ -79,10 +81,13 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
       logRequest(log, request, error.status ?? 400);
       void sendError(reply, request, error);
     },
-    serverFactory: (handler) =>
-      (opts.tls
-        ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler)
-        : createHttp(serverOpts, handler)) as HttpServer,
+    serverFactory: (handler) => {
+      const server = (
+        opts.tls ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttp(serverOpts, handler)
+      ) as HttpServer;
+      requests.track(server);
+      return server;
+    },
   });
   // Only JSON bodies: uploads, raw bytes and form posts get a clear 415.
   app.removeContentTypeParser(['text/plain']);

@@ -152,3 +152,74 @@ describe('error replies never echo the key or the query, and always carry a trac
     expect(text).not.toContain(key.slice(4));
   });
 });
+
+describe('requests not received in time are answered 408 in their route family shape', () => {
+  let slow: ApiHarness;
+  beforeAll(async () => {
+    slow = await startApi({
+      operations: intakeOperations(),
+      timeouts: { headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 },
+    });
+  });
+  afterAll(() => slow.close());
+
+  /**
+   * Sends `first` (if any) and waits for its reply, then `partial`, dripping `drip` every 100 ms,
+   * until the server closes; the last reply on the connection.
+   */
+  function timeOut(partial: string, opts: { first?: string; drip?: string } = {}): Promise<{ status: number; body: unknown }> {
+    const { hostname, port } = new URL(slow.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let out = '';
+      let timer: NodeJS.Timeout | undefined;
+      const sendPartial = (): void => {
+        socket.write(partial);
+        if (opts.drip) timer = setInterval(() => socket.writable && socket.write(opts.drip!), 100);
+      };
+      socket.setEncoding('latin1');
+      socket.on('error', () => undefined);
+      socket.on('data', (d: string) => {
+        const before = out;
+        out += d;
+        // The first request's reply arrived: the connection is idle, send the slow request.
+        if (opts.first && !before) setTimeout(sendPartial, 100);
+      });
+      socket.on('connect', () => (opts.first ? socket.write(opts.first) : sendPartial()));
+      socket.on('close', () => {
+        clearInterval(timer);
+        const last = out.slice(out.lastIndexOf('HTTP/1.1 '));
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(last)?.[1]);
+        if (!status) return reject(new Error(`no HTTP reply: ${JSON.stringify(out.slice(0, 200))}`));
+        resolve({ status, body: JSON.parse(last.slice(last.indexOf('\r\n\r\n') + 4)) as unknown });
+      });
+    });
+  }
+
+  it('a detect body that stops arriving → 408 in the Kairos shape', async () => {
+    const res = await timeOut(
+      'POST /ai/faces/detect HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"im',
+    );
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ Errors: [{ ErrCode: 1003, Message: expect.stringContaining('not received in time') }] });
+  });
+
+  it('an analyze head that trickles past the header timeout → 408 in the analyze envelope', async () => {
+    const res = await timeOut('POST /ai/vision/analyze HTTP/1.1\r\nHost: x\r\n', { drip: 'X-A: b\r\n' });
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ query: 'analyze', status: false, error: { code: 'Timeout' } });
+  });
+
+  it('on a kept-alive connection, the slow second request names its own route, not the first', async () => {
+    const first = 'GET /ai/vision/analyze HTTP/1.1\r\nHost: x\r\n\r\n';
+    const res = await timeOut('POST /ai/faces/detect HTTP/1.1\r\nHost: x\r\n', { first, drip: 'X-A: b\r\n' });
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ Errors: [{ ErrCode: 1003 }] });
+  });
+
+  it('a connection whose request line never arrives → 408 in the generic shape', async () => {
+    const res = await timeOut('POST /ai/faces/de');
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ error: { code: 'Timeout', message: expect.any(String) } });
+  });
+});
