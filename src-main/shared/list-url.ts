@@ -25,10 +25,27 @@ const SHOWN_CHARS = 200;
 
 const ACCEPTED_SCHEMES = new Set(['http:', 'https:', 'file:']);
 
+// Userinfo wherever a URL parser could find it: from the start of the text (`user:pw@host`, and
+// `http:user:pw@host`, which WHATWG reads as http://user:pw@host) or after any `scheme:/` or `//`
+// (backslashes too), up to the last `@` before the host ends at / ? # or \. Spaces included: a
+// parser percent-encodes them, so `http://user:p w@host` is a valid URL with a password.
+const USERINFO = /(^|[A-Za-z][A-Za-z0-9+.-]*:[/\\]+|[/\\]{2})[^/?#\\]*@/g;
+
+/**
+ * A list line as messages may quote it: any user name and password replaced by `***`, whether or
+ * not the line parses as a URL (credentials are never echoed, docs/intake.md). The item keeps the
+ * line as written as its identity; only what is shown changes.
+ */
+export function withoutUserinfo(text: string): string {
+  return text.replace(USERINFO, '$1***@');
+}
+
 /** Checks and normalises one URL of a list: http(s) or file:, no credentials, at most 64 KiB. */
 export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' | 'error'> {
   const text = raw.trim();
-  const shown = text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text;
+  // Credentials go before the cut, which could otherwise drop the `@` that marks them.
+  const safe = withoutUserinfo(text);
+  const shown = safe.length > SHOWN_CHARS ? `${safe.slice(0, SHOWN_CHARS - 1)}…` : safe;
   const refuse = (code: ErrorCode, why: string): Pick<ListEntry, 'url' | 'error'> => ({
     url: text,
     error: { code, message: `Line ${line}: "${shown}" ${why}` },
@@ -43,7 +60,9 @@ export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' |
     return refuse('invalid-image-url', 'is not a valid URL.');
   }
   if (!ACCEPTED_SCHEMES.has(url.protocol)) {
-    return refuse('unsupported-scheme', `uses the ${url.protocol} scheme; only http:, https: and file: are accepted.`);
+    // Not named when it was taken out with the userinfo: in `alice:pw@host` the "scheme" is a user name.
+    const scheme = safe.toLowerCase().startsWith(url.protocol) ? `the ${url.protocol} scheme` : 'another scheme';
+    return refuse('unsupported-scheme', `uses ${scheme}; only http:, https: and file: are accepted.`);
   }
   if (url.username || url.password) return refuse('invalid-image-url', 'contains a user name or password.');
   if (url.protocol !== 'file:' && url.hostname === '') return refuse('invalid-image-url', 'has no host name.');

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readUrlList, type ListEntry, type ListFormat } from '../../../src-main/jobs';
+import { checkListUrl, withoutUserinfo } from '../../../src-main/shared/list-url';
 
 async function read(text: string | string[], format: ListFormat = 'auto'): Promise<ListEntry[]> {
   const out: ListEntry[] = [];
@@ -42,5 +43,38 @@ describe('reading URL lists', () => {
 
   it('treats a list whose first line is a URL as text', async () => {
     expect(await read('http://a.org/x,y.jpg\n')).toHaveLength(1);
+  });
+
+  it("never quotes a line's user name or password in its message, parseable URL or not; the line stays the identity", async () => {
+    const pw = 'S3cretPass';
+    const lines = [
+      `http://alice:${pw}@127.0.0.1:18080/x.jpg`, // valid URL with credentials
+      `http://alice@h.example.org/x.jpg`, // user name only
+      `http://alice@corp:${pw}@h.example.org/x.jpg`, // an @ inside the userinfo
+      `http://alice:${pw} two@h.example.org/x.jpg`, // a space in the password (still a valid URL)
+      `http:alice:${pw}@h.example.org/x.jpg`, // no slashes: WHATWG still reads userinfo
+      `http:\\\\alice:${pw}@h.example.org\\x.jpg`, // backslashes
+      `ftp://alice:${pw}@h.example.org/x.jpg`, // refused for its scheme
+      `alice:${pw}@h.example.org/x.jpg`, // no scheme: read as the scheme "alice:"
+      `"http://alice:${pw}@h.example.org/x.jpg"`, // not a URL
+      `//alice:${pw}@h.example.org/x.jpg`, // not a URL
+      `http://alice:${'p'.repeat(300)}@h.example.org/x.jpg`, // quoted cut at 200 characters
+      `http://alice:${pw}@h.example.org/${'a'.repeat(70_000)}.jpg`, // over the length limit
+    ];
+    for (const line of lines) {
+      const { url, error } = checkListUrl(line, 7);
+      expect(url, line).toBe(line.trim());
+      expect(error?.message, line).toMatch(/^Line 7: "/);
+      expect(error!.message, line).toMatch(/127\.0\.0\.1|h\.example\.org/);
+      expect(error!.message, line).toContain('***@');
+      for (const secret of ['alice', pw, 'pppp']) expect(error!.message, line).not.toContain(secret);
+    }
+    const [entry] = await read(`${lines[0]}\n`);
+    expect(entry!.error!.message).toBe('Line 1: "http://***@127.0.0.1:18080/x.jpg" contains a user name or password.');
+  });
+
+  it('leaves an @ outside the userinfo as written', () => {
+    for (const text of ['http://h.example.org/a@b.jpg', 'file:///home/a@b.jpg', 'http://h.example.org/x.jpg?u=a:b@c', 'nope'])
+      expect(withoutUserinfo(text)).toBe(text);
   });
 });
