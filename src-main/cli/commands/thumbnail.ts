@@ -5,6 +5,7 @@ import { parseThumbnailParams } from '../../services/api';
 import { THUMBNAIL_SIDE_PX } from '../../shared/contract';
 import { withBackend } from '../with-backend';
 import { ExitCode } from '../exit-codes';
+import { cannotWrite, checkWritableFile } from '../out-path';
 
 interface ThumbnailFlags {
   width: string;
@@ -16,7 +17,8 @@ interface ThumbnailFlags {
 /**
  * `picscan thumbnail <image> --width W --height H [--smart] --out <file>`: the thumbnail
  * operation on one image (URL or file), written as JPEG for JPEG input and PNG for PNG input.
- * Sizes are checked by the API's own parameter schema (1..1024): a bad size exits 2.
+ * Sizes are checked by the API's own parameter schema (1..1024): a bad size exits 2, and so does
+ * an `--out` that cannot be written (checked before the image is analysed).
  */
 export function registerThumbnail(program: Command): void {
   program
@@ -29,9 +31,14 @@ export function registerThumbnail(program: Command): void {
     .requiredOption('--out <file>', 'where to write the thumbnail (JPEG for JPEG input, PNG for PNG input)')
     .action(async (image: string, o: ThumbnailFlags) => {
       const req = parseThumbnailParams({ image, width: o.width, height: o.height, smartCropping: Boolean(o.smart) });
+      await checkWritableFile(o.out); // before the models load and the image is analysed
       await withBackend(loadConfig(), {}, async (backend) => {
         const t = await backend.thumbnails().thumbnail(req.image, req);
-        await writeFile(o.out, t.data);
+        try {
+          await writeFile(o.out, t.data);
+        } catch (err) {
+          throw cannotWrite(o.out, err);
+        }
         const how = t.regions ? `smart crop around ${t.regions.kind}` : 'centre crop';
         const c = t.crop;
         process.stdout.write(
