@@ -8,6 +8,7 @@ import { doneItems, writeThumbnails } from '../../services/export-thumbnails';
 import type { ThumbnailService } from '../../services/thumbnail.service';
 import type { ExportFormat, ItemStatus, ResultFilter } from '../../shared/batch';
 import { COLOR_NAMES } from '../../shared/spec';
+import { cannotWrite, checkWritableFile, makeWritableFolder } from '../out-path';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
 
 interface ExportFlags extends DbFlag {
@@ -86,12 +87,12 @@ export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ResultFilter;
 }
 
-/** Opens the output file up front, so a bad path is a clear error rather than a stream failure later. */
+/** Opens the output file before writing to it, so a bad path is a clear error rather than a stream failure later. */
 async function openOut(path: string): Promise<WriteStream> {
   try {
     return (await open(path, 'w')).createWriteStream();
   } catch (err) {
-    throw new AppError('invalid-input', `Cannot write ${path}: ${(err as Error).message}`);
+    throw cannotWrite(path, err);
   }
 }
 
@@ -163,6 +164,11 @@ export function registerExport(program: Command): void {
       const thumbnailOptions = thumbnailOptionsOf(o);
       await withBatches(o, async ({ service, backend }) => {
         service.get(id); // not-found before creating the file
+        if (thumbnailOptions) {
+          // Both paths are checked before the first thumbnail is made, not after the last.
+          if (o.out !== '-') await checkWritableFile(o.out);
+          await makeWritableFolder(o.thumbnails!);
+        }
         const thumbnails =
           thumbnailOptions && (await exportThumbnails(service, filter, o.thumbnails!, thumbnailOptions, () => backend.thumbnails()));
         const out = o.out === '-' ? process.stdout : await openOut(o.out);

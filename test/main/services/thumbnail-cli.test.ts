@@ -1,5 +1,5 @@
 /** `picscan thumbnail` and `picscan export --thumbnails` as child processes on the real models. */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -56,6 +56,27 @@ describe('picscan thumbnail', () => {
       1,
     );
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses an --out it cannot write with one line and exit 2, before reading the image', async () => {
+    const size = ['--width', '10', '--height', '10'];
+    const cases: Array<[string, RegExp]> = [
+      [
+        join(dir, 'no-such-folder', 't.jpg'),
+        /^picscan: Cannot write .*no-such-folder\/t\.jpg: the folder .*no-such-folder does not exist\.\n$/,
+      ],
+      [dir, /^picscan: Cannot write .*: it is a folder\.\n$/],
+      [join(fixture('obama_portrait.jpg'), 't.jpg'), /^picscan: Cannot write .*: a part of the path is a file, not a folder\.\n$/],
+    ];
+    for (const [out, message] of cases) {
+      const r = await runPicscan(['thumbnail', fixture('obama_portrait.jpg'), ...size, '--out', out], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    // A missing image would fail with exit 1: the path is refused first.
+    const both = await runPicscan(['thumbnail', join(dir, 'missing.jpg'), ...size, '--out', join(dir, 'nope', 't.jpg')], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/Cannot write .*does not exist/);
   });
 });
 
@@ -122,5 +143,21 @@ describe('picscan export --thumbnails', () => {
       expect(bad.code, args.join(' ')).toBe(2);
     }
     expect(existsSync(join(dir, 't3'))).toBe(false);
+  });
+
+  it('refuses a --thumbnails folder or an --out it cannot write with one line and exit 2, before making thumbnails', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const args = ['export', String(batchId), '--size', '20x20', '--db', dbPath];
+    const intoFile = await runPicscan([...args, '--out', join(dir, 'f.csv'), '--thumbnails', file], { env });
+    expect(intoFile.code).toBe(2);
+    expect(intoFile.stderr).toBe(`picscan: Cannot write ${file}: it is a file, not a folder.\n`);
+    const underFile = await runPicscan([...args, '--out', '-', '--thumbnails', join(file, 'thumbs')], { env });
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toMatch(/^picscan: Cannot write .*a-file\/thumbs: a part of the path is a file, not a folder\.\n$/);
+    const badOut = await runPicscan([...args, '--out', join(dir, 'no-such-folder', 'x.csv'), '--thumbnails', join(dir, 't4')], { env });
+    expect(badOut.code).toBe(2);
+    expect(badOut.stderr).toMatch(/^picscan: Cannot write .*x\.csv: the folder .*no-such-folder does not exist\.\n$/);
+    expect(existsSync(join(dir, 't4'))).toBe(false);
   });
 });
