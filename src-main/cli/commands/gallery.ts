@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
 import type { GalleryService, GallerySummary } from '../../services/gallery.service';
+import { cannotWrite, checkWritableFile } from '../out-path';
 import { withBackend } from '../with-backend';
 
 interface Flags {
@@ -135,8 +136,13 @@ export function registerGallery(program: Command): void {
     .argument('<file>', 'output .json file')
     .option('--db <file>', 'database file')
     .action(async (file: string, o: Flags) => {
+      await checkWritableFile(file); // before the galleries are read
       const doc = await withGallery(o, (g) => g.exportAll());
-      await writeFile(file, `${JSON.stringify(doc)}\n`);
+      try {
+        await writeFile(file, `${JSON.stringify(doc)}\n`);
+      } catch (err) {
+        throw cannotWrite(file, err);
+      }
       const refs = doc.entries.reduce((n, e) => n + e.references.length, 0);
       process.stdout.write(`Exported ${doc.entries.length} entries (${refs} references) to ${file}.\n`);
     });

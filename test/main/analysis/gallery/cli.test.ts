@@ -87,5 +87,11 @@ describe('picscan gallery (real models, child process)', () => {
     const missing = await picscan('remove', '999');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/No gallery entry 999/);
+    const unwritable = await picscan('export', join(dir, 'no-such-folder', 'g.json'));
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toMatch(/^picscan: Cannot write .*g\.json: the folder .*no-such-folder does not exist\.\n$/);
+    const folder = await picscan('export', dir);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(`picscan: Cannot write ${dir}: it is a folder.\n`);
   });
 });
