@@ -1,3 +1,4 @@
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -39,23 +40,49 @@ function generatePem(): Promise<{ cert: string; key: string }> {
 /**
  * The server's certificate: the user's own (`certPath`/`keyPath`), or a self-signed one for
  * localhost, 127.0.0.1 and ::1 generated on first start into `<dataDir>/tls/` and reused after.
- * The key file is written with mode 0600.
+ * The key file is written with mode 0600. Files read are checked here (`invalid-input`), so a
+ * wrong file is named before the server or any model starts.
  */
 export async function loadOrCreateTls(opts: { dataDir: string; certPath?: string; keyPath?: string }): Promise<TlsMaterial> {
   if (opts.certPath || opts.keyPath) {
     if (!opts.certPath || !opts.keyPath) throw new AppError('invalid-input', '--cert and --key must be given together.');
-    return { cert: readPem(opts.certPath), key: readPem(opts.keyPath), certPath: opts.certPath, keyPath: opts.keyPath, generated: false };
+    return checkedPair(opts.certPath, opts.keyPath);
   }
   const dir = join(opts.dataDir, 'tls');
   const certPath = join(dir, 'server-cert.pem');
   const keyPath = join(dir, 'server-key.pem');
-  if (existsSync(certPath) && existsSync(keyPath))
-    return { cert: readPem(certPath), key: readPem(keyPath), certPath, keyPath, generated: false };
+  if (existsSync(certPath) && existsSync(keyPath)) return checkedPair(certPath, keyPath);
   const { cert, key } = await generatePem();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyPath, key, { mode: 0o600 });
   writeFileSync(certPath, cert);
   return { cert, key, certPath, keyPath, generated: true };
+}
+
+/**
+ * Reads a certificate and its private key and checks them as the TLS server would use them: a
+ * PEM certificate, an unencrypted PEM private key (the server takes no passphrase), and the key
+ * of that certificate. Otherwise Node refuses them only when the server is built, with OpenSSL's
+ * words ("PEM routines::no start line").
+ */
+function checkedPair(certPath: string, keyPath: string): TlsMaterial {
+  const cert = readPem(certPath);
+  const key = readPem(keyPath);
+  let x509: X509Certificate;
+  try {
+    x509 = new X509Certificate(cert);
+  } catch (cause) {
+    throw new AppError('invalid-input', `The certificate ${certPath} is not a valid PEM certificate.`, { cause });
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(key);
+  } catch (cause) {
+    throw new AppError('invalid-input', `The key ${keyPath} is not a valid PEM private key (unencrypted).`, { cause });
+  }
+  if (!x509.checkPrivateKey(privateKey))
+    throw new AppError('invalid-input', `The key ${keyPath} does not belong to the certificate ${certPath}.`);
+  return { cert, key, certPath, keyPath, generated: false };
 }
 
 function readPem(path: string): string {

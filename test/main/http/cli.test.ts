@@ -1,9 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { loadOrCreateTls } from '../../../src-main/services/api';
 import { runPicscan } from '../../helpers/cli';
 import { startFixtureServer } from '../../helpers/http-server';
 import { fixture, repoRoot } from '../../helpers/paths';
@@ -147,6 +149,26 @@ describe('picscan serve', () => {
     const refused = await runPicscan(['serve', '--http', '--host', '0.0.0.0', '--port', '0'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--http is allowed only on loopback/);
+  });
+
+  it('refuses a --cert or --key that is not PEM, or a key of another certificate, with one line and exit 2', async () => {
+    const env = tempEnv();
+    const dir = env.PICSCAN_DATA_DIR!;
+    const bad = join(dir, 'bad.pem');
+    writeFileSync(bad, 'not a pem');
+    const good = await loadOrCreateTls({ dataDir: join(dir, 'own') });
+    const otherKey = join(dir, 'other-key.pem');
+    writeFileSync(otherKey, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const cases: Array<[string, string, string]> = [
+      [bad, bad, `picscan: The certificate ${bad} is not a valid PEM certificate.\n`],
+      [good.certPath, bad, `picscan: The key ${bad} is not a valid PEM private key (unencrypted).\n`],
+      [good.certPath, otherKey, `picscan: The key ${otherKey} does not belong to the certificate ${good.certPath}.\n`],
+    ];
+    for (const [cert, key, message] of cases) {
+      const r = await runPicscan(['serve', '--port', '0', '--cert', cert, '--key', key], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(message);
+    }
   });
 
   it('finishes a call in flight on SIGTERM (charged, answered), then exits 0', async () => {
