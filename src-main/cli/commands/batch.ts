@@ -47,6 +47,17 @@ export async function withBatches<T>(
   });
 }
 
+/** Seconds between progress lines without a terminal (`--progress-every` of batch and resume). */
+export const DEFAULT_PROGRESS_EVERY_S = 5;
+
+/** Parses `--progress-every`: a positive number of seconds (fractions allowed). */
+export function progressEveryFlag(text: string): number {
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds <= 0)
+    throw new AppError('invalid-parameter', `--progress-every must be a number of seconds above 0, not "${text}".`);
+  return seconds;
+}
+
 /** Parses a batch id argument. */
 export function parseBatchId(text: string): number {
   const id = Number(text);
@@ -212,7 +223,7 @@ export function registerBatch(program: Command): void {
     .option('--download-concurrency <n>', `concurrent downloads, ${DOWNLOAD_CONCURRENCY.min}..${DOWNLOAD_CONCURRENCY.max} (default 16)`)
     .option('--name <name>', 'batch name (default: the list file name)')
     .option('--format <format>', 'list format: auto, txt or csv', 'auto')
-    .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
+    .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', String(DEFAULT_PROGRESS_EVERY_S))
     .option('--json', 'print the final summary as JSON')
     .option('--backend <kind>', 'local (the models on this machine, default) or remote (the cloud API)')
     .option('--base-url <url>', 'with --backend remote: the service address, e.g. https://api.example.com')
@@ -229,6 +240,7 @@ export function registerBatch(program: Command): void {
       const analysisConcurrency = o.concurrency === undefined ? undefined : countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
       const downloadConcurrency =
         o.downloadConcurrency === undefined ? undefined : countFlag(o.downloadConcurrency, '--download-concurrency', DOWNLOAD_CONCURRENCY);
+      const progressEveryS = progressEveryFlag(o.progressEvery);
       const input = await openList(list, o.format);
       await withBatches(
         o,
@@ -241,7 +253,7 @@ export function registerBatch(program: Command): void {
           process.stderr.write(
             `Batch ${created.batch.id}: ${created.items} items from ${created.lines} lines (${created.duplicates} duplicates collapsed, ${created.invalid} invalid).\n`,
           );
-          await followBatch(service, created.batch.id, Number(o.progressEvery) || 5, o.json);
+          await followBatch(service, created.batch.id, progressEveryS, o.json);
         },
         backend.kind === 'local',
       );

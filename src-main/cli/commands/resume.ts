@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { followBatch, parseBatchId, withBatches, type DbFlag } from './batch';
+import { DEFAULT_PROGRESS_EVERY_S, followBatch, parseBatchId, progressEveryFlag, withBatches, type DbFlag } from './batch';
 
 /**
  * `picscan resume <id>`: continues a paused or interrupted batch (items left mid-way are redone).
@@ -11,15 +11,16 @@ export function registerResume(program: Command): void {
     .description('continue a paused or interrupted batch')
     .argument('<id>', 'batch id (see picscan batches)')
     .option('--db <file>', 'database file (default: the app-data database)')
-    .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', '5')
+    .option('--progress-every <seconds>', 'without a terminal: seconds between progress lines', String(DEFAULT_PROGRESS_EVERY_S))
     .option('--json', 'print the final summary as JSON')
     .option('--key <key>', 'API key for a batch on the remote backend (prefer PICSCAN_REMOTE_KEY)')
     .option('--redis <url>', 'Redis URL for a distributed batch (needed when it has a password; or PICSCAN_REDIS_URL)')
     .action(async (idText: string, o: DbFlag & { progressEvery: string; json?: boolean }) => {
       const id = parseBatchId(idText);
+      const progressEveryS = progressEveryFlag(o.progressEvery);
       await withBatches(
         o,
-        ({ service }) => followBatch(service, id, Number(o.progressEvery) || 5, o.json),
+        ({ service }) => followBatch(service, id, progressEveryS, o.json),
         true,
         (service) => void service.checkStartable(id),
       );

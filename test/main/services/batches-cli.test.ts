@@ -112,4 +112,17 @@ describe('picscan batch commands', () => {
     expect((await runPicscan(['batch', list, '--detect', '--min-head-scale', '2', '--db', dbPath], { env })).code).toBe(2);
     expect((await runPicscan(['batch', join(dir, 'nope.txt'), '--db', dbPath], { env })).code).toBe(2);
   });
+
+  it('refuses a --progress-every that is not a positive number of seconds (exit 2), in batch and resume', async () => {
+    const list = join(dir, 'progress-list.txt');
+    writeFileSync(list, 'http://127.0.0.1:9/a.jpg\n');
+    for (const value of ['abc', '-1', '0', '']) {
+      const r = await runPicscan(['batch', list, '--progress-every', value, '--db', dbPath], { env });
+      expect(r.code, value).toBe(2);
+      expect(r.stderr).toBe(`picscan: --progress-every must be a number of seconds above 0, not "${value}".\n`);
+    }
+    const resumed = await runPicscan(['resume', '999', '--progress-every', 'abc', '--db', dbPath], { env });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/--progress-every must be a number of seconds/);
+  });
 });
