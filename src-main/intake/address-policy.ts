@@ -14,6 +14,26 @@ export type BlockedRange =
   | 'reserved'
   | 'invalid';
 
+/** The indefinite article of each range's name in messages ("an unspecified address"); a new range must name its own. */
+const RANGE_ARTICLES: Readonly<Record<BlockedRange, 'a' | 'an'>> = {
+  loopback: 'a',
+  private: 'a',
+  'link-local': 'a',
+  'unique-local': 'a', // "you-", a consonant sound
+  'carrier-grade-nat': 'a',
+  multicast: 'a',
+  unspecified: 'an',
+  broadcast: 'a',
+  metadata: 'a',
+  reserved: 'a',
+  invalid: 'an',
+};
+
+/** The range as messages name it, with its article: "a loopback", "an unspecified". */
+export function rangeWithArticle(range: BlockedRange): string {
+  return `${RANGE_ARTICLES[range]} ${range}`;
+}
+
 // Cloud instance-metadata endpoints; most also fall in a blocked range, but naming them helps users.
 const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254']);
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { AppError, sleep } from '../core';
-import { checkAddress, type AllowList } from './address-policy';
+import { checkAddress, rangeWithArticle, type AllowList } from './address-policy';
 import { Deadline } from './deadline';
 import { checkHttpUrl } from './input';
 import { rateLimited } from './rate-limited';
@@ -106,7 +106,7 @@ function checkLiteralHost(url: URL, shown: string, ctx: FetchContext): void {
   if (range) {
     throw new AppError(
       'blocked-address',
-      `Refused to fetch ${shown}: ${host} is a ${range} address. Private and local network addresses are blocked.`,
+      `Refused to fetch ${shown}: ${host} is ${rangeWithArticle(range)} address. Private and local network addresses are blocked.`,
       {
         details: { address: host, range },
       },

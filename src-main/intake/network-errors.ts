@@ -1,4 +1,5 @@
 import { AppError } from '../core';
+import { rangeWithArticle } from './address-policy';
 import { BlockedAddressError } from './guarded-agent';
 import { formatMs } from './describe';
 
@@ -36,7 +37,7 @@ export function toFetchError(err: unknown, shown: string, causes: AbortCauses): 
   if (err instanceof BlockedAddressError) {
     return new AppError(
       'blocked-address',
-      `Refused to fetch ${shown}: the host "${err.hostname}" resolves to ${err.address}, a ${err.range} address. Private and local network addresses are blocked.`,
+      `Refused to fetch ${shown}: the host "${err.hostname}" resolves to ${err.address}, ${rangeWithArticle(err.range)} address. Private and local network addresses are blocked.`,
       { details: { address: err.address, range: err.range } },
     );
   }

@@ -130,6 +130,16 @@ describe('private-network policy on fetches', () => {
     await expectAppError(loadImage('http://0x7f.1/x.jpg', testOptions('api')), 'blocked-address'); // WHATWG: 127.0.0.1
   });
 
+  it('names the range with its article in the message ("an unspecified address")', async () => {
+    const literal = await expectAppError(loadImage('http://0.0.0.0/x.jpg', testOptions('api')), 'blocked-address');
+    expect(literal.message).toContain('0.0.0.0 is an unspecified address.');
+    const lookup = table({ 'zero.example': ['0.0.0.0'], 'home.example': ['127.0.0.1'] });
+    const resolved = await expectAppError(loadImage('http://zero.example/x.jpg', testOptions('api', { lookup })), 'blocked-address');
+    expect(resolved.message).toContain('resolves to 0.0.0.0, an unspecified address.');
+    const loopback = await expectAppError(loadImage('http://home.example/x.jpg', testOptions('api', { lookup })), 'blocked-address');
+    expect(loopback.message).toContain('resolves to 127.0.0.1, a loopback address.');
+  });
+
   it('reports an unknown host as image-fetch-failed', async () => {
     const err = await expectAppError(
       loadImage('http://nowhere.example/x.jpg', testOptions('api', { lookup: table({}) })),
