@@ -82,11 +82,35 @@ function listError(problem: WireError, cause?: unknown): AppError {
   return new AppError(problem.code, problem.message, { cause });
 }
 
-/** Decodes UTF-8 across chunk boundaries; a leading BOM is dropped. */
+/** How many leading bytes of a list are looked at to tell UTF-16 from UTF-8. */
+const ENCODING_SNIFF_BYTES = 4096;
+
+/**
+ * Share of NUL bytes in those from which a list without a BOM is taken for UTF-16: its ASCII
+ * (URLs, headers) is every other byte NUL, while UTF-8 text has none.
+ */
+const UTF16_NUL_SHARE = 0.2;
+
+/** True when the list's first bytes are UTF-16 (or UTF-32): a BOM of either byte order, or many NUL bytes. */
+function looksUtf16(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, ENCODING_SNIFF_BYTES);
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return true;
+  const nuls = head.reduce((n, b) => (b === 0 ? n + 1 : n), 0);
+  return head.length > 0 && nuls / head.length >= UTF16_NUL_SHARE;
+}
+
+/**
+ * Decodes UTF-8 across chunk boundaries; a leading BOM is dropped. A UTF-16 list (Excel's
+ * "Unicode Text", Notepad's "Unicode") is refused up front: read as UTF-8 it is NUL-laden text,
+ * and messages quoting its lines would print those bytes to the terminal.
+ */
 async function* decodeUtf8(source: Readable): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8'); // drops a BOM in bytes
   let first = true;
   for await (const chunk of source as AsyncIterable<Buffer | string>) {
+    if (first && typeof chunk !== 'string' && looksUtf16(chunk)) {
+      throw new AppError('invalid-list', 'The list is UTF-16 text; save it as UTF-8 (in Excel: CSV UTF-8) and try again.');
+    }
     let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     if (first && text !== '') {
       text = stripBom(text); // a BOM in a string source

@@ -9,6 +9,12 @@ async function read(text: string | string[], format: ListFormat = 'auto'): Promi
   return out;
 }
 
+async function readBytes(bytes: Buffer): Promise<ListEntry[]> {
+  const out: ListEntry[] = [];
+  for await (const e of readUrlList(Readable.from([bytes]))) out.push(e);
+  return out;
+}
+
 describe('reading URL lists', () => {
   it('reads text lists: blank lines and # comments skipped, URLs normalised, bad lines kept with a reason', async () => {
     const entries = await read('\uFEFF# header\r\nhttp://Example.com/a b.jpg\r\n\r\n  https://x.org/1.png  \nnope\njavascript:alert(1)\n');
@@ -39,6 +45,20 @@ describe('reading URL lists', () => {
 
   it('refuses a CSV without a url column as an invalid list', async () => {
     await expect(read('a,b\n1,2\n', 'csv')).rejects.toMatchObject({ code: 'invalid-list', message: /Line 1: .*no "url" column/ });
+  });
+
+  it('refuses a UTF-16 list (either BOM, or none) up front as an invalid list, without quoting its bytes', async () => {
+    const text = 'url,name\nhttp://a.org/1.jpg,one\n';
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    for (const bytes of [Buffer.concat([Buffer.from([0xff, 0xfe]), le]), Buffer.concat([Buffer.from([0xfe, 0xff]), be]), le]) {
+      const err = await readBytes(bytes).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'invalid-list', message: /UTF-16 .*UTF-8/ });
+      expect((err as Error).message).not.toMatch(/[\0\uFFFD]/);
+    }
+    // UTF-8 with its BOM is read as before.
+    const utf8 = await readBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+    expect(utf8.map((e) => [e.url, e.metadata])).toEqual([['http://a.org/1.jpg', { name: 'one' }]]);
   });
 
   it('treats a list whose first line is a URL as text', async () => {

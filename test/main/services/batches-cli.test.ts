@@ -113,6 +113,14 @@ describe('picscan batch commands', () => {
     expect((await runPicscan(['batch', join(dir, 'nope.txt'), '--db', dbPath], { env })).code).toBe(2);
   });
 
+  it('refuses a UTF-16 list with one line asking for UTF-8 (exit 2), printing none of its bytes', async () => {
+    const list = join(dir, 'unicode-text.csv');
+    writeFileSync(list, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('url,name\nhttp://127.0.0.1:9/a.jpg,a\n', 'utf16le')]));
+    const r = await runPicscan(['batch', list, '--db', dbPath], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('picscan: The list is UTF-16 text; save it as UTF-8 (in Excel: CSV UTF-8) and try again.\n');
+  });
+
   it('refuses a --progress-every that is not a positive number of seconds (exit 2), in batch and resume', async () => {
     const list = join(dir, 'progress-list.txt');
     writeFileSync(list, 'http://127.0.0.1:9/a.jpg\n');
