@@ -133,12 +133,24 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   }
 
   list(): BatchSummary[] {
-    return this.batches.list().map(toSummary);
+    return this.batches.list().map((b) => this.summaryOf(b));
   }
 
   /** Throws `not-found` for an unknown id. */
   get(id: number): BatchSummary {
-    return toSummary(this.record(id));
+    return this.summaryOf(this.record(id));
+  }
+
+  /**
+   * A batch stored as running that no process runs any more (killed, crashed, machine off: no
+   * run here and no live lease) shows as paused, which it is in effect: nothing moves, and a
+   * resume (or the app's next start) continues it where it stopped.
+   */
+  private summaryOf(b: BatchRecord): BatchSummary {
+    const summary = toSummary(b);
+    if (summary.status !== 'running' || this.runs.has(b.id)) return summary;
+    const holder = this.leases.holder(b.id);
+    return holder && isLiveHolder(holder) ? summary : { ...summary, status: 'paused' };
   }
 
   /**

@@ -55,6 +55,22 @@ describe('batch run lease', () => {
     expect(db.prepare('SELECT pid FROM batch_leases WHERE batch_id = ?').get(id)).toEqual({ pid: sleeper.pid });
   });
 
+  it('shows a batch whose process is gone as paused, and one a live process runs as running', async () => {
+    const live = await batchHeldBy(sleeper.pid!, hostname(), 0);
+    const killed = await batchHeldBy(deadPid, hostname(), 0);
+    const silent = await batchHeldBy(sleeper.pid!, 'another-host', LEASE_STALE_MS + 1_000);
+    const service = makeService(db, fakeProcessor());
+    const status = (id: number): string | undefined => service.list().find((b) => b.id === id)?.status;
+    expect(status(live)).toBe('running');
+    expect(service.get(live).status).toBe('running');
+    // kill -9 of `picscan batch`: the row still says running, nothing runs it.
+    expect(status(killed)).toBe('paused');
+    expect(service.get(killed).status).toBe('paused');
+    expect(status(silent)).toBe('paused');
+    // Stored as it was: the next start takes it over from there.
+    expect(db.prepare('SELECT status FROM batches WHERE id = ?').get(killed)).toEqual({ status: 'running' });
+  });
+
   it('takes over at once from a process on this host that is gone (crash)', async () => {
     const id = await batchHeldBy(deadPid, hostname(), 0);
     const summary = await makeService(db, fakeProcessor()).start(id);
