@@ -25,19 +25,53 @@ const SHOWN_CHARS = 200;
 
 const ACCEPTED_SCHEMES = new Set(['http:', 'https:', 'file:']);
 
-// Userinfo wherever a URL parser could find it: from the start of the text (`user:pw@host`, and
-// `http:user:pw@host`, which WHATWG reads as http://user:pw@host) or after any `scheme:/` or `//`
-// (backslashes too), up to the last `@` before the host ends at / ? # or \. Spaces included: a
-// parser percent-encodes them, so `http://user:p w@host` is a valid URL with a password.
-const USERINFO = /(^|[A-Za-z][A-Za-z0-9+.-]*:[/\\]+|[/\\]{2})[^/?#\\]*@/g;
-
 /**
  * A list line as messages may quote it: any user name and password replaced by `***`, whether or
  * not the line parses as a URL (credentials are never echoed, docs/intake.md). The item keeps the
  * line as written as its identity; only what is shown changes.
  */
 export function withoutUserinfo(text: string): string {
-  return text.replace(USERINFO, '$1***@');
+  if (!text.includes('@')) return text;
+  // Userinfo wherever a URL parser could find it: in a segment (text between / ? # \\) that opens
+  // an authority (`opensAuthority`), up to its last `@`. Spaces included: a parser percent-encodes
+  // them, so `http://user:p w@host` is a valid URL with a password. One pass, linear in the text:
+  // lines reach 64 KiB, and a backtracking pattern took seconds on a long run of letters.
+  const parts: string[] = [];
+  let copied = 0; // text before this index is in `parts`
+  for (let start = 0; start < text.length; ) {
+    let end = start;
+    let lastAt = -1;
+    for (; end < text.length && !SEGMENT_ENDS.includes(text[end]!); end++) if (text[end] === '@') lastAt = end;
+    if (lastAt >= 0 && opensAuthority(text, start)) {
+      parts.push(text.slice(copied, start), '***@');
+      copied = lastAt + 1;
+    }
+    start = end + 1;
+  }
+  parts.push(text.slice(copied));
+  return parts.join('');
+}
+
+/** Characters that end a URL's authority (and so its userinfo). */
+const SEGMENT_ENDS = '/?#\\';
+const isSlash = (c: string | undefined): boolean => c === '/' || c === '\\';
+const isSchemeChar = (c: string): boolean => /[A-Za-z0-9+.-]/.test(c);
+const isLetter = (c: string): boolean => /[A-Za-z]/.test(c);
+
+/**
+ * Whether a parser may read userinfo from the segment at `start`: the text's start (`user:pw@host`,
+ * and `http:user:pw@host`, which WHATWG reads as http://user:pw@host), after two slashes either
+ * way round (`//`, `\\\\`), or after `scheme:` and one slash.
+ */
+function opensAuthority(text: string, start: number): boolean {
+  if (start === 0) return true;
+  let slashes = 0;
+  while (slashes < 2 && isSlash(text[start - 1 - slashes])) slashes++;
+  if (slashes === 2) return true;
+  if (slashes === 0 || text[start - 2] !== ':') return false;
+  // A scheme is a letter followed by letters, digits, + . or -: any letter in the run before `:` starts one.
+  for (let k = start - 3; k >= 0 && isSchemeChar(text[k]!); k--) if (isLetter(text[k]!)) return true;
+  return false;
 }
 
 /** Checks and normalises one URL of a list: http(s) or file:, no credentials, at most 64 KiB. */

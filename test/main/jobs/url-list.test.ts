@@ -65,6 +65,23 @@ describe('reading URL lists', () => {
     expect(await read('http://a.org/x,y.jpg\n')).toHaveLength(1);
   });
 
+  // A hang guard, not a benchmark: the first version's pattern backtracked, 20 s on one such line.
+  it('masks userinfo in one pass over the longest lines a list may hold', { timeout: 10_000 }, () => {
+    const run = 'a'.repeat(64 * 1024 - 16);
+    const digits = '1'.repeat(32_000);
+    const cases: Array<[string, string]> = [
+      [run, run],
+      [`http://${run}`, `http://${run}`],
+      [`${run}@host`, '***@host'],
+      [`http://${run}:pw@host`, 'http://***@host'],
+      [`x${digits}:/${run.slice(32_000)}@host`, `x${digits}:/***@host`],
+    ];
+    for (const [line, shown] of cases) expect(withoutUserinfo(line), line.slice(0, 20)).toBe(shown);
+    // `1…1:` is no scheme (a scheme starts with a letter), so nothing after it is userinfo.
+    const noScheme = `${digits}:/${run.slice(32_000)}@h`;
+    expect(withoutUserinfo(noScheme)).toBe(noScheme);
+  });
+
   it("never quotes a line's user name or password in its message, parseable URL or not; the line stays the identity", async () => {
     const pw = 'S3cretPass';
     const lines = [
