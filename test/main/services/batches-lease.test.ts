@@ -1,7 +1,7 @@
 // The run lease of a batch on a real database file: a live holder refuses a second run, a dead
-// or silent one does not block. Holders are real processes (a sleeping child, one that exited).
+// or silent one does not block. Holders are real processes (a sleeping child) or none (a pid past pid_max).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +18,10 @@ let db: Db;
 beforeAll(async () => {
   server = await startFixtureServer();
   sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)']);
-  const gone = spawn(process.execPath, ['-e', '']);
-  deadPid = gone.pid!;
-  await new Promise((resolve) => gone.on('close', resolve));
+  // A process that is gone: one past the kernel's highest pid, which no process can have. (The pid
+  // of a child that exited can be reused within seconds where pid_max is 32 768 and a test run
+  // starts browsers and many processes.)
+  deadPid = (process.platform === 'linux' ? Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')) : 4_194_304) + 1;
   db = openDatabase(join(mkdtempSync(join(tmpdir(), 'picscan-lease-')), 'picscan.db'));
   migrate(db);
 });
