@@ -38,7 +38,7 @@ export function withoutUserinfo(text: string): string {
   // lines reach 64 KiB, and a backtracking pattern took seconds on a long run of letters.
   const parts: string[] = [];
   let copied = 0; // text before this index is in `parts`
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = start;
     let lastAt = -1;
     for (; end < text.length && !SEGMENT_ENDS.includes(text[end]!); end++) if (text[end] === '@') lastAt = end;
