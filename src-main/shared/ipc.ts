@@ -125,7 +125,10 @@ export interface InvokeMap {
   'results:page': { req: ResultQuery; res: Page<ResultItem> };
   'results:facets': { req: { filter: ResultFilter }; res: Facets };
   'results:get': { req: { itemId: number }; res: ResultDetail };
-  /** Queues the item for analysis again (its batch resumes); resolves to the item as queued. */
+  /**
+   * Fetches and analyses a finished (done or failed) item again with its batch's operation, and
+   * resolves to the item with its new result once stored (its thumbnail is replaced too).
+   */
   'results:reanalyze': { req: { itemId: number }; res: ResultItem };
   /** A smart-cropped thumbnail of the item's image, `width × height` px (each 1..1024), made on demand. */
   'results:smart-thumbnail': { req: { itemId: number; width: number; height: number }; res: SmartThumbnail };
