@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,6 +9,25 @@ import type { EventHub } from './events';
 import { refuse, refusal, requestToken, sessionCookieName } from './guard';
 import { filterSchema } from './handlers';
 import { readStatic } from './static';
+
+/** Thumbnails may be kept but are revalidated on every use (their URL is not a stable name for the bytes). */
+const THUMBNAIL_CACHE_CONTROL = 'private, no-cache';
+/** Hex digits of the bytes' sha256 in a thumbnail's ETag: enough to tell versions of one item apart. */
+const THUMBNAIL_ETAG_HEX_CHARS = 32;
+
+/** A strong ETag naming exactly these bytes. */
+function thumbnailEtag(bytes: Uint8Array): string {
+  return `"${createHash('sha256').update(bytes).digest('hex').slice(0, THUMBNAIL_ETAG_HEX_CHARS)}"`;
+}
+
+/** Whether an `If-None-Match` header (a list of tags, `W/` tags, or `*`) names `etag`. */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
 
 /** Thumbnail bytes of an item, or null when it has none. */
 export type ThumbnailSource = (itemId: number) => Promise<{ bytes: Uint8Array; contentType: string } | null>;
@@ -90,7 +110,13 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
         const itemId = Number((req.params as { itemId: string }).itemId);
         const thumb = Number.isInteger(itemId) && itemId > 0 && opts.thumbnails ? await opts.thumbnails(itemId) : null;
         if (!thumb) return fail(reply, 404, new AppError('not-found', 'This item has no thumbnail.'));
-        return reply.type(thumb.contentType).header('cache-control', 'private, max-age=3600').send(Buffer.from(thumb.bytes));
+        // Item ids are reused (deleting the newest batch frees its ids) and a reanalysis replaces
+        // the thumbnail under the same URL, so the browser must revalidate every time: the ETag is
+        // of the bytes themselves, and an unchanged thumbnail costs a 304 without a body.
+        const etag = thumbnailEtag(thumb.bytes);
+        reply.header('cache-control', THUMBNAIL_CACHE_CONTROL).header('etag', etag);
+        if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
+        return reply.type(thumb.contentType).send(Buffer.from(thumb.bytes));
       });
 
       scope.get('/api/export', async (req, reply) => {
