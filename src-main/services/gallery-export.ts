@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { decodeVector, encodeVector, type DescriptorSpec } from '../analysis/gallery/index';
 import { AppError } from '../core';
+import { GALLERY, galleryNameSchema } from '../shared/contract';
 import type { GalleryReferenceRecord, NewGalleryReference } from '../store';
 
 /** Format tag and version of the file. */
@@ -33,10 +34,11 @@ const referenceSchema = z
 const entrySchema = z
   .object({
     kind: z.enum(['person', 'place']),
-    name: z.string().trim().min(1),
-    mid: z.string().nullable(),
-    latitude: z.number().min(-90).max(90).nullable(),
-    longitude: z.number().min(-180).max(180).nullable(),
+    // Enrolment's limits: a hand-edited file gets no more than `gallery add-person/add-place` would.
+    name: galleryNameSchema,
+    mid: z.string().trim().max(GALLERY.midMaxChars).nullable(),
+    latitude: z.number().min(GALLERY.latitude.min).max(GALLERY.latitude.max).nullable(),
+    longitude: z.number().min(GALLERY.longitude.min).max(GALLERY.longitude.max).nullable(),
     references: z.array(referenceSchema).min(1),
   })
   .strict();
@@ -60,15 +62,30 @@ export type GalleryFileEntry = GalleryFile['entries'][number];
 /** One reference of an entry: descriptor (base64 float32 LE) with the model that made it. */
 export type GalleryFileReference = GalleryFileEntry['references'][number];
 
-/** Validates parsed JSON as a gallery file; `invalid-input` naming the first problem. */
+/** Longest part of an entry's name quoted in a refusal (a hand-edited name may be thousands of characters). */
+const QUOTED_NAME_MAX_CHARS = 40;
+
+/** An entry's name as quoted in a refusal, shortened when long. */
+export function quoteName(name: string): string {
+  return `"${name.length > QUOTED_NAME_MAX_CHARS ? `${name.slice(0, QUOTED_NAME_MAX_CHARS)}…` : name}"`;
+}
+
+/** Validates parsed JSON as a gallery file; `invalid-input` naming the first problem (and its entry). */
 export function parseGalleryFile(json: unknown): GalleryFile {
   const parsed = galleryFileSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new AppError(
-    'invalid-input',
-    `Not a picscan gallery file: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'bad shape'}.`,
-  );
+  if (!issue) throw new AppError('invalid-input', 'Not a picscan gallery file: bad shape.');
+  const [top, index, ...rest] = issue.path;
+  if (top === 'entries' && typeof index === 'number') {
+    const raw = (json as { entries: unknown[] }).entries[index] as { name?: unknown } | null;
+    const label = typeof raw?.name === 'string' ? ` (${quoteName(raw.name.trim())})` : '';
+    throw new AppError(
+      'invalid-input',
+      `Gallery file not imported: entry ${index + 1}${label}: ${rest.join('.') || '(entry)'}: ${issue.message}.`,
+    );
+  }
+  throw new AppError('invalid-input', `Not a picscan gallery file: ${issue.path.join('.') || '(root)'}: ${issue.message}.`);
 }
 
 /** A stored reference as written to the file. */
@@ -91,20 +108,29 @@ export function toFileReference(r: GalleryReferenceRecord): GalleryFileReference
  * compare with, naming the model and both checksums.
  */
 export function checkComparable(spec: DescriptorSpec, installedSha256: string, r: GalleryFileReference, entryName: string): void {
-  if (r.modelId === spec.modelId && r.modelSha256 === installedSha256 && r.method === spec.method && r.dim === spec.dim) return;
+  if (r.modelId === spec.modelId && r.modelSha256 === installedSha256 && r.method === spec.method) return;
   throw new AppError(
     'invalid-input',
-    `Gallery file not imported: "${entryName}" was described by ${r.modelId} (sha256 ${r.modelSha256.slice(0, 12)}…, ${r.method}) but this install uses ` +
+    `Gallery file not imported: ${quoteName(entryName)} was described by ${r.modelId} (sha256 ${r.modelSha256.slice(0, 12)}…, ${r.method}) but this install uses ` +
       `${spec.modelId} (sha256 ${installedSha256.slice(0, 12)}…, ${spec.method}). Descriptors from another model are not comparable; enrol from the original images instead.`,
     { details: { model: spec.modelId, fileSha256: r.modelSha256, installedSha256 } },
   );
 }
 
-/** A file reference (already checked comparable) as a reference to store. */
-export function fromFileReference(r: GalleryFileReference, entryName: string): NewGalleryReference {
+/**
+ * A file reference (already checked comparable) as a reference to store. Its descriptor must be
+ * what enrolment stores: `spec.dim` finite values, not all zero (a zero vector has no direction,
+ * so it would silently never match).
+ */
+export function fromFileReference(spec: DescriptorSpec, r: GalleryFileReference, entryName: string): NewGalleryReference {
   const descriptor = decodeVector(r.descriptor);
-  if (descriptor.length !== r.dim)
-    throw new AppError('invalid-input', `Gallery file: a reference of "${entryName}" has ${descriptor.length} values, expected ${r.dim}.`);
+  const refuse = (why: string) =>
+    new AppError('invalid-input', `Gallery file not imported: a reference of ${quoteName(entryName)} ${why}.`);
+  // The declared size first: a hand-edited "dim" is the likelier mistake than a truncated vector.
+  const length = r.dim !== spec.dim ? r.dim : descriptor.length;
+  if (length !== spec.dim) throw refuse(`has the wrong descriptor length (${length}, expected ${spec.dim})`);
+  if (!descriptor.every(Number.isFinite)) throw refuse('has a descriptor value that is not a finite number');
+  if (descriptor.every((x) => x === 0)) throw refuse('has a descriptor of all zeros, which could never match');
   const thumbnail = r.thumbnail ? new Uint8Array(Buffer.from(r.thumbnail, 'base64')) : null;
   return {
     entryId: 0,

@@ -61,7 +61,12 @@ export interface PlaceDetails {
 
 /** Outcome of an import. */
 export interface GalleryImportReport {
+  /** Distinct gallery entries that received references (names differing only in case are one entry). */
   entries: number;
+  /** Of those, entries the import created. */
+  created: number;
+  /** Entries of the file added to an entry of the same name (already stored, or earlier in the file). */
+  merged: number;
   references: number;
 }
 
@@ -294,21 +299,31 @@ export class GalleryService {
    */
   importAll(json: unknown): GalleryImportReport {
     const file = parseGalleryFile(json);
-    for (const entry of file.entries) {
+    // Everything is checked before anything is stored: one bad reference imports nothing.
+    const entries = file.entries.map(({ references: refs, ...entry }) => {
       const spec = descriptorSpec(entry.kind);
-      for (const r of entry.references) checkComparable(spec, this.modelSha(spec), r, entry.name);
-    }
+      const sha = this.modelSha(spec);
+      return {
+        entry,
+        refs: refs.map((r) => {
+          checkComparable(spec, sha, r, entry.name);
+          return fromFileReference(spec, r, entry.name);
+        }),
+      };
+    });
+    // Enrolment merges names case-insensitively, so the report counts the entries actually written.
     let references = 0;
+    const touched = new Set<number>();
+    const before = new Set<number>();
     this.repo.transaction(() => {
-      for (const { references: refs, ...entry } of file.entries) {
-        this.repo.enrol(
-          entry,
-          refs.map((r) => fromFileReference(r, entry.name)),
-        );
+      for (const e of this.repo.list()) before.add(e.id);
+      for (const { entry, refs } of entries) {
+        touched.add(this.repo.enrol(entry, refs).id);
         references += refs.length;
       }
     });
-    return { entries: file.entries.length, references };
+    const created = [...touched].filter((id) => !before.has(id)).length;
+    return { entries: touched.size, created, merged: file.entries.length - created, references };
   }
 
   /**

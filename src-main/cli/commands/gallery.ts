@@ -150,7 +150,7 @@ export function registerGallery(program: Command): void {
     .command('import')
     .description('add the entries of an exported gallery file; refused if it was made with other models')
     .argument('<file>', 'a file written by picscan gallery export')
-    .option('--json', 'print { entries, references } as JSON')
+    .option('--json', 'print { entries, created, merged, references } as JSON')
     .option('--db <file>', 'database file')
     .action(async (file: string, o: Flags) => {
       let json: unknown;
@@ -160,6 +160,10 @@ export function registerGallery(program: Command): void {
         throw new AppError('invalid-input', `Cannot read gallery file ${file}: ${(err as Error).message}`, { cause: err });
       }
       const report = await withGallery(o, (g) => g.importAll(json));
-      print(o.json, report, `Imported ${report.entries} entries (${report.references} references) from ${file}.`);
+      // Names differing only in case are one entry (as on enrolment): say so, or the list looks short.
+      const merged = report.merged
+        ? ` ${report.merged} of the file's entries joined an entry of the same name (names match ignoring case).`
+        : '';
+      print(o.json, report, `Imported ${report.entries} entries (${report.references} references) from ${file}.${merged}`);
     });
 }

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { GalleryAddRequest } from '../index'; // (`../ipc` reads as the ipc layer to the import-direction lint)
 import { GALLERY } from './limits';
 
-const name = z.string().trim().min(1).max(GALLERY.nameMaxChars);
+/** A person or place name, as enrolment and the gallery file import both accept it. */
+export const galleryNameSchema = z.string().trim().min(1).max(GALLERY.nameMaxChars);
+const name = galleryNameSchema;
 const images = z.array(z.string().trim().min(1).max(GALLERY.imageMaxChars)).min(GALLERY.images.min).max(GALLERY.images.max);
 
 /** A person (one face per reference image) or a place. */

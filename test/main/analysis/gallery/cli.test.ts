@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,8 +58,50 @@ describe('picscan gallery (real models, child process)', () => {
 
     const imported = await picscan('import', file, '--json');
     expect(imported.code, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout)).toEqual({ entries: 2, references: 2 });
+    expect(JSON.parse(imported.stdout)).toEqual({ entries: 2, created: 2, merged: 0, references: 2 });
     expect((await picscan('list')).stdout).toMatch(/person .*Barack Obama[\s\S]*place .*Colosseum {2}\(41\.8902, 12\.4922, \/m\/0d5qx\)/);
+  });
+
+  it('imports what enrolment accepts and counts what it stored', { timeout: 300_000 }, async () => {
+    const exported = JSON.parse(await readFile(join(dir, 'gallery.json'), 'utf8')) as {
+      entries: { name: string; references: { dim: number; descriptor: string }[] }[];
+    };
+    let fresh = 0;
+    const importEdited = async (edit: (f: typeof exported) => void) => {
+      const file = structuredClone(exported);
+      edit(file);
+      const path = join(dir, `edited-${++fresh}.json`);
+      await writeFile(path, JSON.stringify(file));
+      const freshDb = join(dir, `fresh-${fresh}.db`);
+      const run = await runPicscan(['gallery', 'import', path, '--db', freshDb], { timeoutMs: 120_000 });
+      const list = await runPicscan(['gallery', 'list', '--json', '--db', freshDb], { timeoutMs: 120_000 });
+      return { ...run, stored: JSON.parse(list.stdout) as { name: string }[] };
+    };
+    const refused = (run: { code: number | null; stderr: string; stored: unknown[] }, message: RegExp) => {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/^picscan: Gallery file not imported: [^\n]*\n$/);
+      expect(run.stderr).toMatch(message);
+      expect(run.stored).toEqual([]);
+    };
+
+    refused(await importEdited((f) => void (f.entries[0]!.name = 'A'.repeat(5000))), /entry 1 \("A{40}…"\): name: .*200/);
+    const zeros = Buffer.alloc(128 * Float32Array.BYTES_PER_ELEMENT).toString('base64');
+    refused(await importEdited((f) => void (f.entries[0]!.references[0]!.descriptor = zeros)), /"Barack Obama" .*all zeros/);
+    const nan = Buffer.alloc(128 * Float32Array.BYTES_PER_ELEMENT);
+    nan.writeFloatLE(NaN, 0);
+    refused(
+      await importEdited((f) => void (f.entries[0]!.references[0]!.descriptor = nan.toString('base64'))),
+      /"Barack Obama" .*not a finite number/,
+    );
+    refused(
+      await importEdited((f) => void (f.entries[0]!.references[0]!.dim = 64)),
+      /"Barack Obama" has the wrong descriptor length \(64, expected 128\)/,
+    );
+
+    const twice = await importEdited((f) => void f.entries.push({ ...f.entries[0]!, name: 'barack obama' }));
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stdout).toMatch(/^Imported 2 entries \(3 references\) from .*\. 1 of the file's entries joined an entry of the same name/);
+    expect(twice.stored.map((e) => e.name)).toEqual(['Barack Obama', 'Colosseum']);
   });
 
   it('names enrolled people in picscan analyze (same database via PICSCAN_DB)', { timeout: 180_000 }, async () => {

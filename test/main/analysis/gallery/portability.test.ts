@@ -42,7 +42,7 @@ describe('gallery export, import and model changes (real models)', () => {
     // JPEG magic FF D8 FF, base64 "/9j/".
     expect(person.references[0].thumbnail).toMatch(/^\/9j\//);
     const target = testGallery(engine, loader);
-    expect(target.importAll(file)).toEqual({ entries: 2, references: 2 });
+    expect(target.importAll(file)).toEqual({ entries: 2, created: 2, merged: 0, references: 2 });
     const strip = (l: ReturnType<GalleryService['list']>) => l.map(({ id: _id, createdAt: _c, ...rest }) => rest);
     expect(strip(target.list())).toEqual(strip(source.list()));
     expect(target.exportAll().entries).toEqual(source.exportAll().entries);
@@ -69,6 +69,57 @@ describe('gallery export, import and model changes (real models)', () => {
     expect(() => target.importAll(file)).toThrow(/Descriptors from another model are not comparable/);
     expect(() => target.importAll({ format: 'other' })).toThrow(/Not a picscan gallery file/);
     expect(target.list()).toEqual([]);
+  });
+
+  it('refuses a name longer than enrolment allows, naming the entry', () => {
+    const target = testGallery(engine, loader);
+    const file = source.exportAll();
+    file.entries[0]!.name = 'A'.repeat(5000);
+    expect(() => target.importAll(file)).toThrow(/^Gallery file not imported: entry 1 \("A{40}…"\): name: .*200/);
+    expect(target.list()).toEqual([]);
+  });
+
+  it('refuses a descriptor that is not finite or is all zeros (it could never match)', () => {
+    const target = testGallery(engine, loader);
+    const withVector = (values: number[]) => {
+      const file = source.exportAll();
+      const v = new Float32Array(128);
+      values.forEach((x, i) => (v[i] = x));
+      file.entries[0]!.references[0]!.descriptor = Buffer.from(v.buffer).toString('base64');
+      return file;
+    };
+    expect(() => target.importAll(withVector([0.5, NaN]))).toThrow(/"Barack Obama".* value that is not a finite number/);
+    expect(() => target.importAll(withVector([Infinity]))).toThrow(/"Barack Obama".* value that is not a finite number/);
+    expect(() => target.importAll(withVector([]))).toThrow(/"Barack Obama".* all zeros/);
+    expect(target.list()).toEqual([]);
+  });
+
+  it('says a descriptor has the wrong length rather than blaming the model', () => {
+    const target = testGallery(engine, loader);
+    const file = source.exportAll();
+    file.entries[0]!.references[0]!.dim = 64;
+    expect(() => target.importAll(file)).toThrow(/"Barack Obama" has the wrong descriptor length \(64, expected 128\)/);
+    const short = source.exportAll();
+    const ref = short.entries[0]!.references[0]!;
+    ref.descriptor = Buffer.from(ref.descriptor, 'base64')
+      .subarray(0, 64 * Float32Array.BYTES_PER_ELEMENT)
+      .toString('base64');
+    expect(() => target.importAll(short)).toThrow(/"Barack Obama" has the wrong descriptor length \(64, expected 128\)/);
+    expect(target.list()).toEqual([]);
+  });
+
+  it('counts the entries it stored, merging names that differ only in case like enrolment', () => {
+    const file = source.exportAll();
+    file.entries.push({ ...file.entries[0]!, name: 'barack obama' });
+    const target = testGallery(engine, loader);
+    expect(target.importAll(file)).toEqual({ entries: 2, created: 2, merged: 1, references: 3 });
+    expect(target.list().map((e) => [e.name, e.references])).toEqual([
+      ['Barack Obama', 2],
+      ['Colosseum', 1],
+    ]);
+    // Again into the same database: every entry of the file joins an existing one.
+    expect(target.importAll(file)).toEqual({ entries: 2, created: 0, merged: 3, references: 3 });
+    expect(target.list()).toHaveLength(2);
   });
 
   it('ignores stored references once the installed model changes, instead of mixing spaces', async () => {
