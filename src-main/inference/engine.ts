@@ -40,6 +40,37 @@ export function zeroFeeds(spec: ModelSpec): TensorMap {
   return feeds;
 }
 
+/**
+ * Model `id`'s file, checked against the manifest: `model-missing` when it cannot be read,
+ * `model-failed` when its sha256 differs (corrupt or outdated).
+ */
+export async function readVerifiedModel(modelsDir: string, id: string, spec: ModelSpec): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(join(modelsDir, spec.file));
+  } catch (err) {
+    throw new AppError('model-missing', `Model file for "${id}" not found: ${spec.file}`, {
+      cause: err,
+      details: { model: id, file: spec.file },
+    });
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (sha256 !== spec.sha256) {
+    throw new AppError('model-failed', `Model file for "${id}" is corrupt or outdated (sha256 mismatch): ${spec.file}`, {
+      details: { model: id, file: spec.file, expected: spec.sha256, actual: sha256 },
+    });
+  }
+  return bytes;
+}
+
+/**
+ * Checks every model file of the manifest up front (the engine checks each lazily, at its first
+ * use): throws for the first one missing or corrupt, in manifest order.
+ */
+export async function verifyModelFiles(manifest: Manifest, modelsDir: string): Promise<void> {
+  for (const [id, spec] of manifest.models) await readVerifiedModel(modelsDir, id, spec);
+}
+
 export class InferenceEngine implements ModelRunner {
   private readonly loading = new Map<string, Promise<Session>>();
   private readonly threads: number;
@@ -103,22 +134,7 @@ export class InferenceEngine implements ModelRunner {
 
   private async load(id: string): Promise<Session> {
     const spec = this.spec(id);
-    const file = join(this.opts.modelsDir, spec.file);
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(file);
-    } catch (err) {
-      throw new AppError('model-missing', `Model file for "${id}" not found: ${spec.file}`, {
-        cause: err,
-        details: { model: id, file: spec.file },
-      });
-    }
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    if (sha256 !== spec.sha256) {
-      throw new AppError('model-failed', `Model file for "${id}" is corrupt or outdated (sha256 mismatch)`, {
-        details: { model: id, file: spec.file, expected: spec.sha256, actual: sha256 },
-      });
-    }
+    const bytes = await readVerifiedModel(this.opts.modelsDir, id, spec);
     const t0 = performance.now();
     const threads = this.threadsFor(id);
     const memoryPattern = this.memoryPatternFor(id);

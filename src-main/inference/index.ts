@@ -3,7 +3,7 @@
  * preprocessing and the shared image, tensor, box and scalar vocabulary. Other folders import
  * only this file; onnxruntime-node and sharp are imported nowhere else.
  */
-export { InferenceEngine, zeroFeeds, type EngineOptions } from './engine';
+export { InferenceEngine, readVerifiedModel, verifyModelFiles, zeroFeeds, type EngineOptions } from './engine';
 export {
   loadManifest,
   parseManifest,
