@@ -1,13 +1,31 @@
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError, consoleLogger } from '../../core';
 import { createIntakeFetcher } from '../../jobs';
 import { intakeOptions } from '../../intake';
 import { createBackend } from '../../app';
-import { defaultWorkerName, modelSetOf, parseRedisUrl, startWorker } from '../../services/distributed';
+import { loadManifest, verifyModelFiles } from '../../inference';
+import { checkRedis, defaultWorkerName, modelSetOf, parseRedisUrl, startWorker } from '../../services/distributed';
+import { ExitCode } from '../exit-codes';
 import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
 import { countFlag } from '../flags';
 import { givenRedisUrl } from './distributed-backend';
+
+/** How long the start-up check waits for Redis to answer, ms. */
+const REDIS_CHECK_MS = 5_000;
+/** After the grace time, how long stopping may still take before the process exits anyway, ms. */
+const STOP_MARGIN_MS = 3_000;
+
+/**
+ * Last resort when stopping cleanly is not possible (Redis unreachable, a close that hangs):
+ * exit now. Nothing is lost: the jobs in hand keep their BullMQ locks only until they lapse,
+ * then the queue's stalled-job check gives them to another worker.
+ */
+function abandon(why: string): never {
+  consoleLogger.warn(`Stopping without a clean close (${why}): jobs in hand go back to the queue through its stalled-job check.`);
+  process.exit(ExitCode.failed);
+}
 
 interface WorkerFlags {
   redis?: string;
@@ -40,8 +58,16 @@ export function registerWorker(program: Command): void {
       if (!url) throw new AppError('invalid-parameter', 'picscan worker needs --redis <url> (or PICSCAN_REDIS_URL).');
       const redis = parseRedisUrl(url);
       const concurrency = countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
+      const graceMs = Number(o.grace) * 1000 || 30_000;
       const config = loadConfig({});
       const modelSet = modelSetOf(config.modelsDir);
+      // Every model file now, before taking any job: the engine checks each only at its first use,
+      // and a worker with a broken one would fail every job it takes.
+      await verifyModelFiles(loadManifest(join(config.modelsDir, 'manifest.json')), config.modelsDir);
+      // A refused password or a missing database is fatal; a server not up yet is waited for
+      // (workers run under a supervisor and may start before Redis).
+      const check = await checkRedis(redis, REDIS_CHECK_MS);
+      if (!check.reachable) consoleLogger.warn(`Redis at ${redis.redacted} is not reachable yet (${check.reason}); waiting for it`);
       // The models in worker threads, as the desktop's and the CLI's batches run them.
       const backend = createBackend(config, { logger: consoleLogger });
       const processor = await backend.batchModels().catch(async (err: unknown) => {
@@ -66,12 +92,17 @@ export function registerWorker(program: Command): void {
       await new Promise<void>((resolve) => {
         const stop = (signal: string): void => {
           consoleLogger.info(`${signal}: finishing the jobs in hand…`);
+          // Whatever state Redis is in, the process ends shortly after the grace time.
+          setTimeout(() => abandon('did not stop in time'), graceMs + STOP_MARGIN_MS).unref();
+          // A second signal: stop now.
+          process.once('SIGTERM', () => abandon('SIGTERM again'));
+          process.once('SIGINT', () => abandon('SIGINT again'));
           resolve();
         };
         process.once('SIGTERM', () => stop('SIGTERM'));
         process.once('SIGINT', () => stop('SIGINT'));
       });
-      await host.close(Number(o.grace) * 1000 || 30_000);
+      if (!(await host.close(graceMs))) abandon('Redis did not answer');
       await fetcher.close?.();
       await backend.close();
       consoleLogger.info(`worker ${host.name} stopped after ${host.processed()} images`);

@@ -4,7 +4,7 @@ import { AppError, sleep, type Logger } from '../../core';
 import type { ItemTransition, RunOutcome } from '../../jobs';
 import type { BatchOperation, WorkerStatus } from '../../shared/batch';
 import { isBusyError, isStorageError, type Db, type ItemsRepo, type ResultsRepo } from '../../store';
-import { connectionOptions } from './connection';
+import { checkRedis, connectionOptions } from './connection';
 import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultJobId, resultsQueueName } from './keys';
 import type { AnalyzeJob, BatchControl, ResultJob } from './protocol';
 import type { RedisAddress } from './redis-url';
@@ -105,18 +105,17 @@ export class DistributedRunner {
     const connection = connectionOptions(this.s.redis);
     const log = this.d.logger;
     const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: this.s.redis.redacted });
-    // Reach Redis first, with this client alone: when it is not there, nothing else has been
-    // created that would go on reconnecting and keep the process alive.
-    const redis = new Redis(this.s.redis.url, connection as object);
-    redis.on('error', () => undefined);
-    if ((await within(redis.ping(), REDIS_CONNECT_TIMEOUT_MS, null)) !== 'PONG') {
-      redis.disconnect();
+    // Reach Redis first, with a one-shot client: when it is not there, or refuses the password or
+    // the database, nothing has been created that would go on reconnecting and keep the process
+    // alive (and nothing runs in database 0 instead of a missing one).
+    const check = await checkRedis(this.s.redis, REDIS_CONNECT_TIMEOUT_MS);
+    if (!check.reachable) {
       throw new AppError(
         'remote-failed',
-        `Cannot reach Redis at ${this.s.redis.redacted} within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s: start it, or check the URL, password and network; then resume the batch.`,
+        `Cannot reach Redis at ${this.s.redis.redacted} within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s (${check.reason}): start it, or check the URL, password and network; then resume the batch.`,
       );
     }
-    redis.removeAllListeners('error');
+    const redis = new Redis(this.s.redis.url, connection as object);
     redis.on('error', onError('connection'));
     const analyze = new Queue<AnalyzeJob>(analyzeQueueName(this.s.modelSet), { connection, prefix: PREFIX });
     const resultsName = resultsQueueName(this.s.queueKey);

@@ -2,4 +2,5 @@
 export { DistributedRunner, DEFAULT_TUNING, redisMissing, type CoordinatorTuning } from './coordinator';
 export { startWorker, defaultWorkerName, type WorkerHost, type WorkerHostOptions } from './worker-host';
 export { parseRedisUrl, redisForRun, type RedisAddress } from './redis-url';
+export { checkRedis } from './connection';
 export { modelSetOf } from './model-set';

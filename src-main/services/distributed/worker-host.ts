@@ -43,8 +43,19 @@ export interface WorkerHost {
   readonly name: string;
   /** Images analysed (done results) since start. */
   processed(): number;
-  close(graceMs?: number): Promise<void>;
+  /**
+   * Stops taking jobs and waits up to `graceMs` for those in hand, then aborts them. Resolves
+   * false when BullMQ did not close even then (Redis unreachable): the connections were dropped
+   * and jobs in hand go back through the queue's stalled-job check once their locks lapse.
+   */
+  close(graceMs?: number): Promise<boolean>;
 }
+
+/** After the grace time, how long a forced BullMQ close may take before the connections are dropped, ms. */
+const FORCED_CLOSE_MS = 1_000;
+
+/** Failure codes that come from this worker's models rather than from the image. */
+const MODEL_ERRORS: ReadonlySet<string> = new Set(['model-missing', 'model-failed']);
 
 /** Default worker name: host and process id, unique on a network of machines. */
 export const defaultWorkerName = (): string => `${hostname()}:${process.pid}`;
@@ -149,7 +160,10 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
         finishedAt.push(Date.now());
       } catch (err) {
         if (ctl.signal.aborted && isCancellation(err)) throw err;
-        await post(queueKey, { ...base, fetchMs, ...failure(err) });
+        const f = failure(err);
+        // A model error is this worker's fault, not the image's: the operator must see it.
+        if (MODEL_ERRORS.has(f.code)) log.warn(`item ${itemId} failed: ${f.message}`, { itemId, code: f.code, queueKey });
+        await post(queueKey, { ...base, fetchMs, ...f });
       }
     } finally {
       inHand.delete(ctl);
@@ -214,13 +228,25 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
       // stalled-job check hands them to another worker.
       const force = setTimeout(() => {
         for (const c of inHand) c.abort();
-        void worker.close(true);
+        void worker.close(true).catch(() => undefined);
       }, graceMs);
-      await worker.close();
+      // BullMQ's close waits for Redis; without it (down, or refusing the password) it never
+      // settles, forced or not. Then drop the connections instead of waiting on them.
+      const settled = await within(
+        worker.close().then(() => true),
+        graceMs + FORCED_CLOSE_MS,
+        false,
+      );
       clearTimeout(force);
-      await within(redis.hdel(keys.workers, o.name), 1_000, 0);
-      await within(Promise.allSettled([...resultQueues.values()].map((q) => q.close())), 5_000, []);
+      if (settled) {
+        await within(redis.hdel(keys.workers, o.name), 1_000, 0);
+        await within(Promise.allSettled([...resultQueues.values()].map((q) => q.close())), 5_000, []);
+      } else {
+        void worker.disconnect().catch(() => undefined);
+        for (const q of resultQueues.values()) void q.disconnect().catch(() => undefined);
+      }
       redis.disconnect();
+      return settled;
     },
   };
 }
