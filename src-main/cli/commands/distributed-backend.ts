@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../../config';
-import { modelSetOf, parseRedisUrl } from '../../services/distributed';
+import { modelSetOf, parseRedisUrl, WORKER_GONE_MS } from '../../services/distributed';
 import type { BatchServiceDeps } from '../../services/batches.service';
 import type { Backend, WorkerStatus } from '../../shared/batch';
 
@@ -33,7 +33,9 @@ export function distributedDeps(o: RedisFlag, config: AppConfig, env: NodeJS.Pro
 /** ", 2 workers (box-a 3.1/s, box-b 2.9/s)" for the progress line; empty for local batches. */
 export function workersText(workers: WorkerStatus[] | undefined): string {
   if (!workers) return '';
-  const live = workers.filter((w) => w.lastSeenMs >= 0 && w.lastSeenMs <= 15_000);
-  const each = workers.map((w) => `${w.name} ${w.imagesPerSecond}/s`).join(', ');
+  const isLive = (w: WorkerStatus): boolean => w.lastSeenMs >= 0 && w.lastSeenMs <= WORKER_GONE_MS;
+  const live = workers.filter(isLive);
+  // A worker that stopped beating (killed, cut off) is named as gone, not with its last rate.
+  const each = workers.map((w) => (isLive(w) ? `${w.name} ${w.imagesPerSecond}/s` : `${w.name} gone`)).join(', ');
   return `, ${live.length} worker${live.length === 1 ? '' : 's'}${each ? ` (${each})` : ''}`;
 }

@@ -4,3 +4,4 @@ export { startWorker, defaultWorkerName, type WorkerHost, type WorkerHostOptions
 export { parseRedisUrl, redisForRun, type RedisAddress } from './redis-url';
 export { checkRedis } from './connection';
 export { modelSetOf } from './model-set';
+export { WORKER_GONE_MS } from './worker-roster';

@@ -1,0 +1,25 @@
+// The distributed progress line's worker part: live workers with their rate, gone ones named as gone.
+import { describe, expect, it } from 'vitest';
+import { workersText } from '../../../src-main/cli/commands/distributed-backend';
+import { WORKER_GONE_MS } from '../../../src-main/services/distributed';
+import type { WorkerStatus } from '../../../src-main/shared/batch';
+
+const worker = (name: string, lastSeenMs: number, imagesPerSecond: number): WorkerStatus => ({
+  name,
+  version: '0.1.0',
+  done: 10,
+  imagesPerSecond,
+  lastSeenMs,
+});
+
+describe('workersText', () => {
+  it('counts live workers with their rates and names a killed one as gone, not with its last rate', () => {
+    const text = workersText([worker('wa', WORKER_GONE_MS + 1, 0.63), worker('wb', 500, 1.27), worker('wc', -1, 0.2)]);
+    expect(text).toBe(', 1 worker (wa gone, wb 1.27/s, wc gone)');
+  });
+
+  it('says nothing for a local batch and "0 workers" before any beat', () => {
+    expect(workersText(undefined)).toBe('');
+    expect(workersText([])).toBe(', 0 workers');
+  });
+});
