@@ -42,7 +42,6 @@ const DB_RANGE_ERROR = /DB index is out of range/i;
  * callers decide whether to wait for it.
  */
 export async function checkRedis(address: RedisAddress, timeoutMs: number): Promise<{ reachable: true } | RedisUnreachable> {
-  const db = Number(new URL(address.url).pathname.replace(/^\//, '') || '0');
   // One attempt, no reconnection: this client must never outlive the check.
   const client = new Redis(address.url, {
     lazyConnect: true,
@@ -72,7 +71,7 @@ export async function checkRedis(address: RedisAddress, timeoutMs: number): Prom
     if (fatal(lastError)) return fatal(lastError);
     try {
       // Explicitly: ioredis reports a failed SELECT at connect as an event and stays in database 0.
-      await client.select(db);
+      await client.select(address.db);
     } catch (err) {
       if (!DB_RANGE_ERROR.test((err as Error).message)) return fatal(err as Error);
       const count = await client.config('GET', 'databases').then(
@@ -80,7 +79,7 @@ export async function checkRedis(address: RedisAddress, timeoutMs: number): Prom
         () => NaN, // CONFIG may be refused by the server's ACL: then say less
       );
       const has = Number.isInteger(count) && count > 0 ? ` (it has ${count}: 0–${count - 1})` : '';
-      return new AppError('remote-failed', `Redis database ${db} does not exist on ${new URL(address.stored).host}${has}.`);
+      return new AppError('remote-failed', `Redis database ${address.db} does not exist on ${new URL(address.stored).host}${has}.`);
     }
     return 'ok';
   };

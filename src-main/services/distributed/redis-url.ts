@@ -9,6 +9,8 @@ export interface RedisAddress {
   /** Without any credentials: what a batch stores, so its password never lands on disk. */
   stored: string;
   tls: boolean;
+  /** The database number of the URL's path (0 when it names none). */
+  db: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export function parseRedisUrl(raw: string): RedisAddress {
   const stored = new URL(u.href);
   stored.username = '';
   stored.password = '';
-  return { url: u.href, redacted: redacted.href, stored: stored.href, tls: u.protocol === 'rediss:' };
+  return { url: u.href, redacted: redacted.href, stored: stored.href, tls: u.protocol === 'rediss:', db: Number(db || '0') };
 }
 
 /**

@@ -31,28 +31,26 @@ writeFileSync(notADatabase, 'These are my notes, not a database.\n'.repeat(20));
 /** A directory given as the database. */
 const directory = join(dir, 'folder.db');
 mkdirSync(directory);
-/** A real database the user may read but not write (in a folder the user may write). */
-const openDir = join(dir, 'open');
-mkdirSync(openDir);
-chmodSync(openDir, 0o777);
-const readOnly = join(openDir, 'readonly.db');
-const seed = openDatabase(readOnly);
-migrate(seed);
-seed.pragma('journal_mode = DELETE'); // no -wal/-shm files the user could create beside it
-seed.close();
-chmodSync(readOnly, 0o444);
+/** A migrated database the user may read but not write, in a folder `name` the user may write. */
+function readOnlyDatabase(name: string, journal: 'DELETE' | 'WAL'): string {
+  const folder = join(dir, name);
+  mkdirSync(folder);
+  chmodSync(folder, 0o777);
+  const file = join(folder, 'readonly.db');
+  const seed = openDatabase(file);
+  migrate(seed);
+  if (journal === 'DELETE') seed.pragma('journal_mode = DELETE'); // no -wal/-shm files the user could create beside it
+  seed.close();
+  chmodSync(file, 0o444);
+  return file;
+}
+/** Opening it switches it to WAL, a write the user may not make. */
+const readOnly = readOnlyDatabase('open', 'DELETE');
 /**
  * The same in WAL mode (as picscan leaves its databases): opening it writes nothing, so the
  * commands that only read still work and the refusal shows at the first write.
  */
-const walDir = join(dir, 'wal');
-mkdirSync(walDir);
-chmodSync(walDir, 0o777);
-const readOnlyWal = join(walDir, 'readonly.db');
-const walSeed = openDatabase(readOnlyWal);
-migrate(walSeed);
-walSeed.close();
-chmodSync(readOnlyWal, 0o444);
+const readOnlyWal = readOnlyDatabase('wal', 'WAL');
 /** A new database in a folder the user may not write. */
 const lockedDir = join(dir, 'locked');
 mkdirSync(lockedDir);
