@@ -66,31 +66,52 @@ function readVersion(): string {
   return pkg.version;
 }
 
+/** One line per zod issue: `path: message`. */
+const issuesText = (error: z.ZodError): string => error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+
 function readSettingsFile(file: string): Settings {
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
-  } catch {
-    return {};
+  } catch (err) {
+    // No file means defaults; a file that exists but cannot be read would silently drop the
+    // user's settings, so it is named instead.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new AppError('invalid-input', `Settings file ${file} cannot be read (${(err as Error).message}).`);
   }
-  const parsed = settingsSchema.safeParse(JSON.parse(raw));
-  if (!parsed.success) {
-    throw new AppError(
-      'invalid-input',
-      `Settings file ${file} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    throw new AppError('invalid-input', `Settings file ${file} is not valid JSON: ${(err as Error).message}.`);
   }
+  const parsed = settingsSchema.safeParse(json);
+  if (!parsed.success) throw new AppError('invalid-input', `Settings file ${file} is invalid: ${issuesText(parsed.error)}`);
   return parsed.data;
 }
 
+/** The environment variables that set a numeric setting. */
+const NUMERIC_SETTING_ENV = {
+  PICSCAN_MODEL_THREADS: 'modelThreads',
+  PICSCAN_DOWNLOAD_CONCURRENCY: 'downloadConcurrency',
+  PICSCAN_ANALYSIS_CONCURRENCY: 'analysisConcurrency',
+  PICSCAN_ANALYSIS_WORKERS: 'analysisWorkers',
+  PICSCAN_MAX_RETRY_AFTER_S: 'maxRetryAfterSeconds',
+} as const satisfies Record<string, keyof Settings>;
+
 function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
   const out: Settings = {};
-  if (env.PICSCAN_MODEL_THREADS) out.modelThreads = Number(env.PICSCAN_MODEL_THREADS);
-  if (env.PICSCAN_DOWNLOAD_CONCURRENCY) out.downloadConcurrency = Number(env.PICSCAN_DOWNLOAD_CONCURRENCY);
-  if (env.PICSCAN_ANALYSIS_CONCURRENCY) out.analysisConcurrency = Number(env.PICSCAN_ANALYSIS_CONCURRENCY);
-  if (env.PICSCAN_ANALYSIS_WORKERS) out.analysisWorkers = Number(env.PICSCAN_ANALYSIS_WORKERS);
-  if (env.PICSCAN_MAX_RETRY_AFTER_S) out.maxRetryAfterSeconds = Number(env.PICSCAN_MAX_RETRY_AFTER_S);
-  return settingsSchema.parse(out);
+  for (const [name, key] of Object.entries(NUMERIC_SETTING_ENV)) {
+    const value = env[name];
+    if (!value) continue;
+    const parsed = settingsSchema.shape[key].safeParse(Number(value.trim()));
+    if (!parsed.success) {
+      const why = Number.isNaN(Number(value.trim())) ? 'not a number' : parsed.error.issues.map((i) => i.message).join('; ');
+      throw new AppError('invalid-input', `${name}=${JSON.stringify(value)} is invalid: ${why}`);
+    }
+    out[key] = parsed.data;
+  }
+  return out;
 }
 
 /**
