@@ -24,6 +24,8 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   { synset: 'mammal.n.01', tag: 'mammal' },
   { synset: 'bird.n.01', display: 'bird', tag: 'bird', category: 'animal_bird' },
   { synset: 'fish.n.01', display: 'fish', tag: 'fish' },
+  { synset: 'shark.n.01', display: 'shark' },
+  { synset: 'goldfish.n.01', display: 'goldfish' },
   { synset: 'reptile.n.01', tag: 'reptile' },
   { synset: 'snake.n.01', display: 'snake' },
   { synset: 'lizard.n.01', display: 'lizard' },
@@ -35,8 +37,21 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   { synset: 'newt.n.01', display: 'newt' },
   { synset: 'salamander.n.01', display: 'salamander' },
   { synset: 'insect.n.01', display: 'insect', tag: 'insect' },
+  // Insects people name by their own word ("a bee on a flower", not "an insect"); when the
+  // classes disagree, the caption still falls back to "an insect" (the kind rules of
+  // rules/classes.ts). Leafhoppers and lacewings stay "insect": few users know the word.
+  { synset: 'bee.n.01', display: 'bee' },
+  { synset: 'ant.n.01', display: 'ant' },
+  { synset: 'fly.n.01', display: 'fly' },
+  { synset: 'grasshopper.n.01', display: 'grasshopper' },
+  { synset: 'cricket.n.01', display: 'cricket' },
+  { synset: 'cockroach.n.01', display: 'cockroach' },
+  { synset: 'mantis.n.01', display: 'mantis' },
+  { synset: 'cicada.n.01', display: 'cicada' },
+  { synset: 'odonate.n.01', display: 'dragonfly' },
   { synset: 'butterfly.n.01', display: 'butterfly' },
-  { synset: 'beetle.n.01', display: 'beetle' },
+  { synset: 'ladybug.n.01', display: 'ladybug' },
+  { synset: 'beetle.n.01', display: 'beetle', tag: 'beetle' },
   { synset: 'spider.n.01', display: 'spider' },
   { synset: 'crab.n.01', display: 'crab' },
   { synset: 'dog.n.01', display: 'dog', tag: 'dog', category: 'animal_dog' },
@@ -55,7 +70,11 @@ export const SYNSET_RULES: readonly SynsetRule[] = [
   { synset: 'primate.n.02', tag: 'primate' },
   { synset: 'lemur.n.01', display: 'lemur' },
   { synset: 'monkey.n.01', display: 'monkey', tag: 'monkey' },
-  { synset: 'ape.n.01', display: 'ape' },
+  { synset: 'ape.n.01', display: 'ape', tag: 'ape' },
+  // The great apes everyone names; gibbons and siamangs stay "ape".
+  { synset: 'gorilla.n.01', display: 'gorilla' },
+  { synset: 'chimpanzee.n.01', display: 'chimpanzee' },
+  { synset: 'orangutan.n.01', display: 'orangutan' },
   { synset: 'rodent.n.01', tag: 'rodent' },
   { synset: 'squirrel.n.01', display: 'squirrel' },
   // Food and drink.
@@ -208,6 +227,8 @@ export const CLASS_OVERRIDES: Readonly<Record<string, ClassOverride>> = {
   jean: { name: 'jeans' },
   sunglass: { name: 'sunglasses' },
   Angora: { name: 'Angora rabbit' },
+  // "a walking stick" reads as a cane; the class is the insect.
+  'walking stick': { name: 'stick insect' },
   // Two label lines share the first lemma "maillot" (WordNet's dancers' tights and the one-piece
   // swimsuit), so they are keyed by the whole line: a caption's "maillot" means nothing to most users.
   maillot: { name: 'tights' },
