@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { AppError } from '../../core';
+import type { ErrorCode } from '../../shared/errors';
 
 /** PEM certificate and private key for the HTTPS server. */
 export interface TlsMaterial {
@@ -46,12 +47,13 @@ function generatePem(): Promise<{ cert: string; key: string }> {
 export async function loadOrCreateTls(opts: { dataDir: string; certPath?: string; keyPath?: string }): Promise<TlsMaterial> {
   if (opts.certPath || opts.keyPath) {
     if (!opts.certPath || !opts.keyPath) throw new AppError('invalid-input', '--cert and --key must be given together.');
-    return checkedPair(opts.certPath, opts.keyPath);
+    // Files the user named: an unreadable one is a wrong flag value, like one that is not PEM.
+    return checkedPair(opts.certPath, opts.keyPath, 'invalid-input');
   }
   const dir = join(opts.dataDir, 'tls');
   const certPath = join(dir, 'server-cert.pem');
   const keyPath = join(dir, 'server-key.pem');
-  if (existsSync(certPath) && existsSync(keyPath)) return checkedPair(certPath, keyPath);
+  if (existsSync(certPath) && existsSync(keyPath)) return checkedPair(certPath, keyPath, 'file-not-found');
   const { cert, key } = await generatePem();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyPath, key, { mode: 0o600 });
@@ -65,9 +67,9 @@ export async function loadOrCreateTls(opts: { dataDir: string; certPath?: string
  * of that certificate. Otherwise Node refuses them only when the server is built, with OpenSSL's
  * words ("PEM routines::no start line").
  */
-function checkedPair(certPath: string, keyPath: string): TlsMaterial {
-  const cert = readPem(certPath);
-  const key = readPem(keyPath);
+function checkedPair(certPath: string, keyPath: string, unreadable: ErrorCode): TlsMaterial {
+  const cert = readPem(certPath, unreadable);
+  const key = readPem(keyPath, unreadable);
   let x509: X509Certificate;
   try {
     x509 = new X509Certificate(cert);
@@ -85,10 +87,10 @@ function checkedPair(certPath: string, keyPath: string): TlsMaterial {
   return { cert, key, certPath, keyPath, generated: false };
 }
 
-function readPem(path: string): string {
+function readPem(path: string, unreadable: ErrorCode): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new AppError('file-not-found', `Cannot read ${path}: ${(cause as Error).message}`, { cause });
+    throw new AppError(unreadable, `Cannot read ${path}: ${(cause as Error).message}`, { cause });
   }
 }

@@ -151,7 +151,7 @@ describe('picscan serve', () => {
     expect(refused.stderr).toMatch(/--http is allowed only on loopback/);
   });
 
-  it('refuses a --cert or --key that is not PEM, or a key of another certificate, with one line and exit 2', async () => {
+  it('refuses a --cert or --key that is missing or not PEM, or a key of another certificate, with one line and exit 2', async () => {
     const env = tempEnv();
     const dir = env.PICSCAN_DATA_DIR!;
     const bad = join(dir, 'bad.pem');
@@ -163,6 +163,11 @@ describe('picscan serve', () => {
       [bad, bad, `picscan: The certificate ${bad} is not a valid PEM certificate.\n`],
       [good.certPath, bad, `picscan: The key ${bad} is not a valid PEM private key (unencrypted).\n`],
       [good.certPath, otherKey, `picscan: The key ${otherKey} does not belong to the certificate ${good.certPath}.\n`],
+      [
+        join(dir, 'missing.pem'),
+        good.keyPath,
+        `picscan: Cannot read ${join(dir, 'missing.pem')}: ENOENT: no such file or directory, open '${join(dir, 'missing.pem')}'\n`,
+      ],
     ];
     for (const [cert, key, message] of cases) {
       const r = await runPicscan(['serve', '--port', '0', '--cert', cert, '--key', key], { env });
