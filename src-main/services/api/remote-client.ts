@@ -31,6 +31,12 @@ export interface RemoteClient extends ImageOperations {
   close(): Promise<void>;
 }
 
+/**
+ * Largest reply read from the service. An analyze envelope or a detect body of 50 faces is a few
+ * KB; a longer body is not the API's, and reading it whole could exhaust memory.
+ */
+const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+
 interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -65,7 +71,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       body = JSON.stringify(params);
     }
     const res = await request(url, { method, headers, body, dispatcher, signal });
-    const text = await res.body.text();
+    const text = await readReply(res.body);
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -82,6 +88,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
         reply = await once(path, params, signal);
       } catch (err) {
         if (signal?.aborted) throw new AppError('cancelled', 'The operation was cancelled.', { cause: err });
+        if (err instanceof AppError) throw err;
         if (!isTransientNetworkError(err) || retry >= maxRetries) {
           throw new AppError('remote-failed', `The remote service at ${root} could not be reached: ${(err as Error).message}`, {
             cause: err,
@@ -94,6 +101,26 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       if (hinted !== undefined && hinted > cap && reply) return reply;
       await sleep(hinted ?? backoffMs(retry, base, cap), signal);
     }
+  }
+
+  /** The reply's text; refused (and the connection dropped) once more than MAX_REPLY_BYTES arrived. */
+  async function readReply(body: Dispatcher.ResponseData['body']): Promise<string> {
+    const tooLarge = (): AppError => {
+      body.on('error', () => {});
+      body.destroy();
+      return new AppError(
+        'remote-failed',
+        `The remote service at ${root} sent a reply larger than ${MAX_REPLY_BYTES / (1024 * 1024)} MB, which is not the API's: check the base URL.`,
+      );
+    };
+    const chunks: Buffer[] = [];
+    let received = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > MAX_REPLY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, received).toString('utf8');
   }
 
   return {
