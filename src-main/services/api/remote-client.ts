@@ -70,8 +70,10 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       headers.key = opts.key;
       body = JSON.stringify(params);
     }
-    const res = await request(url, { method, headers, body, dispatcher, signal });
-    const text = await readReply(res.body);
+    const { res, text } = await withinTimeout(signal, async (attempt) => {
+      const res = await request(url, { method, headers, body, dispatcher, signal: attempt });
+      return { res, text: await readReply(res.body) };
+    });
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -100,6 +102,27 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       const hinted = reply ? parseRetryAfterMs(reply.headers['retry-after']) : undefined;
       if (hinted !== undefined && hinted > cap && reply) return reply;
       await sleep(hinted ?? backoffMs(retry, base, cap), signal);
+    }
+  }
+
+  /**
+   * Runs one attempt under `timeoutMs` for the whole exchange, head and body. undici's own
+   * timeouts measure idle time, which a service sending a byte now and then never reaches. The
+   * timeout is thrown as ETIMEDOUT (retried like a dropped connection); the caller's abort as is.
+   */
+  async function withinTimeout<T>(signal: AbortSignal | undefined, run: (attempt: AbortSignal) => Promise<T>): Promise<T> {
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(), timeout);
+    const cancel = (): void => attempt.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return await run(attempt.signal);
+    } catch (err) {
+      if (!attempt.signal.aborted || signal?.aborted) throw err;
+      throw Object.assign(new Error(`no complete reply within ${timeout / 1000} s`, { cause: err }), { code: 'ETIMEDOUT' });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
     }
   }
 

@@ -3,8 +3,10 @@ import { AppError } from '../../../src-main/core';
 import { createRemoteClient, type RemoteClient, type RemoteClientOptions } from '../../../src-main/services/api';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 
-// A remote service that misbehaves: the client must answer with a clear error, in bounded memory.
+// A remote service that misbehaves: the client must answer with a clear error, in bounded time
+// and memory.
 const KEY = 'psk_remoteReplies0123456789abcdefghijklmnopqrs';
+const detectReq = { image: 'https://example.com/a.jpg', minHeadScale: 0.015, selector: ['FRONTAL' as const] };
 
 let cloud: FixtureServer;
 const clients: RemoteClient[] = [];
@@ -52,4 +54,17 @@ describe('remote client against a misbehaving service', () => {
     expect(err.message).toMatch(/larger than 4 MB/);
     expect(sent).toBeLessThan(64);
   });
+
+  it('gives up on a reply that trickles past the per-attempt time limit', async () => {
+    cloud.route('/slow/ai/faces/detect', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 100);
+    });
+    const started = Date.now();
+    const err = await failure(client({ baseUrl: cloud.url('/slow'), timeoutMs: 1_000 }).detect(detectReq));
+    expect(err.code).toBe('remote-failed');
+    expect(err.message).toMatch(/no complete reply within 1 s/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 15_000);
 });
