@@ -40,8 +40,13 @@ const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON; undefined when the body was empty or not JSON. */
   body: unknown;
+  text: string;
 }
+
+/** Statuses that say what went wrong without a body (the key, the credit, the rate, the size). */
+const SELF_EXPLAINING = new Set([401, 402, 413, 429]);
 
 /**
  * Client for the cloud service's two operations. Returns the same typed results as the local
@@ -80,7 +85,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     } catch {
       parsed = undefined;
     }
-    return { status: res.statusCode, headers: res.headers, body: parsed };
+    return { status: res.statusCode, headers: res.headers, body: parsed, text };
   }
 
   async function send(path: string, params: Record<string, string | number>, signal?: AbortSignal): Promise<Reply> {
@@ -126,6 +131,30 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     }
   }
 
+  /**
+   * The error of a reply without the API's error body. A 5xx or a self-explaining status is
+   * named as such; anything else (a redirect, an HTML page, broken JSON, a 404) is not the API
+   * answering at all, which a wrong base URL or a proxy in the way causes, not the parameters.
+   */
+  function unexpected(reply: Reply, code: ErrorCode): AppError {
+    const details = { status: reply.status };
+    if (reply.status >= 500 || SELF_EXPLAINING.has(reply.status))
+      return new AppError(code, `The remote service answered HTTP ${reply.status}.`, { details });
+    const header = reply.headers['content-type'];
+    const type = (Array.isArray(header) ? header[0] : header)?.split(';')[0]?.trim() || 'a body';
+    const what =
+      reply.status >= 300 && reply.status < 400
+        ? ' (a redirect, which is not followed)'
+        : reply.text.trim() === ''
+          ? ' with an empty body'
+          : reply.body === undefined
+            ? ` with ${type} that is not valid JSON`
+            : ' without a result of the API';
+    return new AppError('remote-failed', `The remote service at ${root} answered HTTP ${reply.status}${what}: check the base URL.`, {
+      details,
+    });
+  }
+
   /** The reply's text; refused (and the connection dropped) once more than MAX_REPLY_BYTES arrived. */
   async function readReply(body: Dispatcher.ResponseData['body']): Promise<string> {
     const tooLarge = (): AppError => {
@@ -154,8 +183,9 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       const reply = await send('/ai/vision/analyze', params, signal);
       const env = reply.body as Partial<AnalyzeEnvelope> | undefined;
       if (reply.status === 200 && env?.status === true && env.data) return env.data;
-      const code = env?.error?.code ?? '';
-      throw new AppError(codeFromAzure(code, reply.status), env?.error?.message ?? `The remote service answered HTTP ${reply.status}.`, {
+      const code = env?.error?.code;
+      if (!code) throw unexpected(reply, codeFromAzure('', reply.status));
+      throw new AppError(codeFromAzure(code, reply.status), env.error?.message ?? `The remote service answered HTTP ${reply.status}.`, {
         details: { status: reply.status, remoteCode: code },
       });
     },
@@ -178,9 +208,8 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
               : first
                 ? codeFromKairos(first.ErrCode)
                 : 'remote-failed';
-      throw new AppError(code, first?.Message ?? `The remote service answered HTTP ${reply.status}.`, {
-        details: { status: reply.status },
-      });
+      if (!first) throw unexpected(reply, code);
+      throw new AppError(code, first.Message ?? `The remote service answered HTTP ${reply.status}.`, { details: { status: reply.status } });
     },
 
     close: () => dispatcher.close(),

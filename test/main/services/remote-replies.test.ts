@@ -67,4 +67,41 @@ describe('remote client against a misbehaving service', () => {
     expect(err.message).toMatch(/no complete reply within 1 s/);
     expect(Date.now() - started).toBeLessThan(5_000);
   }, 15_000);
+
+  it('names a reply that is not the API’s (HTML, broken JSON, a redirect) instead of blaming the parameters', async () => {
+    const root = cloud.url('/odd');
+    cloud.route('/odd/ai/vision/analyze', [
+      { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>captive portal</html>' },
+      { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status": true, "data": ' },
+      { status: 302, redirectTo: '/elsewhere' },
+      { status: 404 },
+    ]);
+    const c = client({ baseUrl: root });
+    const html = await failure(c.analyze({ image: 'https://example.com/a.jpg' }));
+    expect([html.code, html.message]).toEqual([
+      'remote-failed',
+      `The remote service at ${root} answered HTTP 200 with text/html that is not valid JSON: check the base URL.`,
+    ]);
+    const broken = await failure(c.analyze({ image: 'https://example.com/a.jpg' }));
+    expect([broken.code, broken.message]).toEqual([
+      'remote-failed',
+      `The remote service at ${root} answered HTTP 200 with application/json that is not valid JSON: check the base URL.`,
+    ]);
+    const redirect = await failure(c.analyze({ image: 'https://example.com/a.jpg' }));
+    expect([redirect.code, redirect.message]).toEqual([
+      'remote-failed',
+      `The remote service at ${root} answered HTTP 302 (a redirect, which is not followed): check the base URL.`,
+    ]);
+    const notFound = await failure(c.analyze({ image: 'https://example.com/a.jpg' }));
+    expect([notFound.code, notFound.message]).toEqual([
+      'remote-failed',
+      `The remote service at ${root} answered HTTP 404 with an empty body: check the base URL.`,
+    ]);
+    cloud.route('/odd/ai/faces/detect', { status: 200, headers: { 'content-type': 'application/json' }, body: 'null' });
+    const empty = await failure(c.detect(detectReq));
+    expect([empty.code, empty.message]).toEqual([
+      'remote-failed',
+      `The remote service at ${root} answered HTTP 200 without a result of the API: check the base URL.`,
+    ]);
+  });
 });
