@@ -88,10 +88,20 @@ export function wireMapping(code: ErrorCode): WireMapping {
   return TABLE[code] ?? INTERNAL;
 }
 
-/** The error code behind a Kairos ErrCode (first match), for clients of a remote server. */
+// Several codes share an Azure code or ErrCode (BadArgument/1003, FailedToProcess/3001): a
+// remote reply carrying one is read as the general code, never as whichever shares it first
+// (a remote model failure was `no-faces`, a bad parameter `malformed-json`).
+const GENERAL: readonly ErrorCode[] = ['invalid-parameter', 'remote-failed'];
+
+/** The code a remote reply means: the general one when several share the mark, else the first match. */
+function codeOf(matches: (m: WireMapping) => boolean): ErrorCode | undefined {
+  const general = GENERAL.find((c) => matches(TABLE[c]!));
+  return general ?? (Object.entries(TABLE) as Array<[ErrorCode, WireMapping]>).find(([, m]) => matches(m))?.[0];
+}
+
+/** The error code behind a Kairos ErrCode, for clients of a remote server. */
 export function codeFromKairos(errCode: number): ErrorCode {
-  const hit = (Object.entries(TABLE) as Array<[ErrorCode, WireMapping]>).find(([, m]) => m.kairos === errCode);
-  return hit ? hit[0] : 'remote-failed';
+  return codeOf((m) => m.kairos === errCode) ?? 'remote-failed';
 }
 
 /** The error code behind an Azure code of an analyze envelope (for clients of a remote server). */
@@ -100,6 +110,5 @@ export function codeFromAzure(azure: string, httpStatus: number): ErrorCode {
   if (httpStatus === 402) return 'insufficient-credit';
   if (httpStatus === 429) return 'rate-limited';
   if (httpStatus === 413) return 'payload-too-large';
-  const hit = (Object.entries(TABLE) as Array<[ErrorCode, WireMapping]>).find(([, m]) => m.azure === azure);
-  return hit ? hit[0] : httpStatus >= 500 ? 'remote-failed' : 'invalid-parameter';
+  return codeOf((m) => m.azure === azure) ?? (httpStatus >= 500 ? 'remote-failed' : 'invalid-parameter');
 }

@@ -104,4 +104,23 @@ describe('remote client against a misbehaving service', () => {
       `The remote service at ${root} answered HTTP 200 without a result of the API: check the base URL.`,
     ]);
   });
+
+  it('reads shared Azure codes and ErrCodes as the general error, not the first code that shares them', async () => {
+    const envelope = (code: string, message: string): string =>
+      JSON.stringify({ query: 'analyze', status: false, error: { code, message } });
+    const json = { 'content-type': 'application/json' };
+    cloud.route('/codes/ai/vision/analyze', [
+      { status: 500, headers: json, body: envelope('FailedToProcess', 'The model failed.') },
+      { status: 400, headers: json, body: envelope('BadArgument', 'The required parameter `image` is missing.') },
+    ]);
+    cloud.route('/codes/ai/faces/detect', [
+      { status: 500, headers: json, body: JSON.stringify({ Errors: [{ Message: 'internal', ErrCode: 3001 }] }) },
+      { status: 400, headers: json, body: JSON.stringify({ Errors: [{ Message: 'an invalid parameter was sent', ErrCode: 1003 }] }) },
+    ]);
+    const c = client({ baseUrl: cloud.url('/codes') });
+    expect((await failure(c.analyze({ image: 'https://example.com/a.jpg' }))).code).toBe('remote-failed'); // was no-faces
+    expect((await failure(c.analyze({ image: 'https://example.com/a.jpg' }))).code).toBe('invalid-parameter'); // was malformed-json
+    expect((await failure(c.detect(detectReq))).code).toBe('remote-failed'); // was model-missing
+    expect((await failure(c.detect(detectReq))).code).toBe('invalid-parameter'); // was malformed-json
+  });
 });
