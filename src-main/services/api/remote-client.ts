@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { AppError, sleep } from '../../core';
+import { AppError, REDACTED, sleep } from '../../core';
 import { codeFromAzure, codeFromKairos } from '../../shared/api-errors';
 import type { ErrorCode } from '../../shared/errors';
 import type { AnalyzeData, AnalyzeEnvelope, DetectErrors, DetectResponse, DetectSuccess } from '../../shared/spec';
@@ -155,6 +155,12 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     });
   }
 
+  /**
+   * A message of the service with the key masked: some services quote the key they refuse, and
+   * these messages are shown, logged and stored with the item.
+   */
+  const scrub = (message: string): string => (opts.key ? message.split(opts.key).join(REDACTED) : message);
+
   /** The reply's text; refused (and the connection dropped) once more than MAX_REPLY_BYTES arrived. */
   async function readReply(body: Dispatcher.ResponseData['body']): Promise<string> {
     const tooLarge = (): AppError => {
@@ -185,9 +191,14 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       if (reply.status === 200 && env?.status === true && env.data) return env.data;
       const code = env?.error?.code;
       if (!code) throw unexpected(reply, codeFromAzure('', reply.status));
-      throw new AppError(codeFromAzure(code, reply.status), env.error?.message ?? `The remote service answered HTTP ${reply.status}.`, {
-        details: { status: reply.status, remoteCode: code },
-      });
+      const message = env.error?.message;
+      throw new AppError(
+        codeFromAzure(code, reply.status),
+        message ? scrub(message) : `The remote service answered HTTP ${reply.status}.`,
+        {
+          details: { status: reply.status, remoteCode: code },
+        },
+      );
     },
 
     async detect(req: DetectRequest, signal?: AbortSignal): Promise<DetectResponse> {
@@ -196,8 +207,11 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       const body = reply.body as { images?: DetectSuccess['images']; Errors?: DetectErrors['Errors'] } | undefined;
       // Drop transport extras such as trace_id so results equal the local ones.
       if (reply.status === 200 && body?.images) return { images: body.images };
-      if (reply.status === 200 && body?.Errors) return { Errors: body.Errors };
-      const first = body?.Errors?.[0];
+      const errors = Array.isArray(body?.Errors)
+        ? body.Errors.map((e) => ({ ...e, Message: typeof e.Message === 'string' ? scrub(e.Message) : e.Message }))
+        : undefined;
+      if (reply.status === 200 && errors) return { Errors: errors };
+      const first = errors?.[0];
       const code: ErrorCode =
         reply.status === 401
           ? 'unauthorized'

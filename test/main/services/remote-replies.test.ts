@@ -4,7 +4,7 @@ import { createRemoteClient, type RemoteClient, type RemoteClientOptions } from 
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 
 // A remote service that misbehaves: the client must answer with a clear error, in bounded time
-// and memory.
+// and memory, and never repeat the key it was given.
 const KEY = 'psk_remoteReplies0123456789abcdefghijklmnopqrs';
 const detectReq = { image: 'https://example.com/a.jpg', minHeadScale: 0.015, selector: ['FRONTAL' as const] };
 
@@ -123,4 +123,27 @@ describe('remote client against a misbehaving service', () => {
     expect((await failure(c.detect(detectReq))).code).toBe('remote-failed'); // was model-missing
     expect((await failure(c.detect(detectReq))).code).toBe('invalid-parameter'); // was malformed-json
   });
+
+  for (const method of ['GET', 'POST'] as const) {
+    it(`${method}: never repeats the key a service echoes in its messages`, async () => {
+      const echo = (text: string) => (req: { url?: string; headers: Record<string, unknown> }) =>
+        text.replace('$KEY', String(req.headers.key ?? new URL(req.url ?? '/', 'http://x').searchParams.get('key')));
+      cloud.route(`/echo-${method}/ai/vision/analyze`, (req, res) => {
+        const message = echo('The key $KEY has been revoked.')(req);
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ status: false, error: { code: 'Unauthorized', message } }));
+      });
+      cloud.route(`/echo-${method}/ai/faces/detect`, (req, res) => {
+        const Message = echo('an invalid image URL was sent with key $KEY')(req);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ Errors: [{ Message, ErrCode: 5001 }] }));
+      });
+      const c = client({ baseUrl: cloud.url(`/echo-${method}`), method });
+      const err = await failure(c.analyze({ image: 'https://example.com/a.jpg' }));
+      expect(err.code).toBe('unauthorized');
+      expect(err.message).toBe('The key [redacted] has been revoked.');
+      const body = await c.detect(detectReq);
+      expect(body).toEqual({ Errors: [{ Message: 'an invalid image URL was sent with key [redacted]', ErrCode: 5001 }] });
+    });
+  }
 });
