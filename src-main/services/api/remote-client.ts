@@ -1,6 +1,8 @@
 import { Agent, request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
 import { AppError, REDACTED, sleep } from '../../core';
 import { codeFromAzure, codeFromKairos } from '../../shared/api-errors';
+import { remoteAnalyzeDataSchema, remoteDetectImagesSchema } from '../../shared/contract';
 import type { ErrorCode } from '../../shared/errors';
 import type { AnalyzeData, AnalyzeEnvelope, DetectErrors, DetectResponse, DetectSuccess } from '../../shared/spec';
 import type { ImageOperations } from './operations';
@@ -155,6 +157,19 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     });
   }
 
+  /** Checks a result against what storage and views read; a reply that breaks it is refused, naming the first problem. */
+  function readable<T>(schema: z.ZodType, value: T, what: string, reply: Reply): T {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return value;
+    const issue = parsed.error.issues[0];
+    const where = [what, ...(issue?.path.map(String) ?? [])].join('.');
+    throw new AppError(
+      'remote-failed',
+      `The remote service at ${root} answered HTTP ${reply.status} with a result that does not follow the API (${where}: ${issue?.message ?? 'invalid'}).`,
+      { details: { status: reply.status } },
+    );
+  }
+
   /**
    * A message of the service with the key masked: some services quote the key they refuse, and
    * these messages are shown, logged and stored with the item.
@@ -188,7 +203,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       if (req.details) params.details = req.details.join(',');
       const reply = await send('/ai/vision/analyze', params, signal);
       const env = reply.body as Partial<AnalyzeEnvelope> | undefined;
-      if (reply.status === 200 && env?.status === true && env.data) return env.data;
+      if (reply.status === 200 && env?.status === true && env.data) return readable(remoteAnalyzeDataSchema, env.data, 'data', reply);
       const code = env?.error?.code;
       if (!code) throw unexpected(reply, codeFromAzure('', reply.status));
       const message = env.error?.message;
@@ -206,7 +221,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       const reply = await send('/ai/faces/detect', params, signal);
       const body = reply.body as { images?: DetectSuccess['images']; Errors?: DetectErrors['Errors'] } | undefined;
       // Drop transport extras such as trace_id so results equal the local ones.
-      if (reply.status === 200 && body?.images) return { images: body.images };
+      if (reply.status === 200 && body?.images) return { images: readable(remoteDetectImagesSchema, body.images, 'images', reply) };
       const errors = Array.isArray(body?.Errors)
         ? body.Errors.map((e) => ({ ...e, Message: typeof e.Message === 'string' ? scrub(e.Message) : e.Message }))
         : undefined;

@@ -13,3 +13,4 @@ export * from './settings';
 export * from './gallery';
 export * from './results';
 export * from './channels';
+export * from './remote-replies';

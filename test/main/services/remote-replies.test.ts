@@ -146,4 +146,39 @@ describe('remote client against a misbehaving service', () => {
       expect(body).toEqual({ Errors: [{ Message: 'an invalid image URL was sent with key [redacted]', ErrCode: 5001 }] });
     });
   }
+
+  it('refuses a result whose fields break the API’s types instead of failing later or storing it', async () => {
+    const json = { 'content-type': 'application/json' };
+    const root = cloud.url('/garbled');
+    cloud.route('/garbled/ai/vision/analyze', {
+      headers: json,
+      body: JSON.stringify({ status: true, data: { requestId: 'r', tags: 'cat', metadata: { width: 1, height: 1, format: 'Jpeg' } } }),
+    });
+    cloud.route('/garbled/ai/faces/detect', { headers: json, body: JSON.stringify({ images: [{ status: 'Complete', faces: 'none' }] }) });
+    const c = client({ baseUrl: root });
+    const analyze = await failure(c.analyze({ image: 'https://example.com/a.jpg' }));
+    expect([analyze.code, analyze.message]).toEqual([
+      'remote-failed',
+      `The remote service at ${root} answered HTTP 200 with a result that does not follow the API (data.tags: Invalid input: expected array, received string).`,
+    ]);
+    const detect = await failure(c.detect(detectReq));
+    expect([detect.code, detect.message]).toEqual([
+      'remote-failed',
+      `The remote service at ${root} answered HTTP 200 with a result that does not follow the API (images.0.faces: Invalid input: expected array, received string).`,
+    ]);
+    // Other fields, other enum values and absent optional parts still pass (spec §2.4 shows glasses "Yes").
+    const lenient = {
+      images: [
+        {
+          status: 'Complete',
+          width: 9,
+          height: 9,
+          file: 'a.jpg',
+          faces: [{ topLeftX: 1, topLeftY: 1, width: 2, height: 2, attributes: { glasses: 'Yes' } }],
+        },
+      ],
+    };
+    cloud.route('/garbled/ai/faces/detect', { headers: json, body: JSON.stringify(lenient) });
+    expect(await c.detect(detectReq)).toEqual(lenient);
+  });
 });
