@@ -101,7 +101,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     sendError(reply, request, {
       // The path is not repeated: a client may have put anything in it, a key included.
       code: 'not-found',
-      message: `No route for ${request.method} on this path. The API has GET and POST /ai/vision/analyze and /ai/faces/detect.`,
+      message: `No route for ${request.method} on this path. The API has GET and POST /ai/vision/analyze, /ai/vision/thumbnail and /ai/faces/detect.`,
     }),
   );
 

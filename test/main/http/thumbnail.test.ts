@@ -80,6 +80,15 @@ describe('thumbnail route: errors (analyze envelope and codes, never charged)', 
     expect(JSON.stringify(wrong.json)).not.toContain('psk_nope');
   });
 
+  it('an unknown method on the thumbnail path is a 404 that names the thumbnail operation among the routes', async () => {
+    const res = await call(`${api.url}${PATH}`, { method: 'PUT' });
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({
+      ...envelope('NotFound'),
+      response: 'No route for PUT on this path. The API has GET and POST /ai/vision/analyze, /ai/vision/thumbnail and /ai/faces/detect.',
+    });
+  });
+
   it('400 BadArgument for every bad or missing size and smartCropping, naming the parameter', async () => {
     const k = api.api.keys.create({ name: 'bad-params', tier: 'basic', creditMicrocents: 1_000_000 });
     const base = { image: images.url('/portrait.jpg'), width: 10, height: 10 };
