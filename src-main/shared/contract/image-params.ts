@@ -12,7 +12,7 @@ import type { WireError } from '../errors';
 import { DETAILS, SELECTORS, VISUAL_FEATURES, type Detail, type Selector, type VisualFeature } from '../spec';
 import { MIN_HEAD_SCALE, THUMBNAIL_SIDE_PX } from './limits';
 import { enumList } from './lists';
-import { addProblem, firstProblem } from './problems';
+import { addProblem, firstProblem, quoted } from './problems';
 
 const BASE64ISH = /^[A-Za-z0-9+/=_-\s]{64,}$/;
 
@@ -61,7 +61,7 @@ export const detailsList = enumList<Detail>(DETAILS, 'details', 'invalid-details
 export const selectorList = enumList<Selector>(SELECTORS, 'selector', 'invalid-parameter');
 
 const minHeadScaleProblem = (got: unknown): string =>
-  `\`minHeadScale\` must be a number from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}; got ${JSON.stringify(got)}.`;
+  `\`minHeadScale\` must be a number from ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}; got ${quoted(got)}.`;
 
 /** `minHeadScale`: a number or numeric string in MIN_HEAD_SCALE; absent or empty → the default. */
 export const minHeadScaleParam = z
@@ -183,7 +183,7 @@ const sideMissing = (name: string): string =>
   `The required parameter \`${name}\` (an integer from ${THUMBNAIL_SIDE_PX.min} to ${THUMBNAIL_SIDE_PX.max}) is missing.`;
 
 const sideProblem = (name: string, got: unknown): string =>
-  `\`${name}\` is invalid: it must be an integer from ${THUMBNAIL_SIDE_PX.min} to ${THUMBNAIL_SIDE_PX.max}; got ${JSON.stringify(got)}.`;
+  `\`${name}\` is invalid: it must be an integer from ${THUMBNAIL_SIDE_PX.min} to ${THUMBNAIL_SIDE_PX.max}; got ${quoted(got)}.`;
 
 /** `width`, `height` and `smartCropping` alone (the CLI's `export --size WxH [--smart]`). */
 export const thumbnailOptionsSchema = z.object({
@@ -191,7 +191,7 @@ export const thumbnailOptionsSchema = z.object({
   height: side('height'),
   smartCropping: z
     .union([z.boolean(), z.stringbool({ truthy: ['true'], falsy: ['false'], case: 'insensitive' })], {
-      error: (iss) => `\`smartCropping\` is invalid: it must be true or false; got ${JSON.stringify(iss.input)}.`,
+      error: (iss) => `\`smartCropping\` is invalid: it must be true or false; got ${quoted(iss.input)}.`,
     })
     .nullish()
     .transform((v) => v ?? false)

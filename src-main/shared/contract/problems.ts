@@ -27,6 +27,20 @@ export function addProblem(
   ctx.addIssue({ code: 'custom', message, params, input: value });
 }
 
+/**
+ * A refused value as a message quotes it: its JSON, or its kind when JSON cannot write it (an
+ * array or object nested deeper than the stack allows, which a 64 KiB body can hold).
+ */
+export function quoted(value: unknown): string {
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch {
+    // RangeError (too deep): name the kind instead.
+  }
+  return Array.isArray(value) ? 'an array' : typeof value === 'object' && value !== null ? 'an object' : String(value);
+}
+
 /** The first issue of a failed parse as a wire error (code, message, `details.parameter`). */
 export function firstProblem(error: z.ZodError): WireError {
   const issue = error.issues[0];

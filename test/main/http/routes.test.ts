@@ -122,6 +122,19 @@ describe('bad parameter values', () => {
     });
   }
 
+  it('detect answers a minHeadScale nested too deep to quote with ErrCode 1003, not an internal error', async () => {
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    const res = await call(api.url + '/ai/faces/detect', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', key },
+      body: `{"image": ${JSON.stringify(images.url('/cat.jpg'))}, "minHeadScale": ${deep}}`,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      Errors: [{ ErrCode: 1003, Message: '`minHeadScale` must be a number from 0.015 to 0.5; got an array.' }],
+    });
+  });
+
   it('accepts valid values: minHeadScale bounds, selector lists in any case, features in any case', async () => {
     for (const body of [{ minHeadScale: 0.015 }, { minHeadScale: '0.5', selector: 'roll' }, { selector: ['frontal', 'ROLL'] }]) {
       const res = await postJson(api.url + '/ai/faces/detect', { image: images.url('/obama.jpg'), ...body }, key);

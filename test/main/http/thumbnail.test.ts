@@ -89,6 +89,23 @@ describe('thumbnail route: errors (analyze envelope and codes, never charged)', 
     });
   });
 
+  it('400 BadArgument for a width or smartCropping nested too deep to quote, not an internal error', async () => {
+    const k = api.api.keys.create({ name: 'deep-params', tier: 'basic' });
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    const image = JSON.stringify(images.url('/portrait.jpg'));
+    for (const [body, message] of [
+      [`{"image": ${image}, "width": ${deep}, "height": 10}`, '`width` is invalid: it must be an integer from 1 to 1024; got an array.'],
+      [
+        `{"image": ${image}, "width": 10, "height": 10, "smartCropping": ${deep}}`,
+        '`smartCropping` is invalid: it must be true or false; got an array.',
+      ],
+    ]) {
+      const res = await call(`${api.url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', key: k.key }, body });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ ...envelope('BadArgument'), response: message });
+    }
+  });
+
   it('400 BadArgument for every bad or missing size and smartCropping, naming the parameter', async () => {
     const k = api.api.keys.create({ name: 'bad-params', tier: 'basic', creditMicrocents: 1_000_000 });
     const base = { image: images.url('/portrait.jpg'), width: 10, height: 10 };
