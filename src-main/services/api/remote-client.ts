@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { AppError, REDACTED, sleep } from '../../core';
+import { AppError, REDACTED, redactText, sleep } from '../../core';
 import { codeFromAzure, codeFromKairos } from '../../shared/api-errors';
 import { remoteAnalyzeDataSchema, remoteDetectImagesSchema } from '../../shared/contract';
 import type { ErrorCode } from '../../shared/errors';
@@ -64,6 +64,8 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
   const timeout = opts.timeoutMs ?? 120_000;
   const dispatcher: Dispatcher = new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connect: opts.ca ? { ca: opts.ca } : {} });
   const root = opts.baseUrl.replace(/\/+$/, '');
+  // The base URL as messages name it: a password in it (https://user:pw@host) is masked.
+  const shownRoot = redactText(root);
 
   async function once(path: string, params: Record<string, string | number>, signal?: AbortSignal): Promise<Reply> {
     const url = new URL(root + path);
@@ -99,7 +101,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
         if (signal?.aborted) throw new AppError('cancelled', 'The operation was cancelled.', { cause: err });
         if (err instanceof AppError) throw err;
         if (!isTransientNetworkError(err) || retry >= maxRetries) {
-          throw new AppError('remote-failed', `The remote service at ${root} could not be reached: ${(err as Error).message}`, {
+          throw new AppError('remote-failed', `The remote service at ${shownRoot} could not be reached: ${(err as Error).message}`, {
             cause: err,
           });
         }
@@ -152,7 +154,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
           : reply.body === undefined
             ? ` with ${type} that is not valid JSON`
             : ' without a result of the API';
-    return new AppError('remote-failed', `The remote service at ${root} answered HTTP ${reply.status}${what}: check the base URL.`, {
+    return new AppError('remote-failed', `The remote service at ${shownRoot} answered HTTP ${reply.status}${what}: check the base URL.`, {
       details,
     });
   }
@@ -165,7 +167,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
     const where = [what, ...(issue?.path.map(String) ?? [])].join('.');
     throw new AppError(
       'remote-failed',
-      `The remote service at ${root} answered HTTP ${reply.status} with a result that does not follow the API (${where}: ${issue?.message ?? 'invalid'}).`,
+      `The remote service at ${shownRoot} answered HTTP ${reply.status} with a result that does not follow the API (${where}: ${issue?.message ?? 'invalid'}).`,
       { details: { status: reply.status } },
     );
   }
@@ -183,7 +185,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       body.destroy();
       return new AppError(
         'remote-failed',
-        `The remote service at ${root} sent a reply larger than ${MAX_REPLY_BYTES / (1024 * 1024)} MB, which is not the API's: check the base URL.`,
+        `The remote service at ${shownRoot} sent a reply larger than ${MAX_REPLY_BYTES / (1024 * 1024)} MB, which is not the API's: check the base URL.`,
       );
     };
     const chunks: Buffer[] = [];

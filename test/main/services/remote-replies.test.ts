@@ -181,4 +181,15 @@ describe('remote client against a misbehaving service', () => {
     cloud.route('/garbled/ai/faces/detect', { headers: json, body: JSON.stringify(lenient) });
     expect(await c.detect(detectReq)).toEqual(lenient);
   });
+
+  it('never repeats a password of the base URL in its messages', async () => {
+    cloud.route('/auth/ai/vision/analyze', { status: 200, headers: { 'content-type': 'text/html' }, body: '<html></html>' });
+    const base = cloud.url('/auth').replace('http://', 'http://robot:s3cretPass@');
+    const err = await failure(client({ baseUrl: base }).analyze({ image: 'https://example.com/a.jpg' }));
+    expect(err.code).toBe('remote-failed');
+    expect(err.message).not.toContain('s3cretPass');
+    expect(err.message).toContain(
+      `The remote service at ${cloud.url('/auth').replace('http://', 'http://robot:[redacted]@')} answered HTTP 200`,
+    );
+  });
 });
