@@ -1,4 +1,4 @@
-import { BugError } from '../core';
+import { AppError, BugError } from '../core';
 import { openDatabase, type Db } from './db';
 import { databaseError, isBusyError, isStorageError } from './db-errors';
 import { migrations } from './migrations';
@@ -42,6 +42,30 @@ function appliedVersions(db: Db, list: readonly Migration[]): Set<number> {
 }
 
 /**
+ * Refuses a database a newer picscan has upgraded: one with an applied step this build does not
+ * list, or a user_version above its highest. Its tables may have changed in ways this build would
+ * misread or damage, and it cannot be downgraded, so nothing is read or written.
+ */
+function refuseNewerSchema(db: Db, list: readonly Migration[]): void {
+  const known = new Set(list.map((m) => m.version));
+  const highest = Math.max(0, ...known);
+  const unknown = hasMigrationsTable(db)
+    ? db
+        .prepare<[], { version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version')
+        .all()
+        .find((r) => !known.has(r.version))
+    : undefined;
+  const version = unknown?.version ?? schemaVersion(db);
+  if (unknown === undefined && version <= highest) return;
+  const step = unknown ? `schema step ${unknown.version} "${unknown.name}"` : `schema version ${version}`;
+  throw new AppError(
+    'storage-failed',
+    `The database ${db.name} was upgraded by a newer version of picscan (its ${step} is unknown to this one); open it with that version, or use another database file.`,
+    { details: { file: db.name, version } },
+  );
+}
+
+/**
  * Applies every migration not yet applied, in version order, up to `target` (default: all),
  * each in its own transaction with its record and the user_version bump, so a crash leaves the
  * schema at a known step. Returns the resulting user_version (the highest applied).
@@ -49,7 +73,7 @@ function appliedVersions(db: Db, list: readonly Migration[]): Set<number> {
  * Several processes may open one new file at once (CLI, server, app). Each step is an IMMEDIATE
  * transaction (it takes the write lock before reading), and what is applied is read again inside
  * it: the second process waits for the first one's step, then sees it done and skips it, instead
- * of failing with "table already exists". Failures are `storage-failed` errors naming the file.
+ * of failing with "table already exists". Failures are `storage-failed` errors naming the file; so is a database a newer picscan upgraded.
  */
 export function migrate(db: Db, target = Number.POSITIVE_INFINITY, list: readonly Migration[] = migrations): number {
   const sorted = [...list].sort((a, b) => a.version - b.version);
@@ -57,6 +81,7 @@ export function migrate(db: Db, target = Number.POSITIVE_INFINITY, list: readonl
     if (sorted[i]!.version === sorted[i - 1]!.version) throw new BugError(`Duplicate migration version ${sorted[i]!.version}`);
   }
   try {
+    refuseNewerSchema(db, sorted);
     // Read-only check outside a transaction: an up-to-date database (the usual case) takes no write lock.
     if (hasMigrationsTable(db)) {
       const applied = appliedVersions(db, sorted);

@@ -65,3 +65,37 @@ describe('migrations landing out of order', () => {
     expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
   });
 });
+
+describe('a database a newer picscan upgraded', () => {
+  const file = (): string => join(mkdtempSync(join(tmpdir(), 'picscan-db-')), 'newer.db');
+
+  it('is refused, naming the unknown step, and left as it was', () => {
+    const path = file();
+    const newer = openDatabase(path);
+    migrate(newer, undefined, [...steps.slice(0, 2), { version: 9, name: 'create-future', up: (d) => d.exec('CREATE TABLE future (x)') }]);
+    newer.close();
+    const db = openDatabase(path);
+    expect(() => migrate(db, undefined, steps.slice(0, 2))).toThrow(
+      expect.objectContaining({
+        code: 'storage-failed',
+        message: expect.stringMatching(/newer version of picscan.*step 9 "create-future"/),
+      }),
+    );
+    expect(schemaVersion(db)).toBe(9);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').all()).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 9 },
+    ]);
+    db.close();
+  });
+
+  it('is refused by its user_version alone when it predates the record table, and gains no table', () => {
+    const db = openDatabase(file());
+    db.exec('CREATE TABLE a (id INTEGER PRIMARY KEY)');
+    db.pragma('user_version = 250');
+    expect(() => migrate(db, undefined, steps.slice(0, 2))).toThrow(/newer version of picscan.*schema version 250/);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('b', 'schema_migrations')").get()).toEqual({ n: 0 });
+    db.close();
+  });
+});
