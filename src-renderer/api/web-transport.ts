@@ -2,6 +2,10 @@ import { EVENTS, type EventMap, type EventName, type PicscanApi } from '../../sr
 
 const TOKEN_KEY = 'picscan-session-token';
 
+/** Shown when the server stops accepting this page's live updates. */
+export const SESSION_ENDED =
+  'Live updates stopped: picscan no longer accepts this page (was `picscan serve` restarted?). Open the URL it printed when it started.';
+
 /** The session token of web mode: from the page URL (`?token=`), kept for reloads of this tab. */
 export function sessionToken(loc: Location = window.location, store: Storage = window.sessionStorage): string | null {
   const fromUrl = new URLSearchParams(loc.search).get('token');
@@ -20,15 +24,25 @@ export function createWebTransport(token: string, base = ''): PicscanApi {
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   let source: EventSource | null = null;
 
+  function emit(name: EventName, payload: unknown): void {
+    for (const l of listeners.get(name) ?? []) l(payload as never);
+  }
+
   function connect(): void {
     if (source) return;
-    source = new EventSource(`${base}/api/events?token=${encodeURIComponent(token)}`);
+    const stream = new EventSource(`${base}/api/events?token=${encodeURIComponent(token)}`);
+    source = stream;
     for (const name of Object.keys(EVENTS) as EventName[]) {
-      source.addEventListener(name, (e) => {
-        const payload = JSON.parse((e as MessageEvent<string>).data) as never;
-        for (const l of listeners.get(name) ?? []) l(payload);
-      });
+      stream.addEventListener(name, (e) => emit(name, JSON.parse((e as MessageEvent<string>).data)));
     }
+    // A dropped stream is retried by the EventSource itself; it gives up only when the server
+    // refuses it (a restarted `picscan serve` has a new session token). Say so instead of
+    // leaving progress frozen.
+    stream.addEventListener('error', () => {
+      if (stream.readyState !== EventSource.CLOSED) return;
+      const notice: EventMap['app:notice'] = { level: 'error', message: SESSION_ENDED };
+      emit('app:notice', notice);
+    });
   }
 
   return {

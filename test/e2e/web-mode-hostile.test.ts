@@ -11,7 +11,7 @@ import { seedResults } from './support/seed';
 import { startWebApp, type WebApp } from './support/web-app';
 
 // Web mode against what a careless or hostile user does: text longer than the contract allows
-// typed or pasted into the forms.
+// typed or pasted into the forms, and a tab left open while `picscan serve` is restarted.
 
 let dataDir: string;
 let web: WebApp;
@@ -69,6 +69,19 @@ describe.skipIf(!browserAvailable)('web mode with hostile input', () => {
     expect((await page.getByLabel('Name').inputValue()).length).toBe(BATCH_NAME_MAX_CHARS);
     expect(await page.locator('main').innerText()).not.toMatch(internalMessage);
     expect(await page.getByTestId('start-batch').isDisabled()).toBe(false);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('says so when a restarted server no longer accepts the open tab, instead of freezing its progress', async () => {
+    await page.goto(web.appUrl);
+    await page.getByTestId('batch-row').first().waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    const port = Number(new URL(web.origin).port);
+    await web.close();
+    web = await startWebApp({ processor: fixtureProcessor(), dataDir, port }); // a new session token
+    await expect
+      .poll(async () => (await page.getByRole('alert').allInnerTexts()).join('\n'), { timeout: 30_000 })
+      .toMatch(/Live updates stopped: picscan no longer accepts this page .*Open the URL it printed/);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -43,16 +43,17 @@ export interface WebApp {
 
 /**
  * `picscan serve --http --port 0` in-process: the same API server and web-mode extension, over a
- * database in `dataDir` (a fresh temporary one unless given, so a restart can reopen it).
+ * database in `dataDir` (a fresh temporary one unless given, so a restart can reopen it), on
+ * `port` when given (a restart on the same address).
  */
-export async function startWebApp(opts: { processor: ImageProcessor; dataDir?: string }): Promise<WebApp> {
+export async function startWebApp(opts: { processor: ImageProcessor; dataDir?: string; port?: number }): Promise<WebApp> {
   const rendererDir = ensureRendererBuilt();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'picscan-e2e-'));
   const config = loadConfig({ dataDir }, {});
   let printed = '';
   const server = await startServer(
     config,
-    { host: '127.0.0.1', port: 0, web: { rendererDir, print: (line) => (printed = line) } },
+    { host: '127.0.0.1', port: opts.port ?? 0, web: { rendererDir, print: (line) => (printed = line) } },
     { logger: silentLogger, batches: { processor: opts.processor, progressIntervalMs: 100 } },
   );
   const appUrl = /(http:\/\/\S+\/app\/\?token=\S+)/.exec(printed)?.[1];
