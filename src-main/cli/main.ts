@@ -1,27 +1,31 @@
 // Entry of the `picscan` command under plain Node (no Electron).
 import { AppError } from '../core';
 import { ExitCode } from './exit-codes';
+import { cannotWrite } from './out-path';
 import { runCli } from './program';
 import { PARAMETER_CODES } from './spec-exit-codes';
 
 /**
- * A reader that stops early (`picscan export 1 --out - | head -1`) closes the pipe: what is
- * left to print has nowhere to go, which is not a failure of the command. Such a write error
- * is dropped here and, when a command was waiting on the stream, ends it quietly below.
+ * Write errors of stdout and stderr. A reader that stops early (`picscan export 1 --out - | head -1`)
+ * closes the pipe: what is left to print has nowhere to go, which is not a failure of the command,
+ * so it ends quietly. Any other (stdout redirected to a full disk…) is one line and exit 1.
  */
-const brokenPipes = new Set<unknown>();
+const outputErrors = new Set<unknown>();
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    brokenPipes.add(err);
+    if (outputErrors.size === 0 && err.code !== 'EPIPE' && stream === process.stdout) {
+      process.stderr.write(`picscan: ${cannotWrite('the standard output', err).message}\n`);
+      process.exitCode = ExitCode.failed;
+    }
+    outputErrors.add(err);
   });
 }
 
 try {
   process.exitCode = await runCli(process.argv);
 } catch (err) {
-  if (brokenPipes.has(err)) {
-    process.exitCode = ExitCode.ok;
+  if (outputErrors.has(err)) {
+    // Already said (or a closed pipe, which needs no word); the exit code is set.
   } else if (err instanceof AppError) {
     process.stderr.write(`picscan: ${err.message}\n`);
     // The contract's parameter codes (a bad flag value) are a bad command line, like invalid-parameter.

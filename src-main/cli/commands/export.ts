@@ -171,13 +171,21 @@ export function registerExport(program: Command): void {
         }
         const thumbnails =
           thumbnailOptions && (await exportThumbnails(service, filter, o.thumbnails!, thumbnailOptions, () => backend.thumbnails()));
-        const out = o.out === '-' ? process.stdout : await openOut(o.out);
-        const count = await service.export(filter, o.format as ExportFormat, out, { thumbnails });
-        if (out !== process.stdout) {
+        if (o.out === '-') {
+          await service.export(filter, o.format as ExportFormat, process.stdout, { thumbnails });
+          return;
+        }
+        const out = await openOut(o.out);
+        let count: number;
+        try {
+          count = await service.export(filter, o.format as ExportFormat, out, { thumbnails });
           out.end();
           await finished(out);
-          process.stderr.write(`Exported ${count} items of batch ${id} to ${o.out}.\n`);
+        } catch (err) {
+          // The file's own write failing midway (the disk filled up…) is named like a path refused up front.
+          throw err === out.errored ? cannotWrite(o.out, err) : err;
         }
+        process.stderr.write(`Exported ${count} items of batch ${id} to ${o.out}.\n`);
       });
     });
 }
