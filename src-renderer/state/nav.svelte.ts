@@ -8,14 +8,16 @@ export type Route =
 
 export function parseHash(hash: string): Route {
   const [, name = '', arg] = hash.replace(/^#/, '').split('/');
+  // Ids are safe integers (the contract refuses larger ones): a hand-edited 1e20 is no id.
   const n = Number(arg);
+  const id = Number.isSafeInteger(n) && n > 0 ? n : null;
   switch (name) {
     case 'new':
       return { name: 'new' };
     case 'results':
-      return { name: 'results', batchId: Number.isInteger(n) && n > 0 ? n : null };
+      return { name: 'results', batchId: id };
     case 'item':
-      return Number.isInteger(n) && n > 0 ? { name: 'item', itemId: n } : { name: 'results', batchId: null };
+      return id ? { name: 'item', itemId: id } : { name: 'results', batchId: null };
     case 'settings':
       return { name: 'settings' };
     default:

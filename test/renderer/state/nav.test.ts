@@ -9,5 +9,8 @@ describe('screen routes in the URL hash', () => {
   it('falls back to the batch list for unknown or broken hashes', () => {
     expect(parseHash('')).toEqual({ name: 'batches' });
     expect(parseHash('#/item/abc')).toEqual({ name: 'results', batchId: null });
+    // Beyond the contract's ids: not sent, so no schema message ("Invalid results:get request…").
+    expect(parseHash('#/item/99999999999999999999')).toEqual({ name: 'results', batchId: null });
+    expect(parseHash('#/results/1e20')).toEqual({ name: 'results', batchId: null });
   });
 });
