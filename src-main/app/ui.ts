@@ -4,7 +4,8 @@ import { createUiBackend, type ServerControl, type SettingsStore, type UiBackend
 import type { BatchService } from '../services/batches.service';
 import type { GalleryService } from '../services/gallery.service';
 import type { ThumbnailService } from '../services/thumbnail.service';
-import type { AppInfo, ServerState } from '../shared';
+import type { AppInfo, HandlerTable, ServerState } from '../shared';
+import { namedStorageFailure } from './storage-failure';
 
 /** What the UI is composed of; each getter is a part of the backend. */
 export interface UiParts {
@@ -47,7 +48,7 @@ export async function composeUi(p: UiParts): Promise<UiBackend> {
   const server = p.server;
   // The desktop's local API server, as Settings last asked (never throws: errors show in Settings).
   if ('apply' in server) void p.settings.get().then((s) => server.apply(s.server));
-  return createUiBackend({
+  const ui = createUiBackend({
     config: p.config,
     mode: p.mode,
     service,
@@ -57,4 +58,28 @@ export async function composeUi(p: UiParts): Promise<UiBackend> {
     thumbnails: models ? p.thumbnails : undefined,
     onSettingsSaved: 'apply' in server ? (s) => server.apply(s.server) : undefined,
   });
+  return { ...ui, handlers: namingStorageFailures(ui.handlers, p.config) };
+}
+
+/**
+ * The handler table with a write the database refused (locked by another process too long, disk
+ * full, read-only…) named as the CLI names it (`storage-failed`: the file and the reason), instead
+ * of reaching the UI as "an unexpected internal error".
+ */
+function namingStorageFailures(table: HandlerTable, config: AppConfig): HandlerTable {
+  const entries: Record<string, { parse: (raw: unknown) => unknown; run: (req: never) => Promise<unknown> }> = table;
+  const named = Object.entries(entries).map(([channel, entry]) => [
+    channel,
+    {
+      parse: entry.parse,
+      run: async (req: never) => {
+        try {
+          return await entry.run(req);
+        } catch (err) {
+          throw namedStorageFailure(config, err);
+        }
+      },
+    },
+  ]);
+  return Object.fromEntries(named) as HandlerTable;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src-main/config';
+import { openDatabase } from '../../src-main/store';
 import { BATCH_NAME_MAX_CHARS, CAPTION_QUERY_MAX_CHARS, FILTER_LIST } from '../../src-main/shared/contract';
 import { browserAvailable, launchChromium } from './support/browser';
 import { fixtureProcessor } from './support/fixture-processor';
@@ -11,7 +12,8 @@ import { seedResults } from './support/seed';
 import { startWebApp, type WebApp } from './support/web-app';
 
 // Web mode against what a careless or hostile user does: text longer than the contract allows
-// typed or pasted into the forms, and a tab left open while `picscan serve` is restarted.
+// typed or pasted into the forms, a database another process keeps locked, and a tab left open
+// while `picscan serve` is restarted.
 
 let dataDir: string;
 let web: WebApp;
@@ -70,6 +72,26 @@ describe.skipIf(!browserAvailable)('web mode with hostile input', () => {
     expect(await page.locator('main').innerText()).not.toMatch(internalMessage);
     expect(await page.getByTestId('start-batch').isDisabled()).toBe(false);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('names a database another process keeps locked, instead of "an unexpected internal error"', async () => {
+    await page.goto(web.appUrl);
+    const row = page.getByTestId('batch-row').first();
+    await row.waitFor();
+    page.once('dialog', (d) => void d.accept());
+    // Another process's long write transaction (as `sqlite3` or a stuck picscan would hold it).
+    const other = openDatabase(loadConfig({ dataDir }, {}).dbPath);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await expect
+        .poll(() => row.innerText(), { timeout: 20_000 })
+        .toMatch(/Could not delete this batch: The database .*picscan\.db is locked by another process for too long/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(await row.innerText()).not.toMatch(/unexpected internal error/);
   });
 
   it('says so when a restarted server no longer accepts the open tab, instead of freezing its progress', async () => {
