@@ -2,7 +2,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AppError, REDACTED, redactText, sleep } from '../../core';
 import { codeFromAzure, codeFromKairos } from '../../shared/api-errors';
-import { remoteAnalyzeDataSchema, remoteDetectImagesSchema } from '../../shared/contract';
+import { remoteAnalyzeDataSchema, remoteDetectErrorsSchema, remoteDetectImagesSchema } from '../../shared/contract';
 import type { ErrorCode } from '../../shared/errors';
 import type { AnalyzeData, AnalyzeEnvelope, DetectErrors, DetectResponse, DetectSuccess } from '../../shared/spec';
 import type { ImageOperations } from './operations';
@@ -211,7 +211,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       const message = env.error?.message;
       throw new AppError(
         codeFromAzure(code, reply.status),
-        message ? scrub(message) : `The remote service answered HTTP ${reply.status}.`,
+        typeof message === 'string' && message !== '' ? scrub(message) : `The remote service answered HTTP ${reply.status}.`,
         {
           details: { status: reply.status, remoteCode: code },
         },
@@ -224,9 +224,10 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
       const body = reply.body as { images?: DetectSuccess['images']; Errors?: DetectErrors['Errors'] } | undefined;
       // Drop transport extras such as trace_id so results equal the local ones.
       if (reply.status === 200 && body?.images) return { images: readable(remoteDetectImagesSchema, body.images, 'images', reply) };
-      const errors = Array.isArray(body?.Errors)
-        ? body.Errors.map((e) => ({ ...e, Message: typeof e.Message === 'string' ? scrub(e.Message) : e.Message }))
-        : undefined;
+      const errors =
+        body?.Errors === undefined
+          ? undefined
+          : readable(remoteDetectErrorsSchema, body.Errors, 'Errors', reply).map((e) => ({ ...e, Message: scrub(e.Message) }));
       if (reply.status === 200 && errors) return { Errors: errors };
       const first = errors?.[0];
       const code: ErrorCode =
@@ -240,7 +241,7 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
                 ? codeFromKairos(first.ErrCode)
                 : 'remote-failed';
       if (!first) throw unexpected(reply, code);
-      throw new AppError(code, first.Message ?? `The remote service answered HTTP ${reply.status}.`, { details: { status: reply.status } });
+      throw new AppError(code, first.Message, { details: { status: reply.status } });
     },
 
     close: () => dispatcher.close(),

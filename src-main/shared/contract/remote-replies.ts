@@ -50,3 +50,6 @@ export const remoteDetectImagesSchema = z.array(
     faces: z.array(z.looseObject({ topLeftX: num, topLeftY: num, width: num, height: num })),
   }),
 );
+
+/** The `Errors` of a detect reply (spec §7). */
+export const remoteDetectErrorsSchema = z.array(z.looseObject({ Message: z.string(), ErrCode: num }));

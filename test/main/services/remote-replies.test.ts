@@ -166,6 +166,25 @@ describe('remote client against a misbehaving service', () => {
       'remote-failed',
       `The remote service at ${root} answered HTTP 200 with a result that does not follow the API (images.0.faces: Invalid input: expected array, received string).`,
     ]);
+    const typed = client({ baseUrl: cloud.url('/typed') });
+    cloud.route('/typed/ai/faces/detect', [
+      { headers: json, body: JSON.stringify({ Errors: [null] }) },
+      { status: 400, headers: json, body: JSON.stringify({ Errors: [{ Message: 7, ErrCode: 1003 }] }) },
+    ]);
+    for (const where of [
+      'Errors.0: Invalid input: expected object, received null',
+      'Errors.0.Message: Invalid input: expected string, received number',
+    ]) {
+      const err = await failure(typed.detect(detectReq));
+      expect([err.code, err.message]).toEqual(['remote-failed', expect.stringContaining(`does not follow the API (${where}).`)]);
+    }
+    cloud.route('/typed/ai/vision/analyze', {
+      status: 400,
+      headers: json,
+      body: JSON.stringify({ status: false, error: { code: 'BadArgument', message: 7 } }),
+    });
+    const numeric = await failure(typed.analyze({ image: 'https://example.com/a.jpg' }));
+    expect([numeric.code, numeric.message]).toEqual(['invalid-parameter', 'The remote service answered HTTP 400.']);
     // Other fields, other enum values and absent optional parts still pass (spec §2.4 shows glasses "Yes").
     const lenient = {
       images: [
