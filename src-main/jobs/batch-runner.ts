@@ -4,7 +4,7 @@ import { AppError, isCancellation, sleep, type Logger } from '../core';
 import type { BatchOperation } from '../shared/batch';
 import { isBusyError, isStorageError, type ItemsRepo, type ResultsRepo, type WorkItem } from '../store';
 import type { ItemTransition } from './progress';
-import { isTransient, retryDelayMs, type RetryPolicy } from './retry';
+import { haltsRun, isTransient, retryDelayMs, type RetryPolicy } from './retry';
 import type { FetchedImage, ImageFetcher, ImageProcessor } from './types';
 import { storedResult } from './stored-result';
 
@@ -56,6 +56,7 @@ const BUSY_RETRY_DELAY_MS = 250;
 export class BatchRunner {
   private readonly controller = new AbortController();
   private storageFailure: unknown;
+  private haltingFailure: AppError | undefined;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -81,6 +82,14 @@ export class BatchRunner {
    */
   get storageError(): unknown {
     return this.storageFailure;
+  }
+
+  /**
+   * The error that stopped the run because it would fail every item alike (the service refused
+   * the key, no credit left; `haltsRun`), if any. The item that met it went back to the queue.
+   */
+  get haltError(): AppError | undefined {
+    return this.haltingFailure;
   }
 
   async run(): Promise<RunOutcome> {
@@ -173,6 +182,7 @@ export class BatchRunner {
         return await step();
       } catch (err) {
         if (this.stopping && isCancellation(err)) return void (await this.requeue(item));
+        if (haltsRun(err)) return void (await this.halt(item, err));
         if (isTransient(err) && retry + 1 < this.s.retry.maxAttempts && !this.stopping) {
           this.deps.logger.debug('batch item retry', { itemId: item.id, retry: retry + 1, code: (err as AppError).code });
           try {
@@ -187,6 +197,15 @@ export class BatchRunner {
         return void (await this.fail(item, err));
       }
     }
+  }
+
+  private async halt(item: WorkItem, err: AppError): Promise<void> {
+    if (this.haltingFailure === undefined) {
+      this.haltingFailure = err;
+      this.deps.logger.error('batch stopped: the analysis service refuses every item', { code: err.code, error: err.message });
+    }
+    this.controller.abort();
+    await this.requeue(item);
   }
 
   private async requeue(item: WorkItem): Promise<void> {

@@ -29,6 +29,19 @@ export function isTransient(err: unknown): boolean {
   return typeof reason === 'string' && TRANSIENT_REASONS.has(reason);
 }
 
+/**
+ * Errors that say nothing about the item and would fail every item alike: the analysis service
+ * refused the key or has no credit left. The run stops and the batch pauses with the item back
+ * in the queue, rather than marking a whole list failed; after a new key or a top-up, a resume
+ * goes on.
+ */
+const RUN_HALTING_CODES: ReadonlySet<string> = new Set(['unauthorized', 'insufficient-credit']);
+
+/** True when `err` stops the whole run instead of failing its item (RUN_HALTING_CODES). */
+export function haltsRun(err: unknown): err is AppError {
+  return err instanceof AppError && RUN_HALTING_CODES.has(err.code);
+}
+
 /** Exponential backoff with equal jitter before retry number `retry` (0-based). */
 export function retryDelayMs(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);

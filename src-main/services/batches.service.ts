@@ -67,6 +67,8 @@ interface Runner {
   run(): Promise<RunOutcome>;
   /** The database error that stopped the run, if any (the batch is then paused, nothing failed). */
   readonly storageError?: unknown;
+  /** The service error that stopped the run because it would fail every item (batch paused, nothing failed). */
+  readonly haltError?: AppError;
   stop(as?: 'paused' | 'cancelled'): void;
   workers?(): WorkerStatus[];
 }
@@ -361,6 +363,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       emit();
       const outcome = await run.runner.run();
       if (run.runner.storageError !== undefined) throw this.pausedByStorage(id, run.runner.storageError);
+      const halted = run.runner.haltError;
+      if (halted && run.stopAs !== 'cancelled') throw this.pausedByService(id, halted);
       this.items.resetInterrupted(id); // nothing is in flight any more
       // A cancel from another process sets the stored status; it wins over "finished".
       const cancelled = (outcome === 'stopped' && run.stopAs === 'cancelled') || this.batches.status(id) === 'cancelled';
@@ -406,6 +410,14 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       // A locked or full database: the next beat tries again; writes of the run report it.
       this.logger.warn('batch heartbeat failed', { batchId: id, error: String(err) });
     }
+  }
+
+  /** The run stopped because the service refuses every item (key, credit): the batch pauses, nothing is failed. */
+  private pausedByService(id: number, cause: AppError): AppError {
+    return new AppError(cause.code, `Batch ${id} paused: ${cause.message} Its unfinished items stay queued, none was marked failed.`, {
+      cause,
+      details: { ...cause.details, batchId: id },
+    });
   }
 
   /** The run stopped because the database refused a write: the batch pauses, nothing is failed. */

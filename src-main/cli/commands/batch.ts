@@ -13,6 +13,7 @@ import type { BatchService } from '../../services/batches.service';
 import { ANALYSIS_CONCURRENCY, detailsList, DOWNLOAD_CONCURRENCY, featuresList, MIN_HEAD_SCALE, selectorList } from '../../shared/contract';
 import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
+import type { ErrorCode } from '../../shared/errors';
 import { ExitCode } from '../exit-codes';
 import { contractFlag, countFlag, minHeadScaleFlag } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
@@ -46,6 +47,13 @@ export async function withBatches<T>(
     return await fn({ service, backend });
   });
 }
+
+/** What the user does before resuming a batch that paused itself, by the error code that paused it. */
+const PAUSED_BATCH_FIX: Partial<Record<ErrorCode, string>> = {
+  'storage-failed': 'Free space (or fix the file)',
+  unauthorized: 'Check the key (--key or PICSCAN_REMOTE_KEY)',
+  'insufficient-credit': 'Top up the credit',
+};
 
 /** Seconds between progress lines without a terminal (`--progress-every` of batch and resume). */
 export const DEFAULT_PROGRESS_EVERY_S = 5;
@@ -163,13 +171,13 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   try {
     summary = await service.start(id);
   } catch (err) {
-    // A database that refused a write paused the batch: its items stay queued for a resume.
-    if (err instanceof AppError && err.code === 'storage-failed' && err.details?.batchId === id)
-      throw new AppError('storage-failed', `${err.message} Free space (or fix the file), then continue with: picscan resume ${id}`, {
-        cause: err,
-        details: err.details,
-      });
-    throw err;
+    // A database that refused a write, or a service that refuses every item, paused the batch:
+    // its items stay queued for a resume.
+    if (!(err instanceof AppError) || err.details?.batchId !== id || !PAUSED_BATCH_FIX[err.code]) throw err;
+    throw new AppError(err.code, `${err.message} ${PAUSED_BATCH_FIX[err.code]}, then continue with: picscan resume ${id}`, {
+      cause: err,
+      details: err.details,
+    });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIERS } from '../../../src-main/services/api';
+import { MIN_BALANCE_MICROCENTS, TIERS } from '../../../src-main/services/api';
 import { runPicscan } from '../../helpers/cli';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { fixture } from '../../helpers/paths';
@@ -54,6 +54,41 @@ describe('picscan batch --backend remote', () => {
     // Three processed images charged at the pro price; the unreachable one was refused uncharged.
     const after = api.api.keys.get(created.id);
     expect(created.balanceMicrocents - after.balanceMicrocents).toBe(3 * TIERS.pro.priceMicrocents);
+  });
+
+  it('pauses, failing nothing, when the service refuses the key or runs out of credit; a resume after the fix finishes', async () => {
+    const list = join(dir, 'halt.txt');
+    writeFileSync(list, ['/cat.jpg', '/obama.jpg', '/lion.png'].map((p) => images.url(p)).join('\n'));
+    const run = (args: string[], key: string) => runPicscan([...args, '--json'], { env: { PICSCAN_REMOTE_KEY: key }, timeoutMs: 180_000 });
+    const counts = async (db: string) => {
+      const listed = await runPicscan(['batches', '--json', '--db', db]);
+      return (JSON.parse(listed.stdout) as Array<{ status: string; counts: Record<string, number> }>)[0]!;
+    };
+    const remote = ['--backend', 'remote', '--base-url', api.url, '--features', 'Color'];
+
+    // A key the service does not know: the first refusal pauses the batch, every item stays queued.
+    const badKeyDb = join(dir, 'bad-key.db');
+    const refused = await run(['batch', list, '--db', badKeyDb, ...remote], 'psk_not_a_key');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect(refused.stderr).toMatch(
+      /^picscan: Batch 1 paused: .*none was marked failed\. Check the key .*, then continue with: picscan resume 1$/m,
+    );
+    expect(refused.code).toBe(1);
+    expect(await counts(badKeyDb)).toMatchObject({ status: 'paused', counts: { total: 3, queued: 3, failed: 0 } });
+    const good = api.api.keys.create({ name: 'fixed', tier: 'pro' });
+    const resumed = await run(['resume', '1', '--db', badKeyDb], good.key);
+    expect(resumed.code).toBe(0);
+    expect(await counts(badKeyDb)).toMatchObject({ status: 'done', counts: { done: 3, failed: 0 } });
+
+    // Credit for one call (a call needs MIN_BALANCE_MICROCENTS): one image is done, then the batch pauses until a top-up.
+    const poor = api.api.keys.create({ name: 'poor', tier: 'pro', creditMicrocents: MIN_BALANCE_MICROCENTS });
+    const creditDb = join(dir, 'credit.db');
+    const stopped = await run(['batch', list, '--db', creditDb, ...remote, '--download-concurrency', '1', '--concurrency', '1'], poor.key);
+    expect(stopped.stderr).toMatch(/^picscan: Batch 1 paused: .* Top up the credit, then continue with: picscan resume 1$/m);
+    expect(await counts(creditDb)).toMatchObject({ status: 'paused', counts: { done: 1, queued: 2, failed: 0 } });
+    api.api.keys.topUp(poor.id, MIN_BALANCE_MICROCENTS);
+    expect((await run(['resume', '1', '--db', creditDb], poor.key)).code).toBe(0);
+    expect(await counts(creditDb)).toMatchObject({ status: 'done', counts: { done: 3, failed: 0 } });
   });
 
   it('refuses clearly when the remote key is missing', async () => {
