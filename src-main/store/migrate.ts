@@ -66,6 +66,26 @@ function refuseNewerSchema(db: Db, list: readonly Migration[]): void {
 }
 
 /**
+ * Refuses a database some other program made: tables, but neither picscan's record of applied
+ * steps nor a user_version (picscan's first step sets it). Migrating it would add picscan's tables
+ * to someone else's file (or fail on a name both use with a bare SQLite error), so none is added.
+ */
+function refuseForeignDatabase(db: Db): void {
+  // The tables first: another picscan process committing its first step meanwhile commits its
+  // tables with their markers, so the reads after see the markers too.
+  const tables = db
+    .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 4`)
+    .all()
+    .map((r) => r.name);
+  if (tables.length === 0 || hasMigrationsTable(db) || schemaVersion(db) !== 0) return;
+  throw new AppError(
+    'storage-failed',
+    `The database ${db.name} is not a picscan database (it holds other tables: ${tables.slice(0, 3).join(', ')}${tables.length > 3 ? ', …' : ''}); nothing was added to it. Use another database file.`,
+    { details: { file: db.name } },
+  );
+}
+
+/**
  * Applies every migration not yet applied, in version order, up to `target` (default: all),
  * each in its own transaction with its record and the user_version bump, so a crash leaves the
  * schema at a known step. Returns the resulting user_version (the highest applied).
@@ -73,7 +93,8 @@ function refuseNewerSchema(db: Db, list: readonly Migration[]): void {
  * Several processes may open one new file at once (CLI, server, app). Each step is an IMMEDIATE
  * transaction (it takes the write lock before reading), and what is applied is read again inside
  * it: the second process waits for the first one's step, then sees it done and skips it, instead
- * of failing with "table already exists". Failures are `storage-failed` errors naming the file; so is a database a newer picscan upgraded.
+ * of failing with "table already exists". Failures are `storage-failed` errors naming the file; so is a database a newer picscan upgraded,
+ * or one another program made.
  */
 export function migrate(db: Db, target = Number.POSITIVE_INFINITY, list: readonly Migration[] = migrations): number {
   const sorted = [...list].sort((a, b) => a.version - b.version);
@@ -81,6 +102,7 @@ export function migrate(db: Db, target = Number.POSITIVE_INFINITY, list: readonl
     if (sorted[i]!.version === sorted[i - 1]!.version) throw new BugError(`Duplicate migration version ${sorted[i]!.version}`);
   }
   try {
+    refuseForeignDatabase(db);
     refuseNewerSchema(db, sorted);
     // Read-only check outside a transaction: an up-to-date database (the usual case) takes no write lock.
     if (hasMigrationsTable(db)) {

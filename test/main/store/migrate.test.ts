@@ -99,3 +99,31 @@ describe('a database a newer picscan upgraded', () => {
     db.close();
   });
 });
+
+describe('a database another program made', () => {
+  const steps2 = steps.slice(0, 2);
+
+  it('is refused, naming its tables, and gets none of ours (also when a name collides)', () => {
+    for (const own of ['CREATE TABLE notes (text TEXT)', 'CREATE TABLE a (x TEXT, y TEXT)']) {
+      const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'picscan-db-')), 'other.db'));
+      db.exec(own);
+      expect(() => migrate(db, undefined, steps2)).toThrow(
+        expect.objectContaining({
+          code: 'storage-failed',
+          message: expect.stringMatching(/is not a picscan database \(it holds other tables: (notes|a)\)/),
+        }),
+      );
+      expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()).toEqual({ n: 1 });
+      db.close();
+    }
+  });
+
+  it('does not include an empty file or a picscan database from before the record table', () => {
+    const fresh = openDatabase(':memory:');
+    expect(migrate(fresh, undefined, steps2)).toBe(2);
+    const legacy = openDatabase(':memory:');
+    legacy.exec('CREATE TABLE a (id INTEGER PRIMARY KEY)');
+    legacy.pragma('user_version = 1');
+    expect(migrate(legacy, undefined, steps2)).toBe(2);
+  });
+});
