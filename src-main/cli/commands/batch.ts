@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import cliProgress from 'cli-progress';
@@ -106,10 +106,12 @@ async function openList(list: string, format: string): Promise<{ source: Readabl
     throw new AppError('invalid-parameter', `--format must be auto, txt or csv, not "${format}".`);
   if (list === '-') return { source: process.stdin, format: format as ListFormat, name: 'stdin' };
   try {
-    await access(list);
+    await access(list, constants.R_OK);
   } catch {
     throw new AppError('invalid-input', `Cannot read the list ${list}.`);
   }
+  // A folder passes the access check and fails only at the first read.
+  if ((await stat(list)).isDirectory()) throw new AppError('invalid-input', `Cannot read the list ${list}: it is a folder.`);
   const byExt = extname(list).toLowerCase() === '.csv' ? 'csv' : extname(list).toLowerCase() === '.txt' ? 'txt' : 'auto';
   return { source: createReadStream(list), format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list) };
 }

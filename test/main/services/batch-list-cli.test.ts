@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,18 @@ describe('picscan batch with a list that cannot be read', () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
     const listed = await runPicscan(['batches', '--json', '--db', dbPath], { env });
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
+
+  it('refuses a folder given as the list in one line (exit 2), not "unexpected error: EISDIR"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-cli-list-'));
+    const dbPath = join(dir, 'picscan.db');
+    const folder = join(dir, 'lists');
+    mkdirSync(folder);
+    const run = await runPicscan(['batch', folder, '--db', dbPath], { env: { PICSCAN_DATA_DIR: dir } });
+    expect(run.stderr).toBe(`picscan: Cannot read the list ${folder}: it is a folder.\n`);
+    expect(run.code).toBe(2);
+    const listed = await runPicscan(['batches', '--json', '--db', dbPath], { env: { PICSCAN_DATA_DIR: dir } });
     expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 });
