@@ -15,6 +15,27 @@ export function countFlag(text: string, flag: string, bounds: { readonly min: nu
   return n;
 }
 
+/** Decimal digits only: `Number()` would also take "0x1", "1e0", "1.0" and " 1 " as id 1. */
+const DECIMAL_ID = /^[1-9][0-9]*$/;
+
+/**
+ * A row id given on the command line (batch, key, gallery entry): a positive whole number in
+ * decimal digits, else undefined (each caller names what it expected).
+ */
+export function idArgument(text: string): number | undefined {
+  const id = DECIMAL_ID.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+/**
+ * A stored name (batch, key, gallery entry) fit for one line of a terminal: control characters
+ * (a newline, an escape sequence that recolours or clears the screen) shown as U+FFFD.
+ */
+export function terminalText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+}
+
 /** `--min-head-scale`: the contract's `minHeadScale` (absent → its default). */
 export function minHeadScaleFlag(text: string | undefined): number {
   const parsed = minHeadScaleParam.safeParse(text);

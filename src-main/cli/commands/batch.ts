@@ -15,7 +15,7 @@ import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import type { ErrorCode } from '../../shared/errors';
 import { ExitCode } from '../exit-codes';
-import { contractFlag, countFlag, minHeadScaleFlag } from '../flags';
+import { contractFlag, countFlag, idArgument, minHeadScaleFlag } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
 import { distributedBackend, distributedDeps, workersText, type RedisFlag } from './distributed-backend';
 
@@ -68,8 +68,8 @@ export function progressEveryFlag(text: string): number {
 
 /** Parses a batch id argument. */
 export function parseBatchId(text: string): number {
-  const id = Number(text);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('invalid-parameter', `"${text}" is not a batch id (see picscan batches).`);
+  const id = idArgument(text);
+  if (id === undefined) throw new AppError('invalid-parameter', `"${text}" is not a batch id (see picscan batches).`);
   return id;
 }
 

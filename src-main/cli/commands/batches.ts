@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { BatchSummary } from '../../shared/batch';
+import { terminalText } from '../flags';
 import { withBatches, type DbFlag } from './batch';
 
 const row = (b: BatchSummary): string => {
   const c = b.counts;
-  return `${String(b.id).padStart(5)}  ${b.status.padEnd(9)}  ${`${c.done}/${c.total}`.padStart(15)}  ${String(c.failed).padStart(7)}  ${b.createdAt.slice(0, 19).replace('T', ' ')}  ${b.name}`;
+  return `${String(b.id).padStart(5)}  ${b.status.padEnd(9)}  ${`${c.done}/${c.total}`.padStart(15)}  ${String(c.failed).padStart(7)}  ${b.createdAt.slice(0, 19).replace('T', ' ')}  ${terminalText(b.name)}`;
 };
 
 /** `picscan batches [--json]`: every batch with its status and counts, newest first. */

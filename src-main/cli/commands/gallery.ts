@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
 import type { GalleryService, GallerySummary } from '../../services/gallery.service';
+import { idArgument } from '../flags';
 import { cannotWrite, checkWritableFile } from '../out-path';
 import { withBackend } from '../with-backend';
 
@@ -24,8 +25,8 @@ function parseNumber(text: string | undefined, what: string): number {
 }
 
 function parseId(text: string): number {
-  const id = Number(text);
-  if (!Number.isSafeInteger(id) || id <= 0)
+  const id = idArgument(text);
+  if (id === undefined)
     throw new AppError('invalid-parameter', `"${text}" is not a gallery id (a positive integer; see picscan gallery list).`);
   return id;
 }

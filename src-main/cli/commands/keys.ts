@@ -3,6 +3,7 @@ import { AppError } from '../../core';
 import { loadConfig } from '../../config';
 import { API_TIERS, type ApiKeySummary, type ApiTier } from '../../shared/api';
 import { FREE_TIER_MESSAGE, KeysService, MAX_BALANCE_TEXT, formatDollars, parseDollars } from '../../services/api';
+import { idArgument, terminalText } from '../flags';
 import { withBackend } from '../with-backend';
 
 interface DbFlag {
@@ -15,9 +16,8 @@ function withKeys<T>(flags: DbFlag, run: (keys: KeysService) => T): Promise<T> {
 }
 
 function parseId(text: string): number {
-  const id = Number(text);
-  if (!Number.isSafeInteger(id) || id <= 0)
-    throw new AppError('invalid-parameter', `"${text}" is not a key id (a positive integer; see picscan keys list).`);
+  const id = idArgument(text);
+  if (id === undefined) throw new AppError('invalid-parameter', `"${text}" is not a key id (a positive integer; see picscan keys list).`);
   return id;
 }
 
@@ -29,7 +29,7 @@ function parseTier(text: string): ApiTier {
 }
 
 const line = (k: ApiKeySummary): string =>
-  `${String(k.id).padStart(4)}  ${k.keyPrefix}…  ${k.tier.padEnd(5)}  $${formatDollars(k.balanceMicrocents).padEnd(12)}  ${String(k.transactions).padStart(8)}  ${k.revokedAt ? 'revoked' : 'active '}  ${k.name}`;
+  `${String(k.id).padStart(4)}  ${k.keyPrefix}…  ${k.tier.padEnd(5)}  $${formatDollars(k.balanceMicrocents).padEnd(12)}  ${String(k.transactions).padStart(8)}  ${k.revokedAt ? 'revoked' : 'active '}  ${terminalText(k.name)}`;
 
 const print = (json: boolean | undefined, value: unknown, text: string): void => {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
@@ -77,7 +77,7 @@ export function registerKeys(program: Command): void {
     .option('--db <file>', 'database file')
     .action(async (id: string, o: DbFlag & { json?: boolean }) => {
       const k = await withKeys(o, (s) => s.revoke(parseId(id)));
-      print(o.json, k, `Key ${k.id} (${k.name}) revoked.`);
+      print(o.json, k, `Key ${k.id} (${terminalText(k.name)}) revoked.`);
     });
   keys
     .command('topup <id> <dollars>')

@@ -91,8 +91,7 @@ export class KeysService {
    */
   topUp(id: number, microcents: number): ApiKeySummary {
     if (microcents > MAX_BALANCE_MICROCENTS) throw overLimit(`$${formatDollars(microcents)}`);
-    if (!Number.isSafeInteger(microcents) || microcents <= 0)
-      throw new AppError('invalid-parameter', 'A top-up must be a positive whole number of micro-cents.');
+    if (!Number.isSafeInteger(microcents) || microcents <= 0) throw new AppError('invalid-parameter', 'A top-up must be more than $0.');
     this.db
       .transaction(() => {
         const { balanceMicrocents } = this.get(id);

@@ -59,6 +59,27 @@ describe('picscan keys', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/No API key with id 9/);
   });
+
+  it('takes ids in decimal digits only, says "more than $0" for an empty top-up, and lists a name with control characters on one line', async () => {
+    const env = tempEnv();
+    await runPicscan(['keys', 'create', '--name', 'line\nbreak\u001b[2Jclear', '--tier', 'basic'], { env });
+    // Number() reads each of these as 1; none names key 1, so none revokes it.
+    for (const id of ['0x1', '1e0', '1.0', ' 1', '+1']) {
+      const r = await runPicscan(['keys', 'revoke', id], { env });
+      expect(r.code, id).toBe(2);
+      expect(r.stderr).toBe(`picscan: "${id}" is not a key id (a positive integer; see picscan keys list).\n`);
+    }
+    const zero = await runPicscan(['keys', 'topup', '1', '0'], { env });
+    expect(zero.stderr).toBe('picscan: A top-up must be more than $0.\n');
+    expect(zero.code).toBe(2);
+    const table = (await runPicscan(['keys', 'list'], { env })).stdout.trim().split('\n');
+    expect(table).toHaveLength(2); // the header and the key's one line
+    expect(table[1]).toMatch(/active +line\ufffdbreak\ufffd\[2Jclear$/);
+    expect(table[1]).not.toContain('\u001b');
+    const batch = await runPicscan(['batches', '--db', join(env.PICSCAN_DATA_DIR!, 'picscan.db')], { env });
+    expect(batch.code).toBe(0);
+    expect((await runPicscan(['cancel', '0x1'], { env })).stderr).toBe('picscan: "0x1" is not a batch id (see picscan batches).\n');
+  });
 });
 
 describe('picscan keys: money limits', () => {
@@ -77,7 +98,7 @@ describe('picscan keys: money limits', () => {
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/key 1 holds \$9999999\.99, and adding \$0\.02 would take it over the limit of \$10,000,000 per key/);
     const zero = await runPicscan(['keys', 'topup', '1', '0'], { env });
-    expect([zero.code, zero.stderr]).toEqual([2, expect.stringMatching(/top-up must be a positive/)]);
+    expect([zero.code, zero.stderr]).toEqual([2, expect.stringMatching(/top-up must be more than \$0/)]);
     const list = JSON.parse((await runPicscan(['keys', 'list', '--json'], { env })).stdout) as Array<{ balanceMicrocents: number }>;
     expect(list.map((k) => k.balanceMicrocents)).toEqual([999_999_999_000_000]);
     const exact = await runPicscan(['keys', 'topup', '1', '0.01'], { env });

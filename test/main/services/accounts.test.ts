@@ -56,7 +56,7 @@ describe('keys', () => {
     const k = keys.create({ name: 'rich', tier: 'pro', creditMicrocents: MAX_BALANCE_MICROCENTS - 100 });
     expect(() => keys.topUp(k.id, 101)).toThrow(/would take it over the limit of \$10,000,000 per key/);
     expect(() => keys.topUp(k.id, 2 ** 53)).toThrow(/at most \$10,000,000/);
-    expect(() => keys.topUp(k.id, 0)).toThrow(/top-up must be a positive/);
+    expect(() => keys.topUp(k.id, 0)).toThrow(/top-up must be more than \$0/);
     expect(() => keys.topUp(k.id, MAX_BALANCE_MICROCENTS + 1)).toThrow(/at most \$10,000,000/);
     expect(keys.get(k.id).balanceMicrocents).toBe(MAX_BALANCE_MICROCENTS - 100);
     expect(keys.topUp(k.id, 100).balanceMicrocents).toBe(MAX_BALANCE_MICROCENTS);
