@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NewBatchState } from '../../../src-renderer/state/new-batch.svelte';
+import { LIST_RECOUNT_CHARS, LIST_RECOUNT_DELAY_MS, NewBatchState } from '../../../src-renderer/state/new-batch.svelte';
 import { fakeDeps, inProcessTransport } from '../helpers';
 
 describe('NewBatchState', () => {
@@ -15,6 +15,28 @@ describe('NewBatchState', () => {
     expect(s.blocker).toBeNull();
     s.backend = 'remote';
     expect(s.blocker).toMatch(/remote service base URL/);
+  });
+
+  it('counts a long list once typing pauses, not at every keystroke, and always before a start', async () => {
+    const s = new NewBatchState(() => inProcessTransport());
+    const line = 'https://images.example/photos/2026/11/a-long-path/picture-number.jpg\n';
+    const urls = Math.ceil(LIST_RECOUNT_CHARS / line.length) + 10;
+    const long = line.repeat(urls);
+    s.text = 'https://a.example/1.jpg';
+    expect(s.preview.valid).toBe(1);
+    s.text = long; // pasted
+    s.text = long + 'https://a.example/2.jpg\nbad'; // and typed on at once
+    expect(s.preview.valid).toBe(1); // not counted yet: the keys come faster than the delay
+    expect(s.blocker).toBe('Counting the URLs…');
+    await new Promise((r) => setTimeout(r, LIST_RECOUNT_DELAY_MS + 200));
+    expect(s.preview).toMatchObject({ valid: 2, invalid: 1, duplicates: urls - 1 });
+    expect(s.blocker).toBeNull();
+    // A start right after a keystroke counts the list as it is.
+    s.text = long + 'https://a.example/3.jpg';
+    expect(s.blocker).toBe('Counting the URLs…');
+    const report = await s.submit();
+    expect(report?.batch.id).toBe(1);
+    expect(s.preview.valid).toBe(2);
   });
 
   it('reads an opened CSV by its url column and names the batch after the file', () => {
