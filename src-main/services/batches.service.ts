@@ -210,6 +210,20 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return run.done;
   }
 
+  /**
+   * Puts the batch's failed items back in the queue (those that were tried: an invalid list line
+   * would fail again) so that a start runs them again, e.g. after the image host or the remote
+   * service was down. Refused while the batch runs, and for a cancelled or half-imported batch.
+   * Returns how many items were queued again.
+   */
+  requeueFailed(id: number): number {
+    if (this.runs.has(id)) throw new AppError('invalid-input', `Batch ${id} is running; retry its failed items once it has stopped.`);
+    const batch = this.checkStartable(id);
+    const requeued = this.items.requeueFailed(id);
+    if (requeued > 0 && batch.status === 'done') this.batches.setStatus(id, 'paused');
+    return requeued;
+  }
+
   /** Same as start: resumes a paused or interrupted batch. */
   resume(id: number): Promise<BatchSummary> {
     return this.start(id);

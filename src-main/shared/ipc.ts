@@ -118,6 +118,11 @@ export interface InvokeMap {
   'batches:pause': { req: { batchId: number }; res: BatchSummary };
   /** Starts or resumes a queued or paused batch. */
   'batches:resume': { req: { batchId: number }; res: BatchSummary };
+  /**
+   * Puts a stopped batch's failed items back in the queue (not the lines the import refused) and
+   * starts it, e.g. after the image host or the remote service was down.
+   */
+  'batches:retry-failed': { req: { batchId: number }; res: BatchSummary };
   'batches:cancel': { req: { batchId: number }; res: BatchSummary };
   'batches:delete': { req: { batchId: number }; res: void };
   /** Last known progress of each running batch (rates and ETA), for a freshly opened UI. */
@@ -181,6 +186,7 @@ export const CHANNELS = {
   'batches:create': true,
   'batches:pause': true,
   'batches:resume': true,
+  'batches:retry-failed': true,
   'batches:cancel': true,
   'batches:delete': true,
   'batches:progress': true,

@@ -29,6 +29,7 @@ export class ItemsRepo {
   private readonly requeueStmt;
   private readonly resetStmt;
   private readonly skipStmt;
+  private readonly retryFailedStmt;
   private readonly deleteChunkStmt;
   private readonly statusStmt;
   private readonly urlStmt;
@@ -58,6 +59,11 @@ export class ItemsRepo {
     this.resetStmt = db.prepare<[number]>(`UPDATE items SET status = 'queued' WHERE batch_id = ? AND status IN ('fetching', 'analyzing')`);
     this.deleteChunkStmt = db.prepare<[number, number]>('DELETE FROM items WHERE id IN (SELECT id FROM items WHERE batch_id = ? LIMIT ?)');
     this.skipStmt = db.prepare<[number]>(`UPDATE items SET status = 'skipped' WHERE batch_id = ? AND status = 'queued'`);
+    // attempts > 0: the item was tried and failed; a line the import refused (attempts 0) would fail the same way again.
+    this.retryFailedStmt = db.prepare<[number]>(
+      `UPDATE items SET status = 'queued', attempts = 0, error_code = NULL, error_message = NULL, started_at = NULL, finished_at = NULL
+       WHERE batch_id = ? AND status = 'failed' AND attempts > 0`,
+    );
     this.statusStmt = db.prepare<[number], { status: ItemStatus; sha256: string | null }>('SELECT status, sha256 FROM items WHERE id = ?');
     this.urlStmt = db.prepare<[number], { url: string }>('SELECT url FROM items WHERE id = ?');
     this.reclaimStmt = db.prepare<[number, number]>(
@@ -112,6 +118,14 @@ export class ItemsRepo {
   /** Puts an interrupted item back in the queue (pause, shutdown). */
   requeue(id: number): void {
     this.requeueStmt.run(id);
+  }
+
+  /**
+   * Puts the batch's failed items that were tried back in the queue, their error cleared; lines
+   * the import refused (never tried) stay failed. Returns how many.
+   */
+  requeueFailed(batchId: number): number {
+    return this.retryFailedStmt.run(batchId).changes;
   }
 
   /** After a crash or pause: every item left mid-way goes back to `queued`. Returns how many. */

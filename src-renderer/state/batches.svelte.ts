@@ -2,7 +2,16 @@ import type { BatchProgress, BatchSummary } from '../../src-main/shared';
 import { invoke, onEvent } from '../api/client';
 import { liveTransport, messageOf, type TransportSource } from './transport';
 
-export type BatchAction = 'pause' | 'resume' | 'cancel' | 'delete';
+export type BatchAction = 'pause' | 'resume' | 'retry-failed' | 'cancel' | 'delete';
+
+/** How an action reads in "Could not … this batch". */
+const ACTION_WORDS: Record<BatchAction, string> = {
+  pause: 'pause',
+  resume: 'resume',
+  'retry-failed': 'retry the failed items of',
+  cancel: 'cancel',
+  delete: 'delete',
+};
 
 /** The batch list with live progress (rates, ETA) and the per-batch controls. */
 export class BatchesState {
@@ -54,7 +63,7 @@ export class BatchesState {
         this.batches = this.batches.map((b) => (b.id === batchId ? updated : b));
       }
     } catch (err) {
-      this.rowErrors[batchId] = `Could not ${action} this batch: ${messageOf(err)}`;
+      this.rowErrors[batchId] = `Could not ${ACTION_WORDS[action]} this batch: ${messageOf(err)}`;
     } finally {
       this.busy[batchId] = false;
     }

@@ -221,6 +221,24 @@ describe.skipIf(!browserAvailable)('web mode in Chromium', () => {
     await page.getByLabel('Theme').selectOption('system');
   });
 
+  it('runs the failed items again once their host serves them, leaving the line that is no URL failed', async () => {
+    images.route('/img/missing.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
+    await page.goto(web.appUrl);
+    const row = page.getByTestId('batch-row').filter({ hasText: 'Fixtures' });
+    expect(await row.innerText()).toContain('2 failed');
+    await row.getByRole('button', { name: 'Retry failed' }).click();
+    await expect.poll(() => row.innerText(), { timeout: 120_000 }).toContain('1 failed');
+    await page.locator('[data-testid="batch-row"][data-status="done"]').filter({ hasText: 'Fixtures' }).waitFor({ timeout: 120_000 });
+    expect(await row.getByTestId('batch-counts').innerText()).toBe('20 / 20 finished');
+    // Only the line that is no URL is left: retrying it is refused with the reason.
+    await row.getByRole('button', { name: 'Retry failed' }).click();
+    await expect
+      .poll(() => row.innerText())
+      .toContain(
+        'Could not retry the failed items of this batch: Batch 1 has no failed item to run again: lines that are not image URLs fail the same way.',
+      );
+  });
+
   it('ran without script errors or CSP violations', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -107,6 +107,17 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
         changed(id);
         return s;
       },
+      retryFailed: async (id) => {
+        if (service.requeueFailed(id) === 0) {
+          throw new AppError(
+            'invalid-input',
+            `Batch ${id} has no failed item to run again: lines that are not image URLs fail the same way.`,
+          );
+        }
+        const s = started(id);
+        changed(id);
+        return s;
+      },
       cancel: async (id) => {
         const s = await service.cancel(id);
         changed(id);

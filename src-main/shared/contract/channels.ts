@@ -29,6 +29,7 @@ export const CHANNEL_SCHEMAS: { [C in Channel]: z.ZodType<Req<C>, unknown> } = {
   'batches:create': createBatchSchema,
   'batches:pause': byBatch,
   'batches:resume': byBatch,
+  'batches:retry-failed': byBatch,
   'batches:cancel': byBatch,
   'batches:delete': byBatch,
   'batches:progress': none,

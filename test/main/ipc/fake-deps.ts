@@ -61,6 +61,7 @@ export function fakeDeps(): ApiDeps {
       create: async () => ({ batch, lines: 2, items: 2, duplicates: 0, invalid: 0 }),
       pause: get,
       resume: get,
+      retryFailed: get,
       cancel: get,
       remove: async (id) => void (await get(id)),
       progress: async () => [],

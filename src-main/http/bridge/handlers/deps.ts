@@ -26,6 +26,8 @@ export interface BatchesPort {
   create(req: CreateBatchRequest): Promise<BatchImportReport>;
   pause(batchId: number): Promise<BatchSummary>;
   resume(batchId: number): Promise<BatchSummary>;
+  /** Failed items (those that were tried) back in the queue, then a start. */
+  retryFailed(batchId: number): Promise<BatchSummary>;
   cancel(batchId: number): Promise<BatchSummary>;
   remove(batchId: number): Promise<void>;
   /** Last known progress of running batches. */

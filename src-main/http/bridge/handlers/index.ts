@@ -25,6 +25,7 @@ export function createApiHandlers(deps: ApiDeps): HandlerTable {
     'batches:create': entry('batches:create', (r) => batches.create(r)),
     'batches:pause': entry('batches:pause', (r) => batches.pause(r.batchId)),
     'batches:resume': entry('batches:resume', (r) => batches.resume(r.batchId)),
+    'batches:retry-failed': entry('batches:retry-failed', (r) => batches.retryFailed(r.batchId)),
     'batches:cancel': entry('batches:cancel', (r) => batches.cancel(r.batchId)),
     'batches:delete': entry('batches:delete', (r) => batches.remove(r.batchId)),
     'batches:progress': entry('batches:progress', () => batches.progress()),
