@@ -31,15 +31,17 @@ export function isTransient(err: unknown): boolean {
 
 /**
  * Errors that say nothing about the item and would fail every item alike: the analysis service
- * refused the key or has no credit left. The run stops and the batch pauses with the item back
- * in the queue, rather than marking a whole list failed; after a new key or a top-up, a resume
- * goes on.
+ * refused the key, has no credit left, or could not be reached even after its client's own
+ * retries (`remote-failed` with `details.unreachable`). The run stops and the batch pauses with
+ * the item back in the queue, rather than marking a whole list failed; after a new key, a top-up
+ * or the service's return, a resume goes on.
  */
 const RUN_HALTING_CODES: ReadonlySet<string> = new Set(['unauthorized', 'insufficient-credit']);
 
-/** True when `err` stops the whole run instead of failing its item (RUN_HALTING_CODES). */
+/** True when `err` stops the whole run instead of failing its item. */
 export function haltsRun(err: unknown): err is AppError {
-  return err instanceof AppError && RUN_HALTING_CODES.has(err.code);
+  if (!(err instanceof AppError)) return false;
+  return RUN_HALTING_CODES.has(err.code) || (err.code === 'remote-failed' && err.details?.unreachable === true);
 }
 
 /** Exponential backoff with equal jitter before retry number `retry` (0-based). */

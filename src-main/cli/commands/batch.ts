@@ -53,6 +53,7 @@ const PAUSED_BATCH_FIX: Partial<Record<ErrorCode, string>> = {
   'storage-failed': 'Free space (or fix the file)',
   unauthorized: 'Check the key (--key or PICSCAN_REMOTE_KEY)',
   'insufficient-credit': 'Top up the credit',
+  'remote-failed': 'Check that the remote service is up and its base URL',
 };
 
 /** Seconds between progress lines without a terminal (`--progress-every` of batch and resume). */

@@ -101,8 +101,10 @@ export function createRemoteClient(opts: RemoteClientOptions): RemoteClient {
         if (signal?.aborted) throw new AppError('cancelled', 'The operation was cancelled.', { cause: err });
         if (err instanceof AppError) throw err;
         if (!isTransientNetworkError(err) || retry >= maxRetries) {
+          // `unreachable`: the service itself, not this image; a batch pauses on it (jobs/retry.ts haltsRun).
           throw new AppError('remote-failed', `The remote service at ${shownRoot} could not be reached: ${(err as Error).message}`, {
             cause: err,
+            details: { unreachable: true },
           });
         }
       }

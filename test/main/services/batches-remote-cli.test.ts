@@ -91,6 +91,29 @@ describe('picscan batch --backend remote', () => {
     expect(await counts(creditDb)).toMatchObject({ status: 'done', counts: { done: 3, failed: 0 } });
   });
 
+  it('pauses, failing nothing, when the remote service cannot be reached', async () => {
+    const list = join(dir, 'unreachable.txt');
+    writeFileSync(list, ['/cat.jpg', '/obama.jpg'].map((p) => images.url(p)).join('\n'));
+    const db = join(dir, 'unreachable.db');
+    const key = api.api.keys.create({ name: 'down', tier: 'pro' }).key;
+    // A port nothing listens on: every connection is refused (the client retries 4 times first).
+    const down = 'http://127.0.0.1:9';
+    const run = await runPicscan(['batch', list, '--db', db, '--backend', 'remote', '--base-url', down, '--features', 'Color'], {
+      env: { PICSCAN_REMOTE_KEY: key },
+      timeoutMs: 180_000,
+    });
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).toMatch(
+      /^picscan: Batch 1 paused: The remote service at http:\/\/127\.0\.0\.1:9 could not be reached: .* Check that the remote service is up and its base URL, then continue with: picscan resume 1$/m,
+    );
+    expect(run.code).toBe(1);
+    const listed = await runPicscan(['batches', '--json', '--db', db]);
+    expect((JSON.parse(listed.stdout) as Array<{ status: string; counts: Record<string, number> }>)[0]).toMatchObject({
+      status: 'paused',
+      counts: { total: 2, queued: 2, failed: 0 },
+    });
+  });
+
   it('refuses clearly when the remote key is missing', async () => {
     const list = join(dir, 'one.txt');
     writeFileSync(list, images.url('/cat.jpg'));
