@@ -5,9 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../../src-main/store';
 import { startPicscan } from '../../helpers/cli';
-import { seedBatch } from '../store/seed';
+import { seedDatabaseFile } from '../store/seed';
 
 const dir = mkdtempSync(join(tmpdir(), 'picscan-broken-pipe-'));
 const dbPath = join(dir, 'picscan.db');
@@ -15,10 +14,7 @@ const env = { PICSCAN_DATA_DIR: dir };
 let batchId = 0;
 
 beforeAll(() => {
-  const db = openDatabase(dbPath);
-  migrate(db);
-  batchId = seedBatch(db, 3_000); // ≈ 1 MB of CSV: far more than a pipe holds
-  db.close();
+  batchId = seedDatabaseFile(dbPath, 3_000); // ≈ 1 MB of CSV: far more than a pipe holds
 });
 
 /** Runs picscan with its stdout closed by the reader: at the first output, or at once. */

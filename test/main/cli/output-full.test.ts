@@ -6,10 +6,9 @@ import { closeSync, existsSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../../src-main/store';
 import { runPicscan } from '../../helpers/cli';
 import { repoRoot } from '../../helpers/paths';
-import { seedBatch } from '../store/seed';
+import { seedDatabaseFile } from '../store/seed';
 
 const FULL = '/dev/full';
 const dir = mkdtempSync(join(tmpdir(), 'picscan-output-full-'));
@@ -18,10 +17,7 @@ const env = { PICSCAN_DATA_DIR: dir };
 let batchId = 0;
 
 beforeAll(() => {
-  const db = openDatabase(dbPath);
-  migrate(db);
-  batchId = seedBatch(db, 500);
-  db.close();
+  batchId = seedDatabaseFile(dbPath, 500);
 });
 
 /** Runs picscan with its stdout on `file`; resolves to the exit code and stderr. */

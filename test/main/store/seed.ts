@@ -1,4 +1,4 @@
-import { BatchesRepo, ItemsRepo, ResultsRepo, type Db, type ResultColumns } from '../../../src-main/store';
+import { BatchesRepo, ItemsRepo, migrate, openDatabase, ResultsRepo, type Db, type ResultColumns } from '../../../src-main/store';
 import { ANALYZE_ALL } from '../jobs/support';
 
 /** A synthetic result for query and export tests; `i` varies every field. */
@@ -108,4 +108,15 @@ export function addResults(db: Db, batchId: number, from: number, n: number, fai
     ids.push(w.id);
   }
   return ids;
+}
+
+/** A migrated database file at `path` holding one seeded batch (see seedBatch); returns its id. */
+export function seedDatabaseFile(path: string, n: number, failed = 0): number {
+  const db = openDatabase(path);
+  try {
+    migrate(db);
+    return seedBatch(db, n, failed);
+  } finally {
+    db.close();
+  }
 }
