@@ -1,10 +1,8 @@
-import type { WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { AppError } from '../../core';
 import { parseThumbnailOptions } from '../../services/api';
 import { doneItems, writeThumbnails } from '../../services/export-thumbnails';
+import { openOutputFile, type OutputFile } from '../../services/output-file';
 import type { ThumbnailService } from '../../services/thumbnail.service';
 import type { ExportFormat, ItemStatus, ResultFilter } from '../../shared/batch';
 import { COLOR_NAMES } from '../../shared/spec';
@@ -87,10 +85,13 @@ export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ResultFilter;
 }
 
-/** Opens the output file before writing to it, so a bad path is a clear error rather than a stream failure later. */
-async function openOut(path: string): Promise<WriteStream> {
+/**
+ * Opens the output file before writing to it, so a bad path is a clear error rather than a stream
+ * failure later. The export goes to a temporary file that replaces `path` only when complete.
+ */
+async function openOut(path: string): Promise<OutputFile> {
   try {
-    return (await open(path, 'w')).createWriteStream();
+    return await openOutputFile(path);
   } catch (err) {
     throw cannotWrite(path, err);
   }
@@ -178,13 +179,13 @@ export function registerExport(program: Command): void {
         const out = await openOut(o.out);
         let count: number;
         try {
-          count = await service.export(filter, o.format as ExportFormat, out, { thumbnails });
-          out.end();
-          await finished(out);
+          count = await service.export(filter, o.format as ExportFormat, out.stream, { thumbnails });
         } catch (err) {
+          await out.discard();
           // The file's own write failing midway (the disk filled up…) is named like a path refused up front.
-          throw err === out.errored ? cannotWrite(o.out, err) : err;
+          throw err === out.stream.errored ? cannotWrite(o.out, err) : err;
         }
+        await out.commit().catch((err: unknown) => Promise.reject(cannotWrite(o.out, err)));
         process.stderr.write(`Exported ${count} items of batch ${id} to ${o.out}.\n`);
       });
     });

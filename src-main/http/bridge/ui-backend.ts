@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
 import { PassThrough, Readable } from 'node:stream';
 import type { AppConfig } from '../../config';
 import { AppError } from '../../core';
@@ -9,6 +7,7 @@ import { remoteProcessorFactory } from '../../services/api';
 import type { BatchService, BatchServiceDeps } from '../../services/batches.service';
 import { modelSetOf, parseRedisUrl } from '../../services/distributed';
 import type { GalleryService } from '../../services/gallery.service';
+import { openOutputFile } from '../../services/output-file';
 import type { ThumbnailService } from '../../services/thumbnail.service';
 import type { AppInfo, Backend, BatchSummary, ExportSaved, HandlerTable, ServerState, UiSettings } from '../../shared';
 import { createEventHub, type EventHub } from './events';
@@ -174,10 +173,15 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
     },
     async saveExport(raw, path) {
       const { filter, format } = parseRequest('export:save', raw);
-      const out = createWriteStream(path);
-      await service.export(filter, format, out);
-      out.end();
-      await finished(out);
+      // Under a temporary name until complete: an export cut short never replaces the user's file.
+      const out = await openOutputFile(path);
+      try {
+        await service.export(filter, format, out.stream);
+      } catch (err) {
+        await out.discard();
+        throw err;
+      }
+      await out.commit();
       return { path, bytes: (await stat(path)).size };
     },
     async close() {

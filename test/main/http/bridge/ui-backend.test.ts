@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -101,6 +101,24 @@ describe('UI backend over the real batch service', () => {
     const s = (await run(second.backend, 'batches:get', { batchId: report.batch.id })) as { counts: { done: number } };
     expect(s.counts.done).toBe(12);
     await second.close();
+  });
+
+  it('saves an export over an earlier file, through a temporary file that does not stay behind', async () => {
+    const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
+    const { backend, close } = await open(config, slow(1));
+    const report = (await run(backend, 'batches:create', {
+      list: { text: urls.slice(0, 3).join('\n'), format: 'txt' },
+      options: { name: 'saved', operation: { kind: 'analyze', features: ['Tags'], details: [] }, backend: { kind: 'local' } },
+    })) as { batch: { id: number } };
+    await waitDone(backend, report.batch.id);
+    const folder = mkdtempSync(join(tmpdir(), 'picscan-ui-save-'));
+    const path = join(folder, 'results.csv');
+    writeFileSync(path, 'the earlier export\n');
+    const saved = await backend.saveExport({ filter: { batchId: report.batch.id }, format: 'csv' }, path);
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(4);
+    expect(saved).toEqual({ path, bytes: statSync(path).size });
+    expect(readdirSync(folder)).toEqual(['results.csv']);
+    await close();
   });
 
   it('keeps settings: numbers in settings.json, the key write-only in a 0600 file', async () => {
