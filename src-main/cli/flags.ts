@@ -4,7 +4,9 @@
  * command line (exit 2).
  */
 import type { z } from 'zod';
+import { isatty } from 'node:tty';
 import { AppError } from '../core';
+import { STDIN_PATH } from '../shared/stdin';
 import { firstProblem, minHeadScaleParam, MIN_HEAD_SCALE } from '../shared/contract';
 
 /** An integer flag within `bounds`. */
@@ -57,4 +59,18 @@ export function contractFlag<S extends z.ZodType>(schema: S, text: string, flag:
   const problem = firstProblem(parsed.error);
   const message = problem.message.replace(/`[A-Za-z]+`/, flag);
   throw new AppError(problem.code, message, { details: problem.details });
+}
+
+/** The `<image>` argument of analyze and detect, where `-` is the image piped into standard input. */
+export function imageArgument(text: string): string {
+  if (text !== '-') return text;
+  if (isatty(0)) {
+    throw new AppError(
+      'invalid-parameter',
+      '"-" reads the image from standard input, which is a terminal here: pipe an image in (… < photo.jpg) or give a file or URL.',
+    );
+  }
+  if (process.platform === 'win32')
+    throw new AppError('invalid-parameter', '"-" (standard input) is not supported on Windows; give a file or URL.');
+  return STDIN_PATH;
 }

@@ -1,10 +1,12 @@
 import { open } from 'node:fs/promises';
 import { AppError, throwIfAborted } from '../core';
+import { STDIN_PATH } from '../shared/stdin';
 import { formatBytes } from './describe';
 
 /** Reads a local image file (desktop/CLI only), refusing it before reading when it exceeds `maxBytes`. */
 export async function readLocalFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
   throwIfAborted(signal);
+  if (path === STDIN_PATH) return readPipe(process.stdin, path, maxBytes, signal);
   let handle;
   try {
     handle = await open(path, 'r');
@@ -13,6 +15,8 @@ export async function readLocalFile(path: string, maxBytes: number, signal?: Abo
   }
   try {
     const stat = await handle.stat();
+    // A pipe (`picscan analyze - < …`, `<(curl …)`) has no size: read it up to the limit.
+    if (stat.isFIFO() || stat.isSocket()) return await readPipe(handle.createReadStream({ autoClose: false }), path, maxBytes, signal);
     if (!stat.isFile()) throw new AppError('file-not-found', `${path} is not a file.`, { details: { path } });
     if (stat.size > maxBytes) {
       throw new AppError(
@@ -36,6 +40,23 @@ export async function readLocalFile(path: string, maxBytes: number, signal?: Abo
   } finally {
     await handle.close();
   }
+}
+
+/** Reads a pipe to its end, refusing it as soon as it passes `maxBytes` (an endless pipe never fills the memory). */
+async function readPipe(chunks: AsyncIterable<Buffer>, path: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of chunks) {
+    throwIfAborted(signal);
+    total += chunk.length;
+    if (total > maxBytes) {
+      throw new AppError('image-too-large', `The image at ${path} is too large: more than ${formatBytes(maxBytes)}.`, {
+        details: { bytes: total, limit: maxBytes, declared: false },
+      });
+    }
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts, total);
 }
 
 function fileError(err: unknown, path: string): AppError {

@@ -15,7 +15,8 @@ export interface CliRun {
 /** Options of `runPicscan` / `startPicscan`. */
 export interface CliOptions {
   env?: NodeJS.ProcessEnv;
-  input?: string;
+  /** Standard input (text or bytes); a child that stops reading it early is no error. */
+  input?: string | Buffer;
   timeoutMs?: number;
   /** Run as this user (needs root): e.g. `nobody`, to test permissions while the tests run as root. */
   user?: { uid: number; gid: number };
@@ -54,6 +55,7 @@ export function startPicscan(args: string[], opts: CliOptions = {}): CliProcess 
       resolve({ code, stdout, stderr, firstStderrMs, elapsedMs: Date.now() - startedMs });
     });
   });
+  child.stdin!.on('error', () => undefined); // EPIPE when the child exits before reading it all
   child.stdin!.end(opts.input ?? '');
   return { child, stderrSoFar: () => stderr, done };
 }

@@ -6,6 +6,7 @@ import { parseAnalyzeOptions } from '../../services/api';
 import type { AnalyzeEnvelope } from '../../shared/spec';
 import { AppError } from '../../core';
 import { ExitCode } from '../exit-codes';
+import { imageArgument } from '../flags';
 import { analyzeFailureExitCode } from '../spec-exit-codes';
 
 interface AnalyzeFlags {
@@ -27,7 +28,7 @@ export function registerAnalyze(program: Command): void {
   program
     .command('analyze')
     .description('analyze one image (URL or file): categories, tags, caption, faces, image type, adult, colour; prints the envelope JSON')
-    .argument('<image>', 'http(s) URL, file: URL or local path of a JPG/PNG image')
+    .argument('<image>', 'http(s) URL, file: URL or local path of an image, or - to read it from standard input')
     .option('--features <list>', 'comma-separated: Categories, Tags, Description, Faces, ImageType, Adult, Color (default: all)')
     .option('--feature <list>', 'alternative spelling of --features')
     .option('--details <list>', 'comma-separated: Landmarks, Celebrities (default: both)')
@@ -47,7 +48,7 @@ export function registerAnalyze(program: Command): void {
       let failure: unknown;
       try {
         const options = parseAnalyzeOptions({ features: o.features, feature: o.feature, details: o.details });
-        const out = await analyzer.analyze(image, options);
+        const out = await analyzer.analyze(imageArgument(image), options);
         envelope = buildEnvelope({ data: out.data }, ctx);
         if (o.timings) process.stderr.write(`timings (ms): ${JSON.stringify(roundAll(out.timingsMs))}\n`);
       } catch (error) {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
 import { MIN_HEAD_SCALE, selectorList, type DetectRequest } from '../../shared/contract';
-import { contractFlag, minHeadScaleFlag } from '../flags';
+import { contractFlag, imageArgument, minHeadScaleFlag } from '../flags';
 import { withBackend } from '../with-backend';
 import { detectExitCode } from '../spec-exit-codes';
 
@@ -25,7 +25,11 @@ function parseFlags(image: string, o: DetectFlags): { maxFaces: number; request:
   const selector = o.selector === undefined ? [] : contractFlag(selectorList, o.selector, '--selector');
   return {
     maxFaces,
-    request: { image, minHeadScale: minHeadScaleFlag(o.minHeadScale), selector: selector.length > 0 ? selector : ['FRONTAL'] },
+    request: {
+      image: imageArgument(image),
+      minHeadScale: minHeadScaleFlag(o.minHeadScale),
+      selector: selector.length > 0 ? selector : ['FRONTAL'],
+    },
   };
 }
 
@@ -39,7 +43,7 @@ export function registerDetect(program: Command): void {
   program
     .command('detect')
     .description('detect faces in one image (URL or file) and print the Kairos-style JSON response')
-    .argument('<image>', 'http(s) URL, file: URL or local path of a JPG/PNG image')
+    .argument('<image>', 'http(s) URL, file: URL or local path of an image, or - to read it from standard input')
     .option(
       '--min-head-scale <n>',
       `smallest face to find, as a fraction of the shorter side (${MIN_HEAD_SCALE.min}..${MIN_HEAD_SCALE.max})`,
