@@ -9,11 +9,15 @@ import { fixtureProcessor } from './support/fixture-processor';
 import { seedResults } from './support/seed';
 import { startWebApp, type WebApp } from './support/web-app';
 
-// Target (issue 10): with 100 000 stored results, a filter change shows the new results in
-// ≤ 200 ms end to end in web mode. Figures go to test-results/ui-bench.json and docs/benchmarks.md.
+// With 100 000 stored results, each filter change of the results view shows the right results.
+// The times of each change (until the new results are shown, and until the facet counts are in)
+// go to test-results/ui-bench.json; `npm run bench -- ui` runs this file with three rounds and
+// judges them against the target (issue 10: ≤ 200 ms end to end in web mode). A test does not
+// judge speed: the machine running the suite is shared with the other test files.
 
 const COUNT = 100_000;
-const TARGET_MS = 200;
+/** Rounds of the ten changes: one in the test suite, more when the bench asks. */
+const ROUNDS = Number(process.env.PICSCAN_UI_BENCH_ROUNDS ?? 1);
 let web: WebApp;
 let browser: Browser;
 let page: Page;
@@ -75,7 +79,7 @@ const selectBW = (v: string): string =>
 const clear = `[...document.querySelectorAll('button')].find((b) => b.textContent === 'Clear filters').click();`;
 
 describe.skipIf(!browserAvailable)(`results view with ${COUNT.toLocaleString('en')} stored items`, () => {
-  it(`shows the new results within ${TARGET_MS} ms of a filter change`, async () => {
+  it('shows the results of each filter change, and records how long each took', async () => {
     await page.goto(`${web.appUrl}#/results/${batchId}`);
     await expect.poll(() => page.getByTestId('results-total').innerText(), { timeout: 30_000 }).toMatch(/^100,000 results/);
     await page.locator('[data-testid="filters"] fieldset label .name').first().waitFor();
@@ -92,13 +96,12 @@ describe.skipIf(!browserAvailable)(`results view with ${COUNT.toLocaleString('en
       ['line drawing', clickLabel('Line drawing')],
       ['clear again', clear],
     ];
-    // One warm-up change (first query plans, JIT), then the measured rounds. The machine is shared
-    // (CI, other suites), so up to three rounds run and the best round's median is judged.
+    // One warm-up change (first query plans, JIT), then the measured rounds.
     await timeChange(page, clickTag(1));
     await timeChange(page, clear);
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const rounds: Array<Array<{ step: string; resultsMs: number; facetsMs: number; total: string }>> = [];
-    while (rounds.length < 3) {
+    while (rounds.length < ROUNDS) {
       const runs: (typeof rounds)[number] = [];
       for (const [step, code] of steps) {
         const t = await timeChange(page, code);
@@ -110,7 +113,6 @@ describe.skipIf(!browserAvailable)(`results view with ${COUNT.toLocaleString('en
         });
       }
       rounds.push(runs);
-      if (median(runs.map((r) => r.resultsMs)) <= TARGET_MS) break;
     }
     await snap(page, '08-results-100k');
 
@@ -129,7 +131,20 @@ describe.skipIf(!browserAvailable)(`results view with ${COUNT.toLocaleString('en
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(join(resultsDir, 'ui-bench.json'), `${JSON.stringify(summary, null, 2)}\n`);
     console.log(JSON.stringify(summary, null, 2));
-    expect(runs.every((r) => !r.total.startsWith('0 results') || r.step.includes('B&W'))).toBe(true);
-    expect(summary.medianMs).toBeLessThanOrEqual(TARGET_MS);
+    // Every round shows the same results; each filter narrows or widens as it should.
+    const totals = (r: (typeof rounds)[number]): number[] =>
+      r.map((x) => Number(/^([\d,]+) results/.exec(x.total)?.[1]?.replace(/,/g, '')));
+    const byStep = new Map(steps.map(([step], i) => [step, totals(runs)[i]!]));
+    for (const r of rounds) expect(totals(r)).toEqual(totals(runs));
+    expect(byStep.get('clear')).toBe(COUNT);
+    expect(byStep.get('clear again')).toBe(COUNT);
+    expect(byStep.get('tag A')).toBeGreaterThan(0);
+    expect(byStep.get('tag A + has faces')).toBeLessThan(byStep.get('tag A')!);
+    expect(byStep.get('+ B&W only')).toBeLessThan(byStep.get('tag A + has faces')!);
+    expect(byStep.get('+ clip art')).toBeLessThan(byStep.get('+ B&W only')!);
+    expect(byStep.get('− clip art')).toBe(byStep.get('+ B&W only')); // undone
+    expect(byStep.get('colour only')).toBe(byStep.get('tag A + has faces'));
+    expect(byStep.get('line drawing')).toBeGreaterThan(0);
+    expect(byStep.get('line drawing')).toBeLessThan(COUNT);
   }, 300_000);
 });
