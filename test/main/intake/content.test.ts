@@ -104,7 +104,7 @@ describe('validation by content and decoding', () => {
       const ms = performance.now() - start;
       const rssGrowthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
       expect(err.details).toMatchObject({ width: 100_000, height: 100_000 });
-      expect(ms).toBeLessThan(500);
+      expect(ms).toBeLessThan(5_000); // decoding 10¹⁰ pixels would take minutes, if memory allowed
       expect(rssGrowthMb).toBeLessThan(50);
     });
 
@@ -116,7 +116,7 @@ describe('validation by content and decoding', () => {
     it('the decoder itself refuses a bomb via limitInputPixels (second line of defence)', async () => {
       const start = performance.now();
       await expectAppError(decodeImage(pngDeclaring(100_000, 100_000), { maxPixels: 50_000_000 }), 'decode-failed');
-      expect(performance.now() - start).toBeLessThan(500);
+      expect(performance.now() - start).toBeLessThan(5_000);
     });
   });
 

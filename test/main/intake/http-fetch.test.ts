@@ -85,7 +85,7 @@ describe('fetching over HTTP', () => {
     const start = Date.now();
     const err = await expectAppError(loadImage(server.url('/tomorrow.jpg'), testOptions()), 'image-rate-limited');
     expect(err.details).toMatchObject({ status: 429, retryAfterMs: 3_600_000 });
-    expect(Date.now() - start).toBeLessThan(1000);
+    expect(Date.now() - start).toBeLessThan(10_000); // not the hour asked for
     expect(server.hits('/tomorrow.jpg')).toBe(1);
   });
 

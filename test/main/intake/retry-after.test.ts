@@ -28,7 +28,7 @@ describe('Retry-After', () => {
     const start = Date.now();
     const err = await expectAppError(loadImage(server.url('/hour.jpg'), testOptions()), 'image-rate-limited');
     const expectedAt = start + 3_600_000;
-    expect(Date.now() - start).toBeLessThan(1_000);
+    expect(Date.now() - start).toBeLessThan(10_000); // not the hour asked for
     expect(server.hits('/hour.jpg')).toBe(1);
     expect(err.message).toMatch(
       /HTTP 429 \(Too Many Requests\) and asks to retry after 1 h \(at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\), longer than the 60 s/,
@@ -42,7 +42,7 @@ describe('Retry-After', () => {
     server.route('/date-hour.jpg', { status: 503, headers: { 'retry-after': at.toUTCString() } });
     const start = Date.now();
     const err = await expectAppError(loadImage(server.url('/date-hour.jpg'), testOptions()), 'image-rate-limited');
-    expect(Date.now() - start).toBeLessThan(1_000);
+    expect(Date.now() - start).toBeLessThan(10_000); // not the hour asked for
     expect(server.hits('/date-hour.jpg')).toBe(1);
     expect(err.details).toMatchObject({ status: 503, retryAt: at.toISOString().replace(/\.\d{3}Z$/, 'Z') });
   });
@@ -89,7 +89,7 @@ describe('Retry-After', () => {
     const report = await service.create(listOf([server.url('/batch-hour.jpg')]), batchOptions());
     const start = Date.now();
     const summary = await service.start(report.batch.id);
-    expect(Date.now() - start).toBeLessThan(2_000);
+    expect(Date.now() - start).toBeLessThan(10_000); // not the hour asked for
     expect(summary.counts).toMatchObject({ total: 1, failed: 1 });
     expect(server.hits('/batch-hour.jpg')).toBe(1);
     const [item] = service.resultsPage({ filter: { batchId: report.batch.id } }).items;
