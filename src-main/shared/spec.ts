@@ -39,6 +39,26 @@ export interface LandmarkDetail {
   confidence: number;
 }
 
+/** The 86 taxonomy names (reference/azure-86-categories.json), in official order. */
+// prettier-ignore
+export const CATEGORY_NAMES = [
+  'abstract_', 'abstract_net', 'abstract_nonphoto', 'abstract_rect', 'abstract_shape', 'abstract_texture',
+  'animal_', 'animal_bird', 'animal_cat', 'animal_dog', 'animal_horse', 'animal_panda',
+  'building_', 'building_arch', 'building_brickwall', 'building_church', 'building_corner', 'building_doorwindows', 'building_pillar', 'building_stair', 'building_street',
+  'dark_', 'drink_', 'drink_can', 'dark_fire', 'dark_fireworks', 'dark_light',
+  'food_', 'food_bread', 'food_fastfood', 'food_grilled', 'food_pizza',
+  'indoor_', 'indoor_churchwindow', 'indoor_court', 'indoor_doorwindows', 'indoor_marketstore', 'indoor_room', 'indoor_venue',
+  'object_screen', 'object_sculpture', 'others_',
+  'outdoor_', 'outdoor_city', 'outdoor_field', 'outdoor_grass', 'outdoor_house', 'outdoor_mountain', 'outdoor_oceanbeach', 'outdoor_playground',
+  'outdoor_pool', 'outdoor_railway', 'outdoor_road', 'outdoor_sportsfield', 'outdoor_stonerock', 'outdoor_street', 'outdoor_water', 'outdoor_waterside',
+  'people_', 'people_baby', 'people_crowd', 'people_group', 'people_hand', 'people_many', 'people_portrait', 'people_show', 'people_swimming', 'people_tattoo', 'people_young',
+  'plant_', 'plant_branch', 'plant_flower', 'plant_leaves', 'plant_tree',
+  'sky_cloud', 'sky_object', 'sky_sun',
+  'text_', 'text_mag', 'text_map', 'text_menu', 'text_sign',
+  'trans_bicycle', 'trans_bus', 'trans_car', 'trans_trainstation',
+] as const;
+export type CategoryName = (typeof CATEGORY_NAMES)[number];
+
 export interface Category {
   /** One of the 86 taxonomy names (`people_`, `outdoor_water`, …). */
   name: string;

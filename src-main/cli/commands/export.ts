@@ -5,7 +5,7 @@ import { doneItems, writeThumbnails } from '../../services/export-thumbnails';
 import { openOutputFile, type OutputFile } from '../../services/output-file';
 import type { ThumbnailService } from '../../services/thumbnail.service';
 import type { ExportFormat, ItemStatus, ResultFilter } from '../../shared/batch';
-import { COLOR_NAMES } from '../../shared/spec';
+import { CATEGORY_NAMES, COLOR_NAMES } from '../../shared/spec';
 import { cannotWrite, checkWritableFile, makeWritableFolder } from '../out-path';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
 
@@ -52,6 +52,30 @@ function num(text: string | undefined, flag: string, min: number, max: number, i
   return n;
 }
 
+/** Category groups (`animal_`, `outdoor_` …): named when a category given is unknown. */
+const CATEGORY_GROUPS = [...new Set(CATEGORY_NAMES.map((n) => `${n.split('_')[0]}_`))];
+/** At most this many taxonomy names are suggested for an unknown category. */
+const CATEGORY_SUGGESTIONS = 6;
+
+/** A `--category` value as its taxonomy name (any case), or a refusal naming the nearest names. */
+function categoryOf(text: string): string {
+  const wanted = text.toLowerCase();
+  const hit = CATEGORY_NAMES.find((n) => n === wanted);
+  if (hit) return hit;
+  const near = CATEGORY_NAMES.filter((n) => n.includes(wanted) || wanted.includes(n.replace(/_$/, ''))).slice(0, CATEGORY_SUGGESTIONS);
+  const hint = near.length
+    ? `did you mean ${near.join(', ')}?`
+    : `the categories are the 86 names of the taxonomy, in the groups ${CATEGORY_GROUPS.join(', ')}.`;
+  throw new AppError('invalid-parameter', `"${text}" is not a category; ${hint}`);
+}
+
+/** Refuses a range whose lower bound is above its upper bound: no item could match. */
+function checkRange(min: number | undefined, max: number | undefined, flags: [string, string]): void {
+  if (min !== undefined && max !== undefined && min > max) {
+    throw new AppError('invalid-parameter', `${flags[0]} ${min} is more than ${flags[1]} ${max}: no item can match.`);
+  }
+}
+
 /** Builds the ResultFilter from the export flags (the same filters as the results browser). */
 export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
   const status = o.status?.split(',').map((s) => s.trim().toLowerCase());
@@ -67,7 +91,7 @@ export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
     status: status as ItemStatus[] | undefined,
     tags: o.tag.length ? o.tag : undefined,
     tagMinConfidence: num(o.tagMinConfidence, '--tag-min-confidence', 0, 1),
-    categories: o.category.length ? o.category : undefined,
+    categories: o.category.length ? [...new Set(o.category.map(categoryOf))] : undefined,
     colors: colors.length ? colors : undefined,
     minFaces: num(o.minFaces, '--min-faces', 0, 1000, true),
     maxFaces: num(o.maxFaces, '--max-faces', 0, 1000, true),
@@ -82,6 +106,9 @@ export function filterOf(batchId: number, o: ExportFlags): ResultFilter {
     landmark: o.landmark,
     captionText: o.caption,
   };
+  checkRange(f.minFaces, f.maxFaces, ['--min-faces', '--max-faces']);
+  checkRange(f.minAdult, f.maxAdult, ['--min-adult', '--max-adult']);
+  checkRange(f.minRacy, f.maxRacy, ['--min-racy', '--max-racy']);
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ResultFilter;
 }
 

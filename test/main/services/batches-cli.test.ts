@@ -55,6 +55,30 @@ describe('picscan batch commands', () => {
     expect(rows.every((x) => x.tags.split('; ').includes('dog') && Number(x.face_count) >= 1)).toBe(true);
   });
 
+  it('exports by category in any case; refuses an unknown category and an empty range, naming the fix (exit 2)', async () => {
+    const exported = (args: string[]) => runPicscan(['export', String(batchId), '--out', '-', '--db', dbPath, ...args], { env });
+    const animals = await exported(['--category', 'ANIMAL_']);
+    expect(animals.code).toBe(0);
+    const rows = parse(animals.stdout, { columns: true }) as Array<{ categories: string }>;
+    expect(rows).toHaveLength(26); // the seed puts every item whose index is not a multiple of 3 in animal_
+    expect(rows.every((r) => r.categories.startsWith('animal_'))).toBe(true);
+    const refusals: Array<[string[], string]> = [
+      [['--category', 'cat'], '"cat" is not a category; did you mean animal_cat?'],
+      [
+        ['--category', 'nonsense'],
+        '"nonsense" is not a category; the categories are the 86 names of the taxonomy, in the groups abstract_, animal_,',
+      ],
+      [['--min-faces', '3', '--max-faces', '1'], '--min-faces 3 is more than --max-faces 1: no item can match.'],
+      [['--min-racy', '0.8', '--max-racy', '0.2'], '--min-racy 0.8 is more than --max-racy 0.2: no item can match.'],
+    ];
+    for (const [args, message] of refusals) {
+      const r = await exported(args);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`picscan: ${message}`);
+      expect(r.code).toBe(2);
+    }
+  });
+
   it('exports NDJSON to stdout', async () => {
     const r = await runPicscan(['export', String(batchId), '--format', 'ndjson', '--out', '-', '--status', 'failed', '--db', dbPath], {
       env,
