@@ -11,6 +11,13 @@
  */
 const SRGB_DESCRIPTION = /^(sRGB\b|c2$)/;
 
+/**
+ * Characters of a description that are read. Real descriptions are a few dozen characters; the
+ * tag's own count is the file's word, and a profile of megabytes can claim one as long, which read
+ * whole (one argument per character) overflowed the stack and refused a valid photo as damaged.
+ */
+export const MAX_DESCRIPTION_CHARS = 256;
+
 /** Whether an ICC profile (the bytes sharp's metadata returns) describes itself as sRGB. */
 export function isSrgbProfile(icc: Uint8Array): boolean {
   const text = profileDescription(icc);
@@ -20,7 +27,7 @@ export function isSrgbProfile(icc: Uint8Array): boolean {
 /** The profile's `desc` tag text (ICC v2 `desc` or v4 `mluc`, first record), or undefined if unreadable. */
 export function profileDescription(icc: Uint8Array): string | undefined {
   const view = new DataView(icc.buffer, icc.byteOffset, icc.byteLength);
-  const ascii = (at: number, len: number): string => String.fromCharCode(...icc.subarray(at, at + len));
+  const ascii = (at: number, len: number): string => String.fromCharCode(...icc.subarray(at, at + Math.min(len, MAX_DESCRIPTION_CHARS)));
   if (icc.byteLength < 132) return undefined;
   const tags = view.getUint32(128);
   for (let i = 0; i < tags && 132 + i * 12 + 12 <= icc.byteLength; i++) {
@@ -39,7 +46,8 @@ export function profileDescription(icc: Uint8Array): string | undefined {
       const from = at + view.getUint32(at + 24);
       if (from + len > at + size) return undefined;
       let s = '';
-      for (let k = 0; k + 1 < len; k += 2) s += String.fromCharCode(view.getUint16(from + k)); // UTF-16BE
+      const end = Math.min(len, 2 * MAX_DESCRIPTION_CHARS);
+      for (let k = 0; k + 1 < end; k += 2) s += String.fromCharCode(view.getUint16(from + k)); // UTF-16BE
       return s;
     }
     return undefined;

@@ -2,11 +2,46 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { isSrgbProfile, profileDescription } from '../../../src-main/inference/icc';
+import { isSrgbProfile, MAX_DESCRIPTION_CHARS, profileDescription } from '../../../src-main/inference/icc';
 import { decodeImage } from '../../../src-main/inference/image';
 import { fixture } from '../../helpers/paths';
 
 const profileOf = async (file: string): Promise<Uint8Array> => (await sharp(readFileSync(fixture(file))).metadata()).icc!;
+
+/** `profile` with its first tag (`desc`) replaced by a v2 `desc` tag holding `text`, appended at the end. */
+function withDescription(profile: Uint8Array, text: string): Buffer {
+  const ascii = Buffer.from(`${text}\0`, 'latin1');
+  const tag = Buffer.alloc(12 + ascii.length + 8 + 67); // signature, reserved, count, text; empty Unicode and ScriptCode parts
+  tag.write('desc', 0, 'latin1');
+  tag.writeUInt32BE(ascii.length, 8);
+  ascii.copy(tag, 12);
+  const at = Math.ceil(profile.length / 4) * 4;
+  const out = Buffer.alloc(at + tag.length);
+  out.set(profile);
+  tag.copy(out, at);
+  out.writeUInt32BE(out.length, 0);
+  expect(out.toString('latin1', 132, 136)).toBe('desc');
+  out.writeUInt32BE(at, 136);
+  out.writeUInt32BE(tag.length, 140);
+  return out;
+}
+
+/** A JPEG carrying `profile` in APP2 ICC_PROFILE segments (as many as it needs) right after SOI. */
+function jpegWithProfile(jpeg: Buffer, profile: Buffer): Buffer {
+  const perSegment = 65_519; // 65 535 − the length field − "ICC_PROFILE\0" and the sequence bytes
+  const count = Math.ceil(profile.length / perSegment);
+  const segments = Array.from({ length: count }, (_, i) => {
+    const data = profile.subarray(i * perSegment, (i + 1) * perSegment);
+    const head = Buffer.alloc(18);
+    head.writeUInt16BE(0xffe2, 0);
+    head.writeUInt16BE(16 + data.length, 2);
+    head.write('ICC_PROFILE\0', 4, 'latin1');
+    head[16] = i + 1;
+    head[17] = count;
+    return Buffer.concat([head, data]);
+  });
+  return Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)]);
+}
 
 describe('embedded ICC profiles', () => {
   it('reads the description of v2 profiles and recognises sRGB ones', async () => {
@@ -30,5 +65,19 @@ describe('embedded ICC profiles', () => {
     const raw = await sharp(bytes, { ignoreIcc: true }).rotate().toColourspace('srgb').raw().toBuffer();
     expect(Buffer.compare(Buffer.from(img.data), managed)).toBe(0);
     expect(Buffer.compare(managed, raw) === 0).toBe(ignorable); // Adobe RGB really needs the transform
+  });
+
+  it('decodes a photo whose profile claims a description of 200 000 characters (was refused as damaged)', async () => {
+    const photo = readFileSync(fixture('cat_chelsea.jpg'));
+    const p3 = (await sharp(await sharp(photo).withIccProfile('p3').jpeg().toBuffer()).metadata()).icc!;
+    for (const name of ['Display P3', 'sRGB IEC61966-2.1']) {
+      const profile = withDescription(p3, `${name} ${'x'.repeat(200_000)}`);
+      expect(profileDescription(profile)).toBe(`${name} ${'x'.repeat(MAX_DESCRIPTION_CHARS - name.length - 1)}`);
+      const bytes = jpegWithProfile(photo, profile);
+      const img = await decodeImage(bytes, { maxPixels: 50_000_000 });
+      expect([img.width, img.height]).toEqual([451, 300]);
+      const managed = await sharp(bytes).rotate().toColourspace('srgb').raw().toBuffer();
+      expect(Buffer.compare(Buffer.from(img.data), managed) === 0).toBe(name === 'Display P3'); // sRGB: not applied
+    }
   });
 });
