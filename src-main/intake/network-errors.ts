@@ -22,7 +22,21 @@ const REASONS: Record<string, string> = {
   EPIPE: 'the connection was closed',
   EHOSTUNREACH: 'the host is unreachable',
   ENETUNREACH: 'the network is unreachable',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the server sent a body whose length does not match its Content-Length header',
+  UND_ERR_HEADERS_OVERFLOW: 'the server sent response headers larger than the client accepts',
 };
+
+/**
+ * undici's error for a reply that is not HTTP/1.1 (no status line, a bad chunk size or
+ * Content-Length). The undici we ship leaves its `code` unset, so it is known by name; its message ends
+ * with the parser's reason in parentheses, which is kept: "invalid character in chunk size" tells
+ * the user what the server got wrong.
+ */
+function malformedReplyReason(err: unknown): string | undefined {
+  if ((err as { name?: unknown } | null)?.name !== 'HTTPParserError') return undefined;
+  const detail = /\(([^()]+)\)\s*$/.exec(String((err as Error).message))?.[1];
+  return `the server's reply is not valid HTTP${detail ? ` (${detail.charAt(0).toLowerCase()}${detail.slice(1)})` : ''}`;
+}
 
 /** Turns anything a fetch threw into an intake AppError naming the URL. */
 export function toFetchError(err: unknown, shown: string, causes: AbortCauses): AppError {
@@ -55,10 +69,14 @@ export function toFetchError(err: unknown, shown: string, causes: AbortCauses): 
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new AppError('image-timeout', `The server of ${shown} stopped responding.`, { cause: err, details: { phase: 'response' } });
   }
+  const malformed = malformedReplyReason(err);
   const reason =
-    REASONS[code] ?? (/CERT|SSL|TLS/.test(code) ? `a TLS/certificate error (${code})` : `a network error${code ? ` (${code})` : ''}`);
+    malformed ??
+    REASONS[code] ??
+    (/CERT|SSL|TLS/.test(code) ? `a TLS/certificate error (${code})` : `a network error${code ? ` (${code})` : ''}`);
+  const reasonCode = code || (malformed ? 'HTTPParserError' : '');
   return new AppError('image-fetch-failed', `Could not fetch the image at ${shown}: ${reason}.`, {
     cause: err,
-    details: code ? { reason: code } : undefined,
+    details: reasonCode ? { reason: reasonCode } : undefined,
   });
 }

@@ -235,6 +235,42 @@ describe('fetching over HTTP', () => {
     }
   });
 
+  // Servers that answer with something that is not HTTP/1.1: each was "…: a network error." before.
+  it.each([
+    [
+      'a bad chunk size',
+      'Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n',
+      /: the server's reply is not valid HTTP \(invalid character in chunk size\)\.$/,
+    ],
+    [
+      'a negative Content-Length',
+      'Content-Length: -1\r\n\r\n\xff\xd8\xff',
+      /: the server's reply is not valid HTTP \(invalid character in Content-Length\)\.$/,
+    ],
+    [
+      'two Content-Lengths that disagree',
+      'Content-Length: 10\r\nContent-Length: 3\r\n\r\n\xff\xd8\xff',
+      /: the server sent a body whose length does not match its Content-Length header\.$/,
+    ],
+    [
+      "headers over the client's limit",
+      `X-Padding: ${'a'.repeat(200_000)}\r\nContent-Length: 0\r\n\r\n`,
+      /: the server sent response headers larger than the client accepts\.$/,
+    ],
+  ])('reports a reply with %s as a malformed reply, not "a network error"', async (_name, rest, message) => {
+    const path = `/malformed-${server.requests.length}.jpg`;
+    server.route(path, (_req, res) => void res.socket?.end(`HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\n${rest}`, 'latin1'));
+    const err = await expectAppError(loadImage(server.url(path), testOptions()), 'image-fetch-failed');
+    expect(err.message).toMatch(message);
+    expect(err.details?.reason).toEqual(expect.any(String));
+  });
+
+  it('reports a reply without a status line as a malformed reply', async () => {
+    server.route('/no-status.jpg', (_req, res) => void res.socket?.end(readFileSync(CAT)));
+    const err = await expectAppError(loadImage(server.url('/no-status.jpg'), testOptions()), 'image-fetch-failed');
+    expect(err.message).toMatch(/no-status\.jpg: the server's reply is not valid HTTP \(expected HTTP\/, RTSP\/ or ICE\/\)\.$/);
+  });
+
   it('stays healthy: one loader serves good images after all the failures', async () => {
     server.route('/ok.jpg', { file: CAT });
     const loader = createImageLoader(testOptions());
