@@ -1,5 +1,6 @@
 import { AppError } from '../core';
 import { readJpegSize, readPngSize, type HeaderSize } from './header-size';
+import { countJpegScans, MAX_JPEG_SCANS } from './jpeg-scans';
 import { CONTENT_LABELS, sniffContent } from './sniff';
 import type { IntakeOptions } from './options';
 
@@ -14,7 +15,8 @@ export interface CheckedHeader extends HeaderSize {
 type SizeLimits = Pick<IntakeOptions, 'minSidePx' | 'maxSidePx' | 'maxPixels'>;
 
 /**
- * Checks the bytes by content: JPEG or PNG magic, a readable header, and side and pixel limits.
+ * Checks the bytes by content: JPEG or PNG magic, a readable header, side and pixel limits, and
+ * for a JPEG the number of scans (each one a decode pass over every pixel; `jpeg-scans.ts`).
  * Throws `invalid-image-format`, `image-too-small` or `image-dimensions-exceeded`; `shown` names
  * the input in messages.
  */
@@ -39,6 +41,13 @@ export function checkImageBytes(bytes: Uint8Array, limits: SizeLimits, shown: st
     );
   }
   checkDimensions(size, limits, shown);
+  if (content === 'jpeg' && countJpegScans(bytes) > MAX_JPEG_SCANS) {
+    throw new AppError(
+      'invalid-image-format',
+      `The image at ${shown} is a progressive JPEG in more than ${MAX_JPEG_SCANS} scans; at most ${MAX_JPEG_SCANS} are accepted, as each scan costs a decode pass over every pixel (ordinary progressive JPEGs have about 10).`,
+      { details: { detected: content, maxScans: MAX_JPEG_SCANS } },
+    );
+  }
   return { ...size, format };
 }
 

@@ -4,7 +4,7 @@ import { loadImage } from '../../../src-main/intake';
 import { decodeImage } from '../../../src-main/inference/image';
 import { fixture } from '../../helpers/paths';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
-import { apngOf, expectAppError, halfRedHalfBlue, pixelAt, pngDeclaring, solid, testOptions } from './support';
+import { apngOf, expectAppError, halfRedHalfBlue, pixelAt, pngDeclaring, progressiveJpegOfManyScans, solid, testOptions } from './support';
 
 describe('validation by content and decoding', () => {
   let server: FixtureServer;
@@ -111,6 +111,15 @@ describe('validation by content and decoding', () => {
     it('refuses by pixel count when both sides are allowed', async () => {
       const err = await expectAppError(loadImage(serve(pngDeclaring(10_000, 10_000)), testOptions()), 'image-dimensions-exceeded');
       expect(err.details).toMatchObject({ pixels: 100_000_000, maxPixels: 50_000_000 });
+    });
+
+    it('refuses a progressive JPEG in 694 scans before decoding (each scan a pass over every pixel)', async () => {
+      // At 200 × 100 px it would decode in milliseconds; at 7 000 × 7 000 such a file took 14 s.
+      const bomb = progressiveJpegOfManyScans(200, 100);
+      expect((await decodeImage(bomb, { maxPixels: 50_000_000 })).width).toBe(200); // a valid JPEG
+      const err = await expectAppError(load(bomb, 'scans.jpg'), 'invalid-image-format');
+      expect(err.message).toMatch(/scans\.jpg is a progressive JPEG in more than 100 scans; at most 100 are accepted/);
+      expect(err.details).toMatchObject({ detected: 'jpeg', maxScans: 100 });
     });
 
     it('the decoder itself refuses a bomb via limitInputPixels (second line of defence)', async () => {

@@ -126,3 +126,43 @@ export function pixelAt(img: { data: Uint8Array; width: number }, x: number, y: 
   const i = (y * img.width + x) * 3;
   return [img.data[i] ?? -1, img.data[i + 1] ?? -1, img.data[i + 2] ?? -1];
 }
+
+/**
+ * A valid progressive greyscale JPEG of flat mid-grey, `width × height` px, sent in every scan the
+ * format allows: one DC scan, then each of the 63 AC coefficients in its own first scan (Al 10)
+ * and ten refinement scans (Al 9 … 0): 694 scans in all, when an ordinary progressive JPEG has
+ * about 10. Each scan is a pass over every block, so the decode time grows with the scan count
+ * while the file stays small (one bit per block per scan): a decode-time bomb.
+ */
+export function progressiveJpegOfManyScans(width: number, height: number): Buffer {
+  const segment = (marker: number, data: number[]): Buffer =>
+    Buffer.from([0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff, ...data]);
+  const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
+  // Every block codes one symbol whose Huffman code is the single bit 0 (DC: difference 0; AC: end
+  // of band), padded with 1s to a whole byte: no 0xFF byte, so no stuffing is needed.
+  const scanData = Buffer.alloc(Math.ceil(blocks / 8));
+  if (blocks % 8) scanData[scanData.length - 1] = 0xff >> (blocks % 8);
+  const oneSymbolTable = (tableClassAndId: number, symbol: number): number[] => [
+    tableClassAndId,
+    1,
+    ...new Array<number>(15).fill(0),
+    symbol,
+  ];
+  const scans: Buffer[] = [];
+  const scan = (ss: number, se: number, ah: number, al: number): void => {
+    scans.push(segment(0xda, [1, 1, 0x00, ss, se, (ah << 4) | al]), scanData);
+  };
+  scan(0, 0, 0, 0);
+  for (let k = 1; k <= 63; k++) {
+    scan(k, k, 0, 10);
+    for (let al = 9; al >= 0; al--) scan(k, k, al + 1, al);
+  }
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    segment(0xdb, [0x00, ...new Array<number>(64).fill(1)]), // quantisation table 0: all 1
+    segment(0xc2, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0]), // SOF2, one component
+    segment(0xc4, [...oneSymbolTable(0x00, 0x00), ...oneSymbolTable(0x10, 0x00)]), // DC 0: category 0; AC 0: EOB
+    ...scans,
+    Buffer.from([0xff, 0xd9]),
+  ]);
+}

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { sniffContent } from '../../../src-main/intake';
 import { readJpegSize, readPngSize } from '../../../src-main/intake/header-size';
 import { urlFileName } from '../../../src-main/intake/input';
+import { countJpegScans, MAX_JPEG_SCANS } from '../../../src-main/intake/jpeg-scans';
 import { describeUrl, formatBytes } from '../../../src-main/intake/describe';
 import { backoffDelayMs, isRetryableStatus, isTransientNetworkError, parseRetryAfterMs } from '../../../src-main/intake/retry-policy';
 import { fixture } from '../../helpers/paths';
-import { pngDeclaring, solid } from './support';
+import { pngDeclaring, progressiveJpegOfManyScans, solid } from './support';
 
 describe('sniffContent', () => {
   it.each([
@@ -48,6 +49,24 @@ describe('header sizes without decoding', () => {
     expect(readJpegSize(Uint8Array.from([0xff, 0xd8, 0x00, 0x00]))).toBeNull();
     expect(readPngSize(pngDeclaring(0, 10))).toBeNull();
     expect(readPngSize(pngDeclaring(10, 10).subarray(0, 20))).toBeNull();
+  });
+});
+
+describe('JPEG scan count without decoding', () => {
+  it('counts 1 for a baseline JPEG, the scans of a progressive one, and stops past the limit', async () => {
+    expect(countJpegScans(readFileSync(fixture('cat_chelsea.jpg')))).toBe(1);
+    expect(countJpegScans(readFileSync(fixture('family_six_faces.jpg')))).toBe(11); // a progressive photo
+    expect(countJpegScans(await solid(100, 70).jpeg({ progressive: true }).toBuffer())).toBe(10); // libjpeg's default script
+    expect(countJpegScans(progressiveJpegOfManyScans(64, 64), 1_000)).toBe(694);
+    expect(countJpegScans(progressiveJpegOfManyScans(64, 64))).toBe(MAX_JPEG_SCANS + 1);
+  });
+
+  it('counts on past stray bytes before a marker, which libjpeg skips with a warning', () => {
+    const bomb = progressiveJpegOfManyScans(64, 64);
+    const dht = bomb.indexOf(Buffer.from([0xff, 0xc4])); // after SOF2: the header still reads
+    const stray = Buffer.concat([bomb.subarray(0, dht), Buffer.from([0x00, 0x42]), bomb.subarray(dht)]);
+    expect(readJpegSize(stray)).toEqual({ width: 64, height: 64 });
+    expect(countJpegScans(stray, 1_000)).toBe(694);
   });
 });
 
