@@ -74,12 +74,17 @@ export function createDetectService(deps: DetectServiceDeps): DetectService {
       }
       const t1 = performance.now();
       const stats = {} as FaceSearchStats;
-      const faces = await detectFacesInImage(loaded.image, { minHeadScale, selector, stats }, deps.runner, signal);
+      let faces: FaceResult[] | undefined;
+      try {
+        faces = await detectFacesInImage(loaded.image, { minHeadScale, selector, stats, maxFaces }, deps.runner, signal);
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'too-many-faces')) throw err;
+      }
       throwIfAborted(signal);
       const t2 = performance.now();
       const timingsMs = { load: t1 - t0, faces: t2 - t1, total: t2 - t0 };
+      if (faces === undefined) return { ...fail(KAIROS.tooManyFaces), timingsMs, stats };
       if (faces.length === 0) return { ...fail(KAIROS.noFaces), timingsMs, stats };
-      if (faces.length > maxFaces) return { ...fail(KAIROS.tooManyFaces), timingsMs, stats };
       const { width, height } = loaded.metadata;
       return {
         response: {

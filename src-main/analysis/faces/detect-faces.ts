@@ -2,6 +2,7 @@
  * The face pipeline: tile search (BlazeFace) → facemesh refinement → geometry, pose, quality and
  * attribute models → `FaceResult`s in image px, ordered for `face_id`.
  */
+import { AppError } from '../../core';
 import type { Box, RgbImage, Window } from '../../inference';
 import {
   estimateAttributesBatch,
@@ -67,6 +68,11 @@ export interface DetectOptions {
   skipAttributes?: boolean;
   /** Filled with per-stage counts and wall times when given (benchmarks, service timings). */
   stats?: FaceSearchStats;
+  /**
+   * More verified faces than this throw `too-many-faces` before the attribute models run: the
+   * caller refuses such an image (detect's 5010), so their per-face work would be thrown away.
+   */
+  maxFaces?: number;
 }
 
 /** Per-stage figures of one `detectFacesInImage` call; times are wall ms. */
@@ -115,6 +121,23 @@ export async function detectFacesInImage(
     );
     return verdict.accepted ? [{ m, win: faceWins[i]!, faceres: faceres[i]!, confidence: verdict.confidence }] : [];
   });
+  if (opts.maxFaces !== undefined && accepted.length > opts.maxFaces) {
+    if (opts.stats) {
+      const stats: FaceSearchStats = {
+        windows: countWindows(levels),
+        candidates: candidates.length,
+        faces: accepted.length,
+        rejected: kept.length - accepted.length,
+        searchMs: t1 - t0,
+        landmarksMs: t2 - t1,
+        attributesMs: 0,
+      };
+      Object.assign(opts.stats, stats);
+    }
+    throw new AppError('too-many-faces', `${accepted.length} faces found; at most ${opts.maxFaces} are described.`, {
+      details: { faces: accepted.length, limit: opts.maxFaces },
+    });
+  }
   const level = opts.skipAttributes ? 'none' : (opts.attributes ?? 'full');
   const attrs =
     level === 'none'
