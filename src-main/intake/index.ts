@@ -4,7 +4,15 @@
  * redirects, retries), validation is by content (JPEG/PNG magic, header size limits before
  * decoding) and the private-network policy is checked on every connection. See docs/intake.md.
  */
-export { loadImage, createImageLoader, type LoadedImage, type LoadedPixels, type LoadOptions, type ImageLoader } from './load-image';
+export {
+  loadImage,
+  createImageLoader,
+  type DecodeGate,
+  type LoadedImage,
+  type LoadedPixels,
+  type LoadOptions,
+  type ImageLoader,
+} from './load-image';
 export {
   intakeOptions,
   DEFAULT_INTAKE_OPTIONS,

@@ -41,10 +41,16 @@ export interface LoadOptions {
   thumbnail: false;
 }
 
+/**
+ * Called with an image's pixel count, read from its header, before the pixels are decoded; the
+ * decode waits for it. Batches use it to bound the decoded pixels they hold (`jobs/pixel-budget.ts`).
+ */
+export type DecodeGate = (pixels: number) => Promise<void>;
+
 /** Loads many images with one connection pool; `close()` when done. */
 export interface ImageLoader {
   /** Fetches (or reads), validates and decodes one input; throws intake `AppError`s. */
-  load(input: string, signal?: AbortSignal): Promise<LoadedImage>;
+  load(input: string, signal?: AbortSignal, opts?: { beforeDecode?: DecodeGate }): Promise<LoadedImage>;
   /** The same without the thumbnail (single-image calls that return no preview; batches need it). */
   load(input: string, signal: AbortSignal | undefined, opts: LoadOptions): Promise<LoadedPixels>;
   /** Closes pooled connections. */
@@ -56,10 +62,14 @@ export function createImageLoader(opts: IntakeOptions): ImageLoader {
   const allow = parseAllowList(opts.allowedNetworks);
   const dispatcher = createIntakeAgent(opts, allow);
   const ctx: FetchContext = { opts, dispatcher, allow };
-  function load(input: string, signal?: AbortSignal): Promise<LoadedImage>;
+  function load(input: string, signal?: AbortSignal, opts?: { beforeDecode?: DecodeGate }): Promise<LoadedImage>;
   function load(input: string, signal: AbortSignal | undefined, opts: LoadOptions): Promise<LoadedPixels>;
-  function load(input: string, signal?: AbortSignal, loadOpts?: LoadOptions): Promise<LoadedPixels> {
-    return loadWith(ctx, input, signal, loadOpts?.thumbnail !== false);
+  function load(
+    input: string,
+    signal?: AbortSignal,
+    loadOpts?: Partial<LoadOptions> & { beforeDecode?: DecodeGate },
+  ): Promise<LoadedPixels> {
+    return loadWith(ctx, input, signal, loadOpts?.thumbnail !== false, loadOpts?.beforeDecode);
   }
   return { load, close: () => dispatcher.destroy() };
 }
@@ -86,6 +96,7 @@ async function loadWith(
   input: string,
   signal: AbortSignal | undefined,
   withThumbnail: boolean,
+  beforeDecode?: DecodeGate,
 ): Promise<LoadedPixels & { thumbnail?: Thumbnail }> {
   const { opts } = ctx;
   throwIfAborted(signal);
@@ -97,6 +108,7 @@ async function loadWith(
   const header = checkImageBytes(bytes, opts, source.shown);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   throwIfAborted(signal);
+  await beforeDecode?.(header.width * header.height);
   const decodeStart = performance.now();
   const image = await decode(bytes, opts, source.shown, header.format);
   checkDimensions(image, opts, source.shown); // rotation swaps sides; limits are symmetric, but stay honest

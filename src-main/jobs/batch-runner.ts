@@ -7,6 +7,7 @@ import type { ItemTransition } from './progress';
 import { haltsRun, isTransient, retryDelayMs, type RetryPolicy } from './retry';
 import type { FetchedImage, ImageFetcher, ImageProcessor } from './types';
 import { storedResult } from './stored-result';
+import { PixelBudget } from './pixel-budget';
 
 /** Analyses in flight, by `sha256|opKey`, shared by every runner so identical bytes run once. */
 export type InflightAnalyses = Map<string, Promise<unknown>>;
@@ -29,6 +30,8 @@ export interface RunSettings {
   downloadConcurrency: number;
   analysisConcurrency: number;
   retry: RetryPolicy;
+  /** Decoded pixels held at once (default BATCH_PIXEL_BUDGET). */
+  pixelBudget?: number;
   /** Called after each persisted transition. */
   onTransition: (t: ItemTransition, info: { itemId: number; reused?: boolean }) => void;
 }
@@ -55,6 +58,8 @@ const BUSY_RETRY_DELAY_MS = 250;
  */
 export class BatchRunner {
   private readonly controller = new AbortController();
+  /** Decoded pixels held from decode until the analysis ends (the image counts alone do not bound memory). */
+  readonly pixels: PixelBudget;
   private storageFailure: unknown;
   private haltingFailure: AppError | undefined;
 
@@ -64,6 +69,7 @@ export class BatchRunner {
   ) {
     // One signal is shared by every fetch, sleep and analysis of the run.
     setMaxListeners(0, this.controller.signal);
+    this.pixels = new PixelBudget(s.pixelBudget);
   }
 
   /** Asks the run to stop: nothing new starts, downloads abort, running analyses finish and are kept. */
@@ -126,21 +132,48 @@ export class BatchRunner {
     if (this.stopping || !(await this.persist(() => items.markFetching(item.id)))) return;
     this.s.onTransition('claimed', { itemId: item.id });
     const startedMs = Date.now();
-    const image = await this.withRetries(item, () => this.deps.fetcher.fetch(item.url, this.controller.signal));
-    if (!image) return;
-    const { sha256 } = image;
-    if (await this.tryReuse(item, sha256)) return;
-    const fetchMs = Date.now() - startedMs;
-    if (!(await this.persist(() => items.markAnalyzing(item.id, sha256, fetchMs)))) return;
-    const key = `${sha256}|${this.s.opKey}`;
-    const task = analyses.add(() => this.analyse(item, image).catch((err: unknown) => this.crashed(item, err)));
+    // The image's decoded pixels count against the budget from its decode until its analysis
+    // ends; until the analysis takes them over, this call gives them back.
+    let held = 0;
+    const release = (): void => {
+      this.pixels.release(held);
+      held = 0;
+    };
+    const beforeDecode = async (pixels: number): Promise<void> => {
+      release(); // an earlier attempt's
+      await this.pixels.acquire(pixels, this.controller.signal);
+      held = pixels;
+    };
+    let handedOver = false;
+    try {
+      const image = await this.withRetries(item, () => this.deps.fetcher.fetch(item.url, this.controller.signal, beforeDecode));
+      if (!image) return;
+      const { sha256 } = image;
+      if (await this.tryReuse(item, sha256)) return;
+      const fetchMs = Date.now() - startedMs;
+      if (!(await this.persist(() => items.markAnalyzing(item.id, sha256, fetchMs)))) return;
+      handedOver = true;
+      this.queueAnalysis(item, image, analyses, release);
+    } finally {
+      if (!handedOver) release();
+    }
+    await Promise.resolve(); // the task itself is awaited by analyses.onIdle()
+  }
+
+  /** Queues the analysis of a fetched image; `release` gives its pixels back when it ends. */
+  private queueAnalysis(item: WorkItem, image: FetchedImage, analyses: PQueue, release: () => void): void {
+    const key = `${image.sha256}|${this.s.opKey}`;
+    const task = analyses.add(() =>
+      this.analyse(item, image)
+        .catch((err: unknown) => this.crashed(item, err))
+        .finally(release),
+    );
     this.deps.inflight.set(key, task);
     void task
       .finally(() => {
         if (this.deps.inflight.get(key) === task) this.deps.inflight.delete(key);
       })
       .catch(() => {});
-    await Promise.resolve(); // the task itself is awaited by analyses.onIdle()
   }
 
   /** Reuses a stored result for the same bytes, waiting first for an identical analysis in flight. */

@@ -1,4 +1,4 @@
-import type { LoadedImage } from '../intake';
+import type { DecodeGate, LoadedImage } from '../intake';
 import type { BatchOperation } from '../shared/batch';
 import type { AnalyzeData, DetectResponse } from '../shared/spec';
 
@@ -10,7 +10,8 @@ export type FetchedImage = LoadedImage;
  * intake code (`image-fetch-failed`, `image-timeout`, `invalid-image-format`…) or `cancelled`.
  */
 export interface ImageFetcher {
-  fetch(url: string, signal: AbortSignal): Promise<FetchedImage>;
+  /** `beforeDecode` is awaited with the image's pixel count before its pixels are decoded. */
+  fetch(url: string, signal: AbortSignal, beforeDecode?: DecodeGate): Promise<FetchedImage>;
   /** Releases pooled connections. */
   close?(): Promise<void>;
 }

@@ -56,6 +56,8 @@ export interface BatchServiceDeps {
   retry?: RetryPolicy;
   /** How often progress events go out while a batch runs, in ms. */
   progressIntervalMs?: number;
+  /** Decoded pixels a running batch holds at once (default BATCH_PIXEL_BUDGET, jobs/pixel-budget.ts). */
+  pixelBudget?: number;
   /** How often a running batch renews its lease and checks for a cancel elsewhere, in ms. */
   leaseHeartbeatMs?: number;
   /** Distributed batches: this install's model set, and the Redis URL (with password) to run them on. */
@@ -496,6 +498,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
           downloadConcurrency: batch.downloadConcurrency ?? this.deps.config.downloadConcurrency,
           analysisConcurrency: batch.analysisConcurrency ?? this.deps.config.analysisConcurrency,
           retry: this.deps.retry ?? DEFAULT_RETRY,
+          pixelBudget: this.deps.pixelBudget,
           onTransition: onTransition(tracker),
         },
       );

@@ -7,7 +7,7 @@ import { loadConfig } from '../../../src-main/config';
 import { AppError, sleep } from '../../../src-main/core';
 import { intakeOptions, type IntakeOptions } from '../../../src-main/intake';
 import { createIntakeFetcher, type ImageProcessor } from '../../../src-main/jobs';
-import { BatchService } from '../../../src-main/services/batches.service';
+import { BatchService, type BatchServiceDeps } from '../../../src-main/services/batches.service';
 import type { BatchOptions } from '../../../src-main/shared/batch';
 import type { AnalyzeData } from '../../../src-main/shared/spec';
 import type { Db } from '../../../src-main/store';
@@ -77,7 +77,12 @@ export function batchOptions(extra: Partial<BatchOptions> = {}): BatchOptions {
 }
 
 /** A BatchService over `db` with the real intake fetcher (fast retries) and the given processor. */
-export function makeService(db: Db, processor: ImageProcessor, intake: Partial<IntakeOptions> = {}): BatchService {
+export function makeService(
+  db: Db,
+  processor: ImageProcessor,
+  intake: Partial<IntakeOptions> = {},
+  deps: Partial<Pick<BatchServiceDeps, 'fetcher' | 'pixelBudget'>> = {},
+): BatchService {
   const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-batch-')) }, {});
   const fetcher = createIntakeFetcher(
     intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50, totalTimeoutMs: 10_000, ...intake }),
@@ -89,6 +94,7 @@ export function makeService(db: Db, processor: ImageProcessor, intake: Partial<I
     fetcher,
     retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
     progressIntervalMs: 20,
+    ...deps,
   });
 }
 
