@@ -30,10 +30,13 @@ function pausedByShutdown(config: AppConfig): number[] {
 export function resumeNoted(config: AppConfig, service: BatchService): number[] {
   const noted = new Set(pausedByShutdown(config));
   rmSync(resumeFile(config), { force: true });
-  const ids = service
+  // A crashed run's batch lists as paused; `interrupted()` tells it from one the user paused.
+  const crashed = service.interrupted();
+  const paused = service
     .list()
-    .filter((b) => b.status === 'running' || (b.status === 'paused' && noted.has(b.id)))
+    .filter((b) => b.status === 'paused' && noted.has(b.id))
     .map((b) => b.id);
+  const ids = [...new Set([...paused, ...crashed])];
   for (const id of ids) service.start(id).catch(() => undefined);
   return ids;
 }

@@ -140,6 +140,17 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return this.batches.list().map((b) => this.summaryOf(b));
   }
 
+  /**
+   * Batches stored as running that no process runs (a crash or `kill -9` stopped them): lists
+   * show them as paused, yet unlike a batch the user paused they were meant to go on.
+   */
+  interrupted(): number[] {
+    return this.batches
+      .list()
+      .filter((b) => b.status === 'running' && this.summaryOf(b).status === 'paused')
+      .map((b) => b.id);
+  }
+
   /** Throws `not-found` for an unknown id. */
   get(id: number): BatchSummary {
     return this.summaryOf(this.record(id));

@@ -1,0 +1,78 @@
+// `picscan serve` resumes on start the batches a crash left running: a real `picscan batch`
+// killed with SIGKILL mid-run, then a real `picscan serve` on the same database file.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src-main/store';
+import { runPicscan, startPicscan } from '../../helpers/cli';
+import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
+import sharp from 'sharp';
+
+const SLOW = { timeout: 240_000 };
+const N = 40;
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterAll(() => server.close());
+
+/** `n` distinct PNGs, each answered after `delayMs`, so a run is still going when it is killed. */
+async function slowImages(n: number, prefix: string, delayMs: number): Promise<string[]> {
+  const urls: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const body = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i * 5, g: 90, b: 30 } } })
+      .png()
+      .toBuffer();
+    server.route(`${prefix}/${i}.png`, { body, delayMs, headers: { 'content-type': 'image/png' } });
+    urls.push(server.url(`${prefix}/${i}.png`));
+  }
+  return urls;
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 90_000): Promise<T> {
+  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('picscan serve after a crash', () => {
+  it('resumes a batch whose run was killed (stored running, no live process) and finishes every item once', SLOW, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-serve-resume-'));
+    const db = join(dir, 'picscan.db');
+    const env = { PICSCAN_DATA_DIR: dir };
+    const list = join(dir, 'list.txt');
+    writeFileSync(list, `${(await slowImages(N, '/crash', 150)).join('\n')}\n`);
+
+    const batch = startPicscan(
+      ['batch', list, '--db', db, '--features', 'Color', '--details', '', '--concurrency', '1', '--download-concurrency', '1'],
+      { env },
+    );
+    await until('the list imported', () => (batch.stderrSoFar().includes('Batch 1:') ? true : undefined));
+    const watch = openDatabase(db, { readonly: true });
+    const done = (): number => (watch.prepare(`SELECT count(*) AS n FROM items WHERE status = 'done'`).get() as { n: number }).n;
+    await until('3 items done', () => (done() >= 3 ? true : undefined));
+    batch.child.kill('SIGKILL');
+    await batch.done;
+    expect(done()).toBeLessThan(N);
+
+    const serve = startPicscan(['serve', '--http', '--port', '0', '--db', db], { env, timeoutMs: 200_000 });
+    try {
+      await until('the batch done after serve started', () =>
+        (watch.prepare('SELECT status FROM batches').get() as { status: string }).status === 'done' ? true : undefined,
+      );
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.done;
+    }
+    expect(watch.prepare('SELECT status, count(*) AS n FROM items GROUP BY status').all()).toEqual([{ status: 'done', n: N }]);
+    expect(watch.prepare('SELECT count(*) AS n, count(DISTINCT item_id) AS items FROM results').get()).toEqual({ n: N, items: N });
+    watch.close();
+    const listed = await runPicscan(['batches', '--db', db, '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ status: 'done' }]);
+  });
+});
