@@ -5,12 +5,13 @@ import type { BatchService } from '../services/batches.service';
 
 const resumeFile = (config: AppConfig): string => join(config.dataDir, 'resume-on-start.json');
 
-/** Notes the batches running now, before a shutdown pauses them, so the next start resumes them. */
+/**
+ * Notes the batches this process runs now, before a shutdown pauses them, so the next start
+ * resumes them. Not those another process runs on the same file: that process stops them
+ * itself, and one its user paused there must stay paused.
+ */
 export function noteRunning(config: AppConfig, service: BatchService): void {
-  const running = service
-    .list()
-    .filter((b) => b.status === 'running')
-    .map((b) => b.id);
+  const running = service.runningHere();
   if (running.length) writeFileSync(resumeFile(config), JSON.stringify(running));
 }
 

@@ -140,6 +140,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return this.batches.list().map((b) => this.summaryOf(b));
   }
 
+  /** The batches this process is running now (not those of other processes sharing the file). */
+  runningHere(): number[] {
+    return [...this.runs.keys()];
+  }
+
   /**
    * Batches stored as running that no process runs (a crash or `kill -9` stopped them): lists
    * show them as paused, yet unlike a batch the user paused they were meant to go on.

@@ -27,6 +27,8 @@ export interface CliProcess {
   child: ChildProcess;
   /** Everything written to stderr so far. */
   stderrSoFar(): string;
+  /** Everything written to stdout so far. */
+  stdoutSoFar(): string;
   done: Promise<CliRun>;
 }
 
@@ -57,7 +59,7 @@ export function startPicscan(args: string[], opts: CliOptions = {}): CliProcess 
   });
   child.stdin!.on('error', () => undefined); // EPIPE when the child exits before reading it all
   child.stdin!.end(opts.input ?? '');
-  return { child, stderrSoFar: () => stderr, done };
+  return { child, stderrSoFar: () => stderr, stdoutSoFar: () => stdout, done };
 }
 
 /** Runs the real `picscan` command (bin/picscan.js) in a child process under plain Node. */

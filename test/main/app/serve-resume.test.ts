@@ -1,4 +1,4 @@
-// `picscan serve` resumes on start the batches a crash left running: a real `picscan batch`
+// `picscan serve` resumes on start the batches a crash left running, and only its own: a real `picscan batch`
 // killed with SIGKILL mid-run, then a real `picscan serve` on the same database file.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,5 +74,39 @@ describe('picscan serve after a crash', () => {
     watch.close();
     const listed = await runPicscan(['batches', '--db', db, '--json'], { env });
     expect(JSON.parse(listed.stdout)).toMatchObject([{ status: 'done' }]);
+  });
+
+  it('does not resume on start a batch another process was running when it stopped, and its user then paused', SLOW, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-serve-other-'));
+    const db = join(dir, 'picscan.db');
+    const env = { PICSCAN_DATA_DIR: dir };
+    const list = join(dir, 'list.txt');
+    writeFileSync(list, `${(await slowImages(N, '/other', 300)).join('\n')}\n`);
+
+    const batch = startPicscan(
+      ['batch', list, '--db', db, '--features', 'Color', '--details', '', '--concurrency', '1', '--download-concurrency', '1'],
+      { env },
+    );
+    await until('the list imported', () => (batch.stderrSoFar().includes('Batch 1:') ? true : undefined));
+    const first = startPicscan(['serve', '--http', '--port', '0', '--db', db], { env });
+    await until('serve listening', () => (first.stdoutSoFar().includes('listening') ? true : undefined));
+    first.child.kill('SIGTERM');
+    expect((await first.done).code).toBe(0);
+    batch.child.kill('SIGINT'); // the user pauses their batch
+    expect((await batch.done).code).toBe(130);
+
+    const watch = openDatabase(db, { readonly: true });
+    const state = (): unknown => watch.prepare('SELECT status, (SELECT count(*) FROM batch_leases) AS leases FROM batches').get();
+    expect(state()).toEqual({ status: 'paused', leases: 0 });
+    const second = startPicscan(['serve', '--http', '--port', '0', '--db', db], { env });
+    try {
+      await until('serve listening', () => (second.stdoutSoFar().includes('listening') ? true : undefined));
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(state()).toEqual({ status: 'paused', leases: 0 });
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.done;
+      watch.close();
+    }
   });
 });
