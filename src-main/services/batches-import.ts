@@ -18,8 +18,17 @@ const CHUNK = 5_000;
  * on the (batch_id, url) unique index. A chunk holds only valid or only invalid entries, so the
  * rows the index kept tell how many distinct invalid items there are, in line order.
  */
-export async function importList(items: ItemsRepo, batchId: number, source: Readable, format: ListFormat): Promise<ImportCounts> {
+export async function importList(
+  items: ItemsRepo,
+  batchId: number,
+  source: Readable,
+  format: ListFormat,
+  signal?: AbortSignal,
+): Promise<ImportCounts> {
   const counts: ImportCounts = { lines: 0, items: 0, duplicates: 0, invalid: 0 };
+  // Destroying the source also ends a read that waits for more input (a terminal, a slow pipe).
+  const abort = (): void => void source.destroy(signal?.reason as Error);
+  signal?.addEventListener('abort', abort, { once: true });
   let chunk: NewItem[] = [];
   const flush = (): void => {
     if (chunk.length === 0) return;
@@ -29,11 +38,17 @@ export async function importList(items: ItemsRepo, batchId: number, source: Read
     if (chunk[0]?.error) counts.invalid += added;
     chunk = [];
   };
-  for await (const entry of readUrlList(source, format)) {
-    counts.lines++;
-    if (chunk.length >= CHUNK || (chunk.length > 0 && !chunk[0]?.error !== !entry.error)) flush();
-    chunk.push(entry);
+  try {
+    for await (const entry of readUrlList(source, format)) {
+      signal?.throwIfAborted(); // entries already read are not imported after an abort
+      counts.lines++;
+      if (chunk.length >= CHUNK || (chunk.length > 0 && !chunk[0]?.error !== !entry.error)) flush();
+      chunk.push(entry);
+    }
+  } finally {
+    signal?.removeEventListener('abort', abort);
   }
+  signal?.throwIfAborted();
   flush();
   return counts;
 }

@@ -122,16 +122,21 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       );
   }
 
-  /** Creates a batch and streams its list (text, CSV or sniffed) into items; does not start it. */
-  async create(source: Readable, options: BatchOptions, format: ListFormat = 'auto'): Promise<BatchImportReport> {
+  /**
+   * Creates a batch and streams its list (text, CSV or sniffed) into items; does not start it.
+   * `signal` stops the import (Ctrl-C): it rejects with the signal's reason and, as for a list
+   * that cannot be read, leaves no half batch behind.
+   */
+  async create(source: Readable, options: BatchOptions, format: ListFormat = 'auto', signal?: AbortSignal): Promise<BatchImportReport> {
     validateOptions(options);
     const id = this.batches.insert(options);
     try {
-      const counts = await importList(this.items, id, source, format);
+      const counts = await importList(this.items, id, source, format, signal);
       this.batches.markImported(id);
       return { batch: this.get(id), ...counts };
     } catch (err) {
-      this.batches.delete(id); // a list that cannot be read leaves no half batch behind
+      await this.removeItems(id);
+      this.batches.delete(id);
       throw err;
     }
   }
@@ -301,10 +306,17 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     this.record(id);
     if (this.runs.has(id)) await this.cancel(id);
     else this.refuseIfRunElsewhere(id);
-    // Chunks with a turn of the event loop between them: a million-item batch must not freeze the UI.
-    // (~200 items ≈ 30 ms of CPU; each item takes its result, tags, categories and thumbnail with it.)
-    while (this.items.deleteSome(id, 200) > 0) await new Promise((resolve) => setImmediate(resolve));
+    await this.removeItems(id);
     if (!this.batches.delete(id)) throw new AppError('not-found', `There is no batch ${id}.`);
+  }
+
+  /**
+   * Deletes a batch's items in chunks with a turn of the event loop between them: a million-item
+   * batch must not freeze the UI nor hold the write lock other processes wait for.
+   * (~200 items ≈ 30 ms of CPU; each item takes its result, tags, categories and thumbnail with it.)
+   */
+  private async removeItems(id: number): Promise<void> {
+    while (this.items.deleteSome(id, 200) > 0) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** Current progress: live figures while running, stored counts otherwise. */

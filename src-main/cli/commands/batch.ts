@@ -200,6 +200,37 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   }
 }
 
+/**
+ * Runs a list import that Ctrl-C or SIGTERM stops: the half-imported batch is removed (a batch
+ * missing part of its list cannot run), one line says so, and the exit code is 130 or 143.
+ * Resolves undefined when interrupted. A second signal quits at once (the import is then left
+ * half done, as after a crash; `picscan delete` removes it).
+ */
+async function importInterruptibly<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  const controller = new AbortController();
+  let interrupted: NodeJS.Signals | undefined;
+  const exitCodeOf = (signal: NodeJS.Signals): number => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) process.exit(exitCodeOf(signal));
+    interrupted = signal;
+    process.stderr.write(`\nStopping the import… (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now)\n`);
+    controller.abort(new AppError('cancelled', 'The import of the list was interrupted.'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await run(controller.signal);
+  } catch (err) {
+    if (!interrupted) throw err;
+    process.stderr.write('Import interrupted: no batch was created (the lines read so far were removed). Run the same command again.\n');
+    process.exitCode = exitCodeOf(interrupted);
+    return undefined;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 /** Prints a batch summary to stdout: text, or JSON with `--json`. */
 export function report(b: BatchSummary, json: boolean | undefined): void {
   if (json) {
@@ -256,11 +287,15 @@ export function registerBatch(program: Command): void {
       await withBatches(
         o,
         async ({ service }) => {
-          const created = await service.create(
-            input.source,
-            { name: o.name ?? input.name, operation, backend, analysisConcurrency, downloadConcurrency },
-            input.format,
+          const created = await importInterruptibly((signal) =>
+            service.create(
+              input.source,
+              { name: o.name ?? input.name, operation, backend, analysisConcurrency, downloadConcurrency },
+              input.format,
+              signal,
+            ),
           );
+          if (!created) return;
           process.stderr.write(
             `Batch ${created.batch.id}: ${created.items} items from ${created.lines} lines (${created.duplicates} duplicates collapsed, ${created.invalid} invalid).\n`,
           );

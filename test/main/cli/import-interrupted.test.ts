@@ -1,0 +1,59 @@
+// Ctrl-C or SIGTERM while `picscan batch` imports a long list: a real child process on a real
+// database file. The half-imported batch (which `resume` refuses) must not be left behind.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src-main/store';
+import { runPicscan, startPicscan } from '../../helpers/cli';
+
+const SLOW = { timeout: 120_000 };
+/** Long enough that the import is still going when the signal comes (≈ 100 000 lines a second). */
+const LINES = 600_000;
+
+const dir = mkdtempSync(join(tmpdir(), 'picscan-import-interrupted-'));
+const env = { PICSCAN_DATA_DIR: dir };
+const list = join(dir, 'big.txt');
+writeFileSync(list, Array.from({ length: LINES }, (_, i) => `http://img.test/${i}.jpg\n`).join(''));
+
+async function until(what: string, probe: () => boolean, timeoutMs = 60_000): Promise<void> {
+  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
+    if (probe()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const itemCount = (db: string): number => {
+  if (!existsSync(db)) return 0;
+  const conn = openDatabase(db, { readonly: true });
+  try {
+    return (conn.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'items'`).get() as { n: number }).n === 0
+      ? 0
+      : (conn.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n;
+  } finally {
+    conn.close();
+  }
+};
+
+describe('a signal during the import of a list', () => {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    it(`${signal}: exit ${code}, one line saying no batch was created, and no half batch left`, SLOW, async () => {
+      const db = join(dir, `${signal}.db`);
+      const batch = startPicscan(['batch', list, '--db', db, '--features', 'Color', '--details', ''], { env });
+      await until('part of the list imported', () => itemCount(db) >= 20_000);
+      expect(batch.stderrSoFar()).not.toContain('items from'); // still importing
+      batch.child.kill(signal);
+      const run = await batch.done;
+      expect(run.code).toBe(code);
+      expect(run.stderr).toContain('Import interrupted: no batch was created');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(itemCount(db)).toBe(0);
+      const listed = await runPicscan(['batches', '--db', db, '--json'], { env });
+      expect(JSON.parse(listed.stdout)).toEqual([]);
+    });
+  }
+});
