@@ -17,7 +17,20 @@ import {
   type RetryPolicy,
   type RunOutcome,
 } from '../jobs';
-import { BatchesRepo, databaseError, ItemsRepo, LeasesRepo, ResultsQuery, ResultsRepo, type BatchRecord, type Db } from '../store';
+import {
+  BatchesRepo,
+  databaseError,
+  dbFileIdentity,
+  dbFileState,
+  ItemsRepo,
+  LeasesRepo,
+  ResultsQuery,
+  ResultsRepo,
+  saveDbCopy,
+  type BatchRecord,
+  type Db,
+  type DbFileIdentity,
+} from '../store';
 import type {
   Backend,
   BatchImportReport,
@@ -86,6 +99,8 @@ interface ActiveRun {
   lease: RunLease;
   stopAs: 'paused' | 'cancelled';
   done: Promise<BatchSummary>;
+  /** Set when the database file was removed or replaced under the run (the heartbeat checks). */
+  fileLost?: 'removed' | 'replaced';
 }
 
 /**
@@ -103,6 +118,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   private readonly logger: Logger;
   private readonly runs = new Map<number, ActiveRun>();
   private readonly inflight: InflightAnalyses = new Map();
+  /** The database file as opened, to notice it removed or replaced while a batch runs. */
+  private readonly dbFile: DbFileIdentity | undefined;
 
   constructor(private readonly deps: BatchServiceDeps) {
     super();
@@ -112,6 +129,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     this.query = new ResultsQuery(deps.db);
     this.leases = new LeasesRepo(deps.db);
     this.logger = deps.logger ?? silentLogger;
+    this.dbFile = dbFileIdentity(deps.db);
     this.fetcher =
       deps.fetcher ??
       createIntakeFetcher(
@@ -406,6 +424,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     try {
       emit();
       const outcome = await run.runner.run();
+      if (run.fileLost) throw this.pausedByLostFile(id, run, run.fileLost);
       if (run.runner.storageError !== undefined) throw this.pausedByStorage(id, run.runner.storageError);
       const halted = run.runner.haltError;
       if (halted && run.stopAs !== 'cancelled') throw this.pausedByService(id, halted);
@@ -446,6 +465,12 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   /** Renews the run's lease and stops the run when another process cancelled the batch. */
   private heartbeat(id: number, run: ActiveRun): void {
     try {
+      const state = this.dbFile ? dbFileState(this.dbFile) : 'same';
+      if (state !== 'same') {
+        run.fileLost = state;
+        run.runner.stop('paused');
+        return;
+      }
       const kept = run.lease.renew();
       const cancelledElsewhere = this.batches.status(id) === 'cancelled';
       if (cancelledElsewhere) run.stopAs = 'cancelled';
@@ -471,6 +496,35 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       'storage-failed',
       `Batch ${id} paused: ${reason.message} Its unfinished items stay queued, none was marked failed.`,
       { cause, details: { ...reason.details, batchId: id } },
+    );
+  }
+
+  /**
+   * The database file was removed or replaced while the batch ran: every write since went to a
+   * file no path names, lost when this process exits. The run is stopped and paused, and what the
+   * connection holds is saved as a file again (back at its path if free, else beside it).
+   */
+  private pausedByLostFile(id: number, run: ActiveRun, how: 'removed' | 'replaced'): AppError {
+    const file = this.deps.db.name;
+    let saved: string;
+    try {
+      this.items.resetInterrupted(id);
+      this.batches.setStatus(id, 'paused');
+      run.lease.release(); // the saved copy must not show this process as running it
+      saved = saveDbCopy(this.deps.db, this.dbFile!);
+    } catch (err) {
+      return new AppError(
+        'storage-failed',
+        `Batch ${id} stopped: the database ${file} was ${how} while it ran, and its results could not be saved elsewhere (${String(err)}).`,
+        { cause: err, details: { file } },
+      );
+    }
+    const db = saved === file ? '' : ` --db ${saved}`;
+    return new AppError(
+      'storage-failed',
+      `Batch ${id} paused: the database ${file} was ${how} while it ran; everything it held was saved to ${saved}. ` +
+        `Continue with: picscan resume ${id}${db}`,
+      { details: { file, saved } },
     );
   }
 

@@ -1,6 +1,7 @@
 /** The SQLite store: connection, migrations and one repository per aggregate. All SQL lives here. */
 export { openDatabase, BUSY_TIMEOUT_MS, type Db } from './db';
 export { databaseError, isBusyError, isStorageError } from './db-errors';
+export { dbFileIdentity, dbFileState, saveDbCopy, type DbFileIdentity } from './db-file';
 export { LeasesRepo, type BatchLease } from './leases.repo';
 export { migrate, openMigrated, schemaVersion, type Migration } from './migrate';
 export { BatchesRepo, type BatchRecord, type NewBatch } from './batches.repo';
