@@ -151,6 +151,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     try {
       const counts = await importList(this.items, id, source, format, signal);
       this.batches.markImported(id);
+      // Cancelled from another process while the list was read: the lines read after it are skipped too.
+      if (this.batches.status(id) === 'cancelled') this.items.skipQueued(id);
       return { batch: this.get(id), ...counts };
     } catch (err) {
       await this.removeItems(id);

@@ -296,6 +296,13 @@ export function registerBatch(program: Command): void {
             ),
           );
           if (!created) return;
+          if (created.batch.status === 'cancelled') {
+            // `picscan cancel` from another process while the list was read: nothing to run.
+            report(created.batch, o.json);
+            process.stderr.write(`Batch ${created.batch.id} was cancelled while its list was imported; no item was analysed.\n`);
+            process.exitCode = ExitCode.failed;
+            return;
+          }
           process.stderr.write(
             `Batch ${created.batch.id}: ${created.items} items from ${created.lines} lines (${created.duplicates} duplicates collapsed, ${created.invalid} invalid).\n`,
           );

@@ -1,4 +1,4 @@
-// Ctrl-C or SIGTERM while `picscan batch` imports a long list: a real child process on a real
+// Ctrl-C, SIGTERM or `picscan cancel` while `picscan batch` imports a long list: real child processes on a real
 // database file. The half-imported batch (which `resume` refuses) must not be left behind.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,4 +56,19 @@ describe('a signal during the import of a list', () => {
       expect(JSON.parse(listed.stdout)).toEqual([]);
     });
   }
+
+  it('picscan cancel from another process: the batch ends cancelled with nothing left queued, exit 1', SLOW, async () => {
+    const db = join(dir, 'cancel.db');
+    const batch = startPicscan(['batch', list, '--db', db, '--features', 'Color', '--details', ''], { env });
+    await until('part of the list imported', () => itemCount(db) >= 20_000);
+    const cancel = await runPicscan(['cancel', '1', '--db', db], { env });
+    expect(cancel.code).toBe(0);
+    const run = await batch.done;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Batch 1 was cancelled while its list was imported; no item was analysed.');
+    expect(run.stderr).not.toContain('cannot be resumed');
+    const conn = openDatabase(db, { readonly: true });
+    expect(conn.prepare(`SELECT status, count(*) AS n FROM items GROUP BY status`).all()).toEqual([{ status: 'skipped', n: LINES }]);
+    conn.close();
+  });
 });
