@@ -1,5 +1,5 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { AppError } from '../../core';
@@ -55,6 +55,21 @@ export async function loadOrCreateTls(opts: { dataDir: string; certPath?: string
   const keyPath = join(dir, 'server-key.pem');
   if (existsSync(certPath) && existsSync(keyPath)) return checkedPair(certPath, keyPath, 'file-not-found');
   const { cert, key } = await generatePem();
+  // Several servers may start at once on a new data folder: each pair is written in a folder of
+  // its own and renamed into place whole, so the first one wins and the others use it (written
+  // in place, two would mix one's key with the other's certificate, or serve one the file lacks).
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const staging = mkdtempSync(join(opts.dataDir, 'tls-new-')); // mode 0700
+  writeFileSync(join(staging, 'server-key.pem'), key, { mode: 0o600 });
+  writeFileSync(join(staging, 'server-cert.pem'), cert);
+  try {
+    renameSync(staging, dir);
+    return { cert, key, certPath, keyPath, generated: true };
+  } catch {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  if (existsSync(certPath) && existsSync(keyPath)) return checkedPair(certPath, keyPath, 'file-not-found');
+  // A folder holding half a pair (a crash while an older version wrote it): completed in place.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyPath, key, { mode: 0o600 });
   writeFileSync(certPath, cert);
