@@ -15,6 +15,7 @@ import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import type { ErrorCode } from '../../shared/errors';
 import { ExitCode } from '../exit-codes';
+import { interruptible } from '../interruptible';
 import { contractFlag, countFlag, idArgument, minHeadScaleFlag } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
 import { distributedBackend, distributedDeps, workersText, type RedisFlag } from './distributed-backend';
@@ -200,37 +201,6 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   }
 }
 
-/**
- * Runs a list import that Ctrl-C or SIGTERM stops: the half-imported batch is removed (a batch
- * missing part of its list cannot run), one line says so, and the exit code is 130 or 143.
- * Resolves undefined when interrupted. A second signal quits at once (the import is then left
- * half done, as after a crash; `picscan delete` removes it).
- */
-async function importInterruptibly<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
-  const controller = new AbortController();
-  let interrupted: NodeJS.Signals | undefined;
-  const exitCodeOf = (signal: NodeJS.Signals): number => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) process.exit(exitCodeOf(signal));
-    interrupted = signal;
-    process.stderr.write(`\nStopping the import… (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now)\n`);
-    controller.abort(new AppError('cancelled', 'The import of the list was interrupted.'));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return await run(controller.signal);
-  } catch (err) {
-    if (!interrupted) throw err;
-    process.stderr.write('Import interrupted: no batch was created (the lines read so far were removed). Run the same command again.\n');
-    process.exitCode = exitCodeOf(interrupted);
-    return undefined;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
-
 /** Prints a batch summary to stdout: text, or JSON with `--json`. */
 export function report(b: BatchSummary, json: boolean | undefined): void {
   if (json) {
@@ -287,7 +257,8 @@ export function registerBatch(program: Command): void {
       await withBatches(
         o,
         async ({ service }) => {
-          const created = await importInterruptibly((signal) =>
+          // Ctrl-C or SIGTERM stops the import; the half-imported batch is removed (it could not run).
+          const imported = await interruptible('the import', (signal) =>
             service.create(
               input.source,
               { name: o.name ?? input.name, operation, backend, analysisConcurrency, downloadConcurrency },
@@ -295,7 +266,14 @@ export function registerBatch(program: Command): void {
               signal,
             ),
           );
-          if (!created) return;
+          if (!('value' in imported)) {
+            process.stderr.write(
+              'Import interrupted: no batch was created (the lines read so far were removed). Run the same command again.\n',
+            );
+            process.exitCode = imported.exitCode;
+            return;
+          }
+          const created = imported.value;
           if (created.batch.status === 'cancelled') {
             // `picscan cancel` from another process while the list was read: nothing to run.
             report(created.batch, o.json);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { interruptible } from '../interruptible';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
 
 /**
@@ -16,7 +17,15 @@ export function registerDelete(program: Command): void {
       const id = parseBatchId(idText);
       await withBatches(o, async ({ service }) => {
         const { name, counts } = service.get(id);
-        await service.delete(id);
+        const deleted = await interruptible(`the delete of batch ${id}`, (signal) => service.delete(id, signal));
+        if (!('value' in deleted)) {
+          const left = service.get(id).counts.total;
+          process.stderr.write(
+            `Delete of batch ${id} interrupted: ${counts.total - left} of ${counts.total} items deleted, ${left} left. Finish with: picscan delete ${id}\n`,
+          );
+          process.exitCode = deleted.exitCode;
+          return;
+        }
         process.stderr.write(`Deleted batch ${id} "${name}" (${counts.total} items).\n`);
       });
     });
