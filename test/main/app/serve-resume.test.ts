@@ -81,7 +81,7 @@ describe('picscan serve after a crash', () => {
     const db = join(dir, 'picscan.db');
     const env = { PICSCAN_DATA_DIR: dir };
     const list = join(dir, 'list.txt');
-    writeFileSync(list, `${(await slowImages(N, '/other', 300)).join('\n')}\n`);
+    writeFileSync(list, `${(await slowImages(N, '/other', 1_000)).join('\n')}\n`);
 
     const batch = startPicscan(
       ['batch', list, '--db', db, '--features', 'Color', '--details', '', '--concurrency', '1', '--download-concurrency', '1'],

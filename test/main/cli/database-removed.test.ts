@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** `n` distinct PNGs, each answered after `delayMs`, so the run is still going when the file goes. */
-async function slowList(dir: string, prefix: string, delayMs = 150): Promise<string> {
+async function slowList(dir: string, prefix: string, delayMs = 400): Promise<string> {
   const urls: string[] = [];
   for (let i = 0; i < N; i++) {
     const body = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i * 7, g: 20, b: 200 } } })
