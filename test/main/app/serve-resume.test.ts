@@ -8,6 +8,7 @@ import { openDatabase } from '../../../src-main/store';
 import { runPicscan, startPicscan } from '../../helpers/cli';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import sharp from 'sharp';
+import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 240_000 };
 const N = 40;
@@ -29,15 +30,6 @@ async function slowImages(n: number, prefix: string, delayMs: number): Promise<s
     urls.push(server.url(`${prefix}/${i}.png`));
   }
   return urls;
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 90_000): Promise<T> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('picscan serve after a crash', () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src-main/store';
 import { runPicscan, startPicscan, type CliRun } from '../../helpers/cli';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
+import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 300_000 };
 /** Cheapest real operation: colour statistics only, no names from galleries. */
@@ -51,15 +52,6 @@ const statusCounts = (db: Db, batchId: number): Record<string, number> =>
       .all(batchId)
       .map((r) => [r.status, r.n]),
   );
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 120_000): Promise<T> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const summaryOf = (r: CliRun): { id: number; status: string } =>
   JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { id: number; status: string };

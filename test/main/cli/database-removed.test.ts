@@ -10,6 +10,7 @@ import { openDatabase } from '../../../src-main/store';
 import { runPicscan, startPicscan } from '../../helpers/cli';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { seedDatabaseFile } from '../store/seed';
+import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 240_000 };
 const N = 30;
@@ -34,14 +35,6 @@ async function slowList(dir: string, prefix: string, delayMs = 400): Promise<str
   const list = join(dir, 'list.txt');
   writeFileSync(list, `${urls.join('\n')}\n`);
   return list;
-}
-
-async function until(what: string, probe: () => boolean, timeoutMs = 60_000): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
-    if (probe()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 function doneCount(db: string): number {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchesRepo, ItemsRepo, migrate, openDatabase } from '../../../src-main/store';
 import { runPicscan, startPicscan } from '../../helpers/cli';
 import { ANALYZE_ALL } from '../jobs/support';
+import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 120_000 };
 /** Enough items that the delete (200 a chunk) takes seconds. */
@@ -42,14 +43,6 @@ const itemCount = (path: string): number => {
     db.close();
   }
 };
-
-async function until(what: string, probe: () => boolean, timeoutMs = 60_000): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
-    if (probe()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('picscan delete interrupted', () => {
   for (const [signal, code] of [

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/store';
 import { runPicscan, startPicscan } from '../../helpers/cli';
+import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 120_000 };
 /** Long enough that the import is still going when the signal comes (≈ 100 000 lines a second). */
@@ -15,14 +16,6 @@ const dir = mkdtempSync(join(tmpdir(), 'picscan-import-interrupted-'));
 const env = { PICSCAN_DATA_DIR: dir };
 const list = join(dir, 'big.txt');
 writeFileSync(list, Array.from({ length: LINES }, (_, i) => `http://img.test/${i}.jpg\n`).join(''));
-
-async function until(what: string, probe: () => boolean, timeoutMs = 60_000): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
-    if (probe()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const itemCount = (db: string): number => {
   if (!existsSync(db)) return 0;

@@ -6,16 +6,9 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startPicscan } from '../../helpers/cli';
+import { until } from '../../helpers/until';
 
 const SERVERS = 3;
-
-async function until(what: string, probe: () => boolean, timeoutMs = 90_000): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
-    if (probe()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('picscan serve started several times at once on a new data folder', () => {
   it('every server presents the one certificate written to the data folder; one of them generated it', { timeout: 180_000 }, async () => {
