@@ -3,6 +3,7 @@ import { startServer } from '../../app';
 import { loadConfig } from '../../config';
 import { AppError, consoleLogger } from '../../core';
 import { isLoopbackHost } from '../../http';
+import { catchStopSignal } from '../stop-signal';
 import { loadOrCreateTls } from '../../services/api';
 
 interface ServeFlags {
@@ -27,6 +28,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   if (flags.http && !isLoopbackHost(flags.host)) {
     throw new AppError('invalid-parameter', `--http is allowed only on loopback (127.0.0.1, ::1, localhost); ${flags.host} needs HTTPS.`);
   }
+  const stop = catchStopSignal();
   const config = loadConfig({ dbPath: flags.db });
   const tls = flags.http ? undefined : await loadOrCreateTls({ dataDir: config.dataDir, certPath: flags.cert, keyPath: flags.key });
   const server = await startServer(
@@ -39,14 +41,10 @@ async function serve(flags: ServeFlags): Promise<void> {
   if (tls) process.stderr.write(`TLS certificate: ${tls.certPath}${tls.generated ? ' (generated now; trust it or use curl -k)' : ''}\n`);
   if (flags.allowPrivateNetworks)
     process.stderr.write('Image URLs on private and loopback addresses are allowed (--allow-private-networks).\n');
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string): void => {
-      process.stderr.write(`${signal}: finishing open requests…\n`);
-      void server.close().finally(resolve);
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  const signal = await stop.received;
+  process.stderr.write(`${signal}: finishing open requests…\n`);
+  // A second signal now quits at once (the listener above is gone: Node's default action).
+  await server.close();
 }
 
 /** `picscan serve`: the spec's HTTPS API on this machine. */

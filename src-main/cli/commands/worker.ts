@@ -8,6 +8,7 @@ import { createBackend } from '../../app';
 import { loadManifest, verifyModelFiles } from '../../inference';
 import { checkRedis, defaultWorkerName, modelSetOf, parseRedisUrl, startWorker } from '../../services/distributed';
 import { ExitCode } from '../exit-codes';
+import { catchStopSignal } from '../stop-signal';
 import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
 import { countFlag } from '../flags';
 import { givenRedisUrl } from './distributed-backend';
@@ -59,6 +60,7 @@ export function registerWorker(program: Command): void {
       const redis = parseRedisUrl(url);
       const concurrency = countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
       const graceMs = Number(o.grace) * 1000 || 30_000;
+      const stop = catchStopSignal();
       const config = loadConfig({});
       const modelSet = modelSetOf(config.modelsDir);
       // Every model file now, before taking any job: the engine checks each only at its first use,
@@ -89,19 +91,13 @@ export function registerWorker(program: Command): void {
         lockDurationMs: o.lockMs === undefined ? undefined : Number(o.lockMs),
         stalledIntervalMs: o.stalledMs === undefined ? undefined : Number(o.stalledMs),
       });
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string): void => {
-          consoleLogger.info(`${signal}: finishing the jobs in hand…`);
-          // Whatever state Redis is in, the process ends shortly after the grace time.
-          setTimeout(() => abandon('did not stop in time'), graceMs + STOP_MARGIN_MS).unref();
-          // A second signal: stop now.
-          process.once('SIGTERM', () => abandon('SIGTERM again'));
-          process.once('SIGINT', () => abandon('SIGINT again'));
-          resolve();
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-      });
+      const signal = await stop.received;
+      consoleLogger.info(`${signal}: finishing the jobs in hand…`);
+      // Whatever state Redis is in, the process ends shortly after the grace time.
+      setTimeout(() => abandon('did not stop in time'), graceMs + STOP_MARGIN_MS).unref();
+      // A second signal: stop now.
+      process.once('SIGTERM', () => abandon('SIGTERM again'));
+      process.once('SIGINT', () => abandon('SIGINT again'));
       if (!(await host.close(graceMs))) abandon('Redis did not answer');
       await fetcher.close?.();
       await backend.close();

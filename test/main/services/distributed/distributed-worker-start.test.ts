@@ -81,6 +81,18 @@ describe.skipIf(!redisAvailable)('picscan worker: start-up checks and stopping',
     expect(w.output()).toMatch(/stalled-job check/);
   });
 
+  it('a SIGTERM during start-up (models loading) is kept: the worker stops once up, never killed outright', async () => {
+    const w = worker('redis://127.0.0.1:1');
+    // Logged after the Redis check, before the models load (a second or more).
+    await w.waitFor(/not reachable yet/, 30_000);
+    w.proc.kill('SIGTERM');
+    const code = await w.exited;
+    // Without the listener in place during start-up the process died of the signal (code null).
+    // Closing before Redis was ever reached may settle (0) or be abandoned (1): both are clean ends.
+    expect([0, 1], w.output()).toContain(code);
+    expect(w.output()).toMatch(/ready[^]*SIGTERM: finishing the jobs in hand[^]*(stopped after 0 images|stalled-job check)/);
+  });
+
   it('Redis starts refusing the password while running: SIGTERM still ends it within the grace time', async () => {
     const locked = await startRedis();
     try {
