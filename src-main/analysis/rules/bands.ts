@@ -195,6 +195,11 @@ export const TESTS = {
   'page.yes': { of: 'page', min: 0.65, why: 'page-like: grass and gravel make text-like blocks too, but not a paper tone' },
   'colorfulness.plainPage': { of: 'colorfulness', below: 0.35, why: 'a plain page; colourful text blocks count less (TEXT_WEIGHT)' },
   'drawing.much': { of: 'drawing', min: 0.5, why: 'mostly a drawing: no setting words, no sky view' },
+  'figure.isolated': {
+    of: 'isolatedFigure',
+    min: 0.5,
+    why: 'a thing cut out on a plain page: the page is no setting (no snow, grass, outdoors)',
+  },
   'night.setting': { of: 'night', min: 0.7, why: '"at night" needs a night sky or lights (a dark portrait alone scores below 0.5)' },
   'outdoor.setting': { of: 'outdoor', min: 0.6, why: '"outdoors" a little above present' },
   'indoor.setting': { of: 'indoor', min: 0.6, why: '"indoors" a little above present' },

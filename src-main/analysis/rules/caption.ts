@@ -243,7 +243,8 @@ function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, nu
 
 /**
  * Setting words appended to a people/thing subject in a photo, first match wins, with the
- * confidence of the quantity named by `conf`.
+ * confidence of the quantity named by `conf`. None for a thing cut out on a plain page
+ * (figure.isolated): its white page is no snow, and it stands in no setting at all.
  */
 export const SETTINGS: ReadonlyArray<{ when: Condition; text: string; conf: QuantityName }> = [
   { when: 'night.setting', text: 'at night', conf: 'night' },
@@ -254,7 +255,7 @@ export const SETTINGS: ReadonlyArray<{ when: Condition; text: string; conf: Quan
 ];
 
 function setting(e: Evidence, d: Derived): { text: string; conf: number } | undefined {
-  if (conditionHolds('drawing.much', e, d)) return undefined;
+  if (conditionHolds({ any: ['drawing.much', 'figure.isolated'] }, e, d)) return undefined;
   const s = SETTINGS.find((x) => conditionHolds(x.when, e, d));
   return s && { text: s.text, conf: QUANTITIES[s.conf].of(e, d) };
 }

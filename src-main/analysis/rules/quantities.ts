@@ -28,6 +28,10 @@ export const QUANTITIES = {
   lineDrawing: { of: (_e, d) => flag(d.lineDrawing), what: '1 for a line drawing' },
   clipArt: { of: (_e, d) => flag(d.clipArt), what: '1 for clip art (clipArtType ≥ 2)' },
   clipArtType: { of: (e) => e.imageType.clipArtType, what: 'the ImageType clipArtType, 0..3' },
+  isolatedFigure: {
+    of: (e) => e.imageType.isolatedFigure ?? 0,
+    what: 'a photographed thing cut out on a plain page (ImageType isolatedFigure), 0..1',
+  },
   bw: { of: (e) => flag(e.color.isBWImg), what: '1 for a black-and-white image (isBWImg)' },
   personConf: { of: (_e, d) => d.personConf, what: 'confidence that a person is present' },
   persons: { of: (_e, d) => d.persons, what: 'people counted (faces plus faceless person boxes)' },

@@ -35,7 +35,7 @@ export const TAG_RULES: readonly TagRule[] = [
   { tag: 'grass', score: ['open', 'vegetation.lawn'] },
   { tag: 'tree', score: ['open', 'vegetation.green', 'sky.treeTag'] },
   { tag: 'water', score: ['photo', 'water.body'] },
-  { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }] },
+  { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }, { when: 'figure.isolated', then: 0, else: 1 }] },
   { tag: 'night', score: ['night'] },
   { tag: 'text', score: ['text'] },
   {

@@ -91,6 +91,22 @@ describe('captions', () => {
     expect(caption({ ...storm, color: { ...storm.color, isBWImg: true } })).toBe('a black and white photo');
   });
 
+  it('gives a thing cut out on a plain page no setting: its white page is not snow', () => {
+    // A horse photographed and cut out on white (a product shot, a sticker): the page's smooth,
+    // bright lower half measures as snow, and a horse is an outdoor thing. Tux Paint's horse,
+    // zebra, giraffe, cow and airliner stamps were all "… in the snow".
+    const onWhite = { ...base(), objects: [obj('horse', 0.7, 150, 80, 300, 220)], scene: { ...base().scene, snow: 0.37 } };
+    const cutOut = { ...onWhite, imageType: { ...onWhite.imageType, isolatedFigure: 1 } };
+    const tagNames = (e: Evidence): string[] => buildTags(e, derive(e)).map((t) => t.name);
+    // In a photo the same measures are a horse in the snow.
+    expect(caption(onWhite)).toBe('a horse in the snow');
+    expect(tagNames(onWhite)).toContain('snow');
+    expect(caption(cutOut)).toBe('a horse');
+    expect(tagNames(cutOut)).not.toContain('snow');
+    // Nor outdoors, or in a grassy area when the thing itself is green.
+    expect(caption({ ...cutOut, scene: { ...cutOut.scene, snow: 0, vegetation: 0.45 } })).toBe('a horse');
+  });
+
   it('asks more of the photo-trained detector on drawings than on photos', () => {
     // Raw 0.45 is "present" in a photo; in clip art it is the score range of stars read as
     // toilets and maps as kites, so it is not named there.
