@@ -38,6 +38,15 @@ export function terminalText(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
 }
 
+/**
+ * A message of several lines fit for a terminal: its line breaks and tabs kept, any other control
+ * character (an escape sequence in a name or URL it quotes) shown as U+FFFD.
+ */
+export function terminalLines(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+}
+
 /** `--min-head-scale`: the contract's `minHeadScale` (absent → its default). */
 export function minHeadScaleFlag(text: string | undefined): number {
   const parsed = minHeadScaleParam.safeParse(text);

@@ -1,6 +1,7 @@
 // Entry of the `picscan` command under plain Node (no Electron).
 import { AppError } from '../core';
 import { ExitCode } from './exit-codes';
+import { terminalLines } from './flags';
 import { cannotWrite } from './out-path';
 import { runCli } from './program';
 import { PARAMETER_CODES } from './spec-exit-codes';
@@ -27,7 +28,7 @@ try {
   if (outputErrors.has(err)) {
     // Already said (or a closed pipe, which needs no word); the exit code is set.
   } else if (err instanceof AppError) {
-    process.stderr.write(`picscan: ${err.message}\n`);
+    process.stderr.write(`picscan: ${terminalLines(err.message)}\n`);
     // The contract's parameter codes (a bad flag value) are a bad command line, like invalid-parameter.
     process.exitCode = ['invalid-input', 'invalid-list', ...PARAMETER_CODES].includes(err.code) ? ExitCode.usage : ExitCode.failed;
   } else {

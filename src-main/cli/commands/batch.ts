@@ -16,7 +16,7 @@ import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/b
 import type { ErrorCode } from '../../shared/errors';
 import { ExitCode } from '../exit-codes';
 import { interruptible } from '../interruptible';
-import { contractFlag, countFlag, idArgument, minHeadScaleFlag } from '../flags';
+import { contractFlag, countFlag, idArgument, minHeadScaleFlag, terminalText } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
 import { distributedBackend, distributedDeps, workersText, type RedisFlag } from './distributed-backend';
 
@@ -209,7 +209,7 @@ export function report(b: BatchSummary, json: boolean | undefined): void {
   }
   const c = b.counts;
   process.stdout.write(
-    `Batch ${b.id} "${b.name}" ${b.status}: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.queued + c.running} left of ${c.total}.\n`,
+    `Batch ${b.id} "${terminalText(b.name)}" ${b.status}: ${c.done} done, ${c.failed} failed, ${c.skipped} skipped, ${c.queued + c.running} left of ${c.total}.\n`,
   );
 }
 

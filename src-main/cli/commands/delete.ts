@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { interruptible } from '../interruptible';
+import { terminalText } from '../flags';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
 
 /**
@@ -26,7 +27,7 @@ export function registerDelete(program: Command): void {
           process.exitCode = deleted.exitCode;
           return;
         }
-        process.stderr.write(`Deleted batch ${id} "${name}" (${counts.total} items).\n`);
+        process.stderr.write(`Deleted batch ${id} "${terminalText(name)}" (${counts.total} items).\n`);
       });
     });
 }

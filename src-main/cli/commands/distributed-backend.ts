@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config';
 import { modelSetOf, parseRedisUrl, WORKER_GONE_MS } from '../../services/distributed';
 import type { BatchServiceDeps } from '../../services/batches.service';
 import type { Backend, WorkerStatus } from '../../shared/batch';
+import { terminalText } from '../flags';
 
 /** `--redis` of `batch` and `resume` (else `PICSCAN_REDIS_URL`): the Redis URL, password included. */
 export interface RedisFlag {
@@ -36,6 +37,8 @@ export function workersText(workers: WorkerStatus[] | undefined): string {
   const isLive = (w: WorkerStatus): boolean => w.lastSeenMs >= 0 && w.lastSeenMs <= WORKER_GONE_MS;
   const live = workers.filter(isLive);
   // A worker that stopped beating (killed, cut off) is named as gone, not with its last rate.
-  const each = workers.map((w) => (isLive(w) ? `${w.name} ${w.imagesPerSecond}/s` : `${w.name} gone`)).join(', ');
+  const each = workers
+    .map((w) => (isLive(w) ? `${terminalText(w.name)} ${w.imagesPerSecond}/s` : `${terminalText(w.name)} gone`))
+    .join(', ');
   return `, ${live.length} worker${live.length === 1 ? '' : 's'}${each ? ` (${each})` : ''}`;
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
 import type { GalleryService, GallerySummary } from '../../services/gallery.service';
-import { idArgument } from '../flags';
+import { idArgument, terminalText } from '../flags';
 import { cannotWrite, checkWritableFile } from '../out-path';
 import { withBackend } from '../with-backend';
 
@@ -36,13 +36,13 @@ const print = (json: boolean | undefined, value: unknown, text: string): void =>
 };
 
 const where = (e: GallerySummary): string =>
-  e.kind === 'place' && e.latitude !== null ? `  (${e.latitude}, ${e.longitude}${e.mid ? `, ${e.mid}` : ''})` : '';
+  e.kind === 'place' && e.latitude !== null ? `  (${e.latitude}, ${e.longitude}${e.mid ? `, ${terminalText(e.mid)}` : ''})` : '';
 
 const line = (e: GallerySummary): string =>
-  `${String(e.id).padStart(4)}  ${e.kind.padEnd(6)}  ${String(e.references).padStart(4)}  ${e.name}${where(e)}`;
+  `${String(e.id).padStart(4)}  ${e.kind.padEnd(6)}  ${String(e.references).padStart(4)}  ${terminalText(e.name)}${where(e)}`;
 
 const enrolled = (e: GallerySummary): string =>
-  `${e.kind === 'person' ? 'Person' : 'Place'} ${e.id} "${e.name}": ${e.references} reference image(s).`;
+  `${e.kind === 'person' ? 'Person' : 'Place'} ${e.id} "${terminalText(e.name)}": ${e.references} reference image(s).`;
 
 /**
  * `picscan gallery add-person|add-place|list|redescribe|remove|export|import`: the person and place
@@ -114,7 +114,9 @@ export function registerGallery(program: Command): void {
           needsReEnrolment: [...people.needsReEnrolment, ...places.needsReEnrolment],
         };
       });
-      const failed = report.needsReEnrolment.map((r) => `  ${r.name} (reference ${r.referenceId}, ${r.source}): ${r.reason}`);
+      const failed = report.needsReEnrolment.map(
+        (r) => `  ${terminalText(r.name)} (reference ${r.referenceId}, ${terminalText(r.source)}): ${r.reason}`,
+      );
       const text = [
         `Described ${report.redescribed} reference(s) again.`,
         ...(failed.length ? [`${failed.length} need a new photo (picscan gallery add-person|add-place):`, ...failed] : []),
@@ -129,7 +131,7 @@ export function registerGallery(program: Command): void {
     .option('--db <file>', 'database file')
     .action(async (id: string, o: Flags) => {
       const removed = await withGallery(o, (g) => g.remove(parseId(id)));
-      print(o.json, removed, `Removed ${removed.kind} ${removed.id} "${removed.name}".`);
+      print(o.json, removed, `Removed ${removed.kind} ${removed.id} "${terminalText(removed.name)}".`);
     });
   gallery
     .command('export')

@@ -22,4 +22,9 @@ describe('workersText', () => {
     expect(workersText(undefined)).toBe('');
     expect(workersText([])).toBe(', 0 workers');
   });
+
+  it('shows a worker name from another machine with its control characters as U+FFFD, on one line', () => {
+    // Names reach the coordinator through Redis from any machine with access to it.
+    expect(workersText([worker('box\u001b[2J\nb', 500, 1)])).toBe(', 1 worker (box\ufffd[2J\ufffdb 1/s)');
+  });
 });

@@ -136,4 +136,28 @@ describe('picscan gallery (real models, child process)', () => {
     expect(folder.code).toBe(2);
     expect(folder.stderr).toBe(`picscan: Cannot write ${dir}: it is a folder.\n`);
   });
+
+  it('prints names with control characters on one line, escape sequences shown as U+FFFD', { timeout: 120_000 }, async () => {
+    // A gallery file is shared between users: its names must not clear or recolour the terminal.
+    const evil = 'Eve\u001b[2J\u001b[31m\nRed';
+    const shown = 'Eve\ufffd[2J\ufffd[31m\ufffdRed';
+    const added = await picscan('add-person', evil, fixture('obama_portrait.jpg'));
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toBe(`Person ${/Person (\d+)/.exec(added.stdout)![1]} "${shown}": 1 reference image(s).\n`);
+    const list = await picscan('list');
+    expect(list.stdout).toContain(shown);
+    const file = join(dir, 'evil.json');
+    expect((await picscan('export', file)).code).toBe(0);
+    const exported = JSON.parse(await readFile(file, 'utf8')) as { entries: { name: string; references: { dim: number }[] }[] };
+    // A refusal quoting the name, and the removal line.
+    exported.entries = exported.entries.map((e) => ({ ...e, references: e.references.map((r) => ({ ...r, dim: 3 })) }));
+    await writeFile(file, JSON.stringify(exported));
+    const refused = await picscan('import', file);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('\ufffd[2J');
+    const id = /Person (\d+)/.exec(added.stdout)![1]!;
+    const removed = await picscan('remove', id);
+    expect(removed.stdout).toBe(`Removed person ${id} "${shown}".\n`);
+    for (const out of [added.stdout, list.stdout, refused.stderr, removed.stdout]) expect(out).not.toContain('\u001b');
+  });
 });
