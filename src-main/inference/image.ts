@@ -59,9 +59,15 @@ export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promi
   try {
     const input = { limitInputPixels: opts.maxPixels, failOn: 'error', pages: 1 } as const;
     // The header only (no pixels): an sRGB profile needs no colour transform (icc.ts).
-    const { icc, format } = await sharp(bytes, input).metadata();
+    const { icc, format, space } = await sharp(bytes, input).metadata();
     const ignoreIcc = icc !== undefined && isSrgbProfile(icc);
-    const { data, info } = await sharp(bytes, { ...input, ignoreIcc })
+    const decoder = sharp(bytes, { ...input, ignoreIcc });
+    // sharp converts a 16-bit RGB image's embedded profile to Display P3, not sRGB, and then only
+    // rescales it to 8 bits, so an Adobe RGB or ProPhoto 16-bit PNG came out desaturated (Adobe RGB
+    // orange 200,100,50 read as 187,105,61). Made 8-bit sRGB first, its profile transform lands in
+    // sRGB; 8 bits per channel is what every model reads anyway.
+    if (icc !== undefined && !ignoreIcc && space === 'rgb16') decoder.pipelineColourspace('srgb');
+    const { data, info } = await decoder
       .rotate() // no angle: apply the EXIF orientation, then drop the tag
       .flatten({ background: WHITE })
       .toColourspace('srgb')

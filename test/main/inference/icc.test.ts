@@ -67,6 +67,28 @@ describe('embedded ICC profiles', () => {
     expect(Buffer.compare(managed, raw) === 0).toBe(ignorable); // Adobe RGB really needs the transform
   });
 
+  it.each([
+    ['RGB', false],
+    ['RGB + alpha', true],
+  ])('decodes a 16-bit %s PNG with an Adobe RGB profile to the pixels of its 8-bit JPEG (was desaturated)', async (_, alpha) => {
+    const jpeg = readFileSync(fixture('rocket_launchpad.jpg'));
+    // The JPEG's own values (each × 257) and profile, 16 bits per channel, alpha fully opaque.
+    const png16 = await (alpha ? sharp(jpeg).ensureAlpha() : sharp(jpeg)).toColourspace('rgb16').keepIccProfile().png().toBuffer();
+    const meta = await sharp(png16).metadata();
+    expect([meta.space, meta.depth, meta.channels, profileDescription(meta.icc!)]).toEqual([
+      'rgb16',
+      'ushort',
+      alpha ? 4 : 3,
+      'Adobe RGB (1998)',
+    ]);
+    const want = await decodeImage(jpeg, { maxPixels: 50_000_000 });
+    const got = await decodeImage(png16, { maxPixels: 50_000_000 });
+    expect([got.width, got.height]).toEqual([want.width, want.height]);
+    let worst = 0;
+    for (let i = 0; i < want.data.length; i++) worst = Math.max(worst, Math.abs(got.data[i]! - want.data[i]!));
+    expect(worst).toBeLessThanOrEqual(1); // 0..255 per channel
+  });
+
   it('decodes a photo whose profile claims a description of 200 000 characters (was refused as damaged)', async () => {
     const photo = readFileSync(fixture('cat_chelsea.jpg'));
     const p3 = (await sharp(await sharp(photo).withIccProfile('p3').jpeg().toBuffer()).metadata()).icc!;
