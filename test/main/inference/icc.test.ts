@@ -8,7 +8,7 @@ import { fixture } from '../../helpers/paths';
 
 const profileOf = async (file: string): Promise<Uint8Array> => (await sharp(readFileSync(fixture(file))).metadata()).icc!;
 
-/** `profile` with its first tag (`desc`) replaced by a v2 `desc` tag holding `text`, appended at the end. */
+/** `profile` with its `desc` tag replaced by a v2 `desc` tag holding `text`, appended at the end. */
 function withDescription(profile: Uint8Array, text: string): Buffer {
   const ascii = Buffer.from(`${text}\0`, 'latin1');
   const tag = Buffer.alloc(12 + ascii.length + 8 + 67); // signature, reserved, count, text; empty Unicode and ScriptCode parts
@@ -20,9 +20,11 @@ function withDescription(profile: Uint8Array, text: string): Buffer {
   out.set(profile);
   tag.copy(out, at);
   out.writeUInt32BE(out.length, 0);
-  expect(out.toString('latin1', 132, 136)).toBe('desc');
-  out.writeUInt32BE(at, 136);
-  out.writeUInt32BE(tag.length, 140);
+  let entry = 132;
+  while (out.toString('latin1', entry, entry + 4) !== 'desc') entry += 12;
+  expect(entry).toBeLessThan(132 + 12 * out.readUInt32BE(128));
+  out.writeUInt32BE(at, entry + 4);
+  out.writeUInt32BE(tag.length, entry + 8);
   return out;
 }
 
@@ -65,6 +67,31 @@ describe('embedded ICC profiles', () => {
     const raw = await sharp(bytes, { ignoreIcc: true }).rotate().toColourspace('srgb').raw().toBuffer();
     expect(Buffer.compare(Buffer.from(img.data), managed)).toBe(0);
     expect(Buffer.compare(managed, raw) === 0).toBe(ignorable); // Adobe RGB really needs the transform
+  });
+
+  it("applies a profile named sRGB whose tone curve is linear (Krita's sRGB-elle-V4-g10; was skipped, the photo read far too dark)", async () => {
+    const photo = readFileSync(fixture('cat_chelsea.jpg'));
+    // biden_portrait's sRGB profile with its shared 1 024-entry tone curve made a pure gamma of 1.0:
+    // count 1, then the gamma as u8Fixed8 (ICC.1 'curv').
+    const linear = Buffer.from(await profileOf('biden_portrait.jpg'));
+    const view = new DataView(linear.buffer, linear.byteOffset, linear.byteLength);
+    for (let i = 0; i < view.getUint32(128); i++) {
+      const entry = 132 + i * 12;
+      if (!linear.toString('latin1', entry, entry + 4).endsWith('TRC')) continue;
+      const at = view.getUint32(entry + 4);
+      expect(linear.toString('latin1', at, at + 4)).toBe('curv');
+      view.setUint32(at + 8, 1);
+      view.setUint16(at + 12, 0x0100);
+    }
+    const profile = withDescription(linear, 'sRGB-elle-V4-g10.icc');
+    expect(isSrgbProfile(profile)).toBe(false);
+    expect(isSrgbProfile(await profileOf('biden_portrait.jpg'))).toBe(true); // its untouched curve is sRGB's
+    const bytes = jpegWithProfile(photo, profile);
+    const img = await decodeImage(bytes, { maxPixels: 50_000_000 });
+    const managed = await sharp(bytes).rotate().toColourspace('srgb').raw().toBuffer();
+    const raw = await sharp(bytes, { ignoreIcc: true }).rotate().toColourspace('srgb').raw().toBuffer();
+    expect(Buffer.compare(managed, raw)).not.toBe(0);
+    expect(Buffer.compare(Buffer.from(img.data), managed)).toBe(0);
   });
 
   it.each([
