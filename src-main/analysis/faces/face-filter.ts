@@ -42,7 +42,7 @@ export function selectFaces(meshed: ReadonlyArray<MeshedFace | null>, selector: 
     if (!accept(m)) continue;
     if (Math.abs(headPose(m.mesh).yaw) > selector.maxAbsYawDeg) continue;
     const g = geometry(m);
-    if (kept.some((k) => sameEyes(k.g, g) || centreInside(m, g, k.g))) continue;
+    if (kept.some((k) => sameEyes(k.g, g) || centreInside(m, g, k.g)) || eyesInTwoFaces(g, kept)) continue;
     kept.push({ m, g });
   }
   return kept.map((k) => k.m);
@@ -108,6 +108,15 @@ function plausibleEyes(m: MeshedFace): boolean {
 
 function minFlagFor(m: MeshedFace, base: number): number {
   return meshBox(m.mesh).width < SMALL_FACE_PX ? Math.max(base, SMALL_FACE_FLAG_MIN) : base;
+}
+
+// A weaker face whose one eye lies in a stronger face's box and whose other eye lies in another's
+// is a patch straddling the two (a real face's two eyes are never both covered by other faces).
+// Three copies of the group photo side by side gave one between a father and a daughter whose
+// box centre fell in the 7 px gap between their boxes, out of `centreInside`'s reach.
+function eyesInTwoFaces(g: Geometry, stronger: ReadonlyArray<{ g: Geometry }>): boolean {
+  const holds = (b: Box, [x, y]: [number, number]): boolean => x > b.left && x < b.left + b.width && y > b.top && y < b.top + b.height;
+  return stronger.some((a) => holds(a.g.box, g.rightEye) && stronger.some((b) => b !== a && holds(b.g.box, g.leftEye)));
 }
 
 // A weaker face whose box centre — or whose detection's centre — lies inside a stronger face's

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DetectedFace, DetectResponse } from '../../../../src-main/shared/spec';
 import { fixture } from '../../../helpers/paths';
@@ -48,6 +49,28 @@ describe('small faces', () => {
     const faces = await detect(join(dir, 'family-small.png'));
     expect(matchFaces(faces, s.faces).filter(([, p]) => p)).toHaveLength(6);
     expect(faces).toHaveLength(6);
+  });
+
+  it('finds 18 faces, not a 19th straddling two heads, in three copies of the group photo side by side', async () => {
+    const family = loadFixtures().find((e) => e.file === 'family_six_faces.jpg')!;
+    const photo = fixture(family.file);
+    const { width = 0, height = 0 } = await sharp(photo).metadata();
+    const strip = await sharp({ create: { width: 3 * width, height, channels: 3, background: '#fff' } })
+      .composite([0, 1, 2].map((i) => ({ input: photo, left: i * width, top: 0 })))
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    writeFileSync(join(dir, 'family-strip.jpg'), strip);
+    const truth = [0, 1, 2].flatMap((i) =>
+      family.truth.faces.map((t) => ({
+        left: t.left + i * width,
+        top: t.top,
+        width: t.width,
+        height: t.height,
+      })),
+    );
+    const faces = await detect(join(dir, 'family-strip.jpg'));
+    expect(matchFaces(faces, truth).filter(([, p]) => p)).toHaveLength(18);
+    expect(faces).toHaveLength(18);
   });
 
   it('a whole-image pass (minHeadScale 0.5) misses most of them: the tiles are what finds them', async () => {
