@@ -64,9 +64,11 @@ export async function decodeImage(bytes: Uint8Array, opts: DecodeOptions): Promi
     const decoder = sharp(bytes, { ...input, ignoreIcc });
     // sharp converts a 16-bit RGB image's embedded profile to Display P3, not sRGB, and then only
     // rescales it to 8 bits, so an Adobe RGB or ProPhoto 16-bit PNG came out desaturated (Adobe RGB
-    // orange 200,100,50 read as 187,105,61). Made 8-bit sRGB first, its profile transform lands in
-    // sRGB; 8 bits per channel is what every model reads anyway.
-    if (icc !== undefined && !ignoreIcc && space === 'rgb16') decoder.pipelineColourspace('srgb');
+    // orange 200,100,50 read as 187,105,61); a 16-bit grey image's profile it ignores (a linear
+    // mid-grey stayed 128, not 188). Made 8 bits first, either profile is applied as for an 8-bit
+    // image; 8 bits per channel is what every model reads anyway.
+    const eightBit = space === 'rgb16' ? 'srgb' : space === 'grey16' ? 'b-w' : undefined;
+    if (icc !== undefined && !ignoreIcc && eightBit) decoder.pipelineColourspace(eightBit);
     const { data, info } = await decoder
       .rotate() // no angle: apply the EXIF orientation, then drop the tag
       .flatten({ background: WHITE })

@@ -1,5 +1,6 @@
 // Decoding skips the colour transform only for sRGB profiles, where it changes nothing.
 import { readFileSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { isSrgbProfile, MAX_DESCRIPTION_CHARS, profileDescription } from '../../../src-main/inference/icc';
@@ -43,6 +44,55 @@ function jpegWithProfile(jpeg: Buffer, profile: Buffer): Buffer {
     return Buffer.concat([head, data]);
   });
   return Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)]);
+}
+
+/** A minimal ICC v2 grey display profile (header, `desc`, `wtpt`, `kTRC`) whose tone curve is the pure gamma `gamma`. */
+function greyProfile(name: string, gamma: number): Buffer {
+  const desc = Buffer.alloc(12 + name.length + 1 + 8 + 3 + 67); // ASCII part, then empty Unicode and ScriptCode parts
+  desc.write('desc', 0, 'latin1');
+  desc.writeUInt32BE(name.length + 1, 8);
+  desc.write(name, 12, 'latin1');
+  const wtpt = Buffer.alloc(20);
+  wtpt.write('XYZ ', 0, 'latin1');
+  [0.9642, 1, 0.8249].forEach((v, i) => wtpt.writeInt32BE(Math.round(v * 65536), 8 + 4 * i)); // D50
+  const trc = Buffer.alloc(16);
+  trc.write('curv', 0, 'latin1');
+  trc.writeUInt32BE(1, 8);
+  trc.writeUInt16BE(Math.round(gamma * 256), 12);
+  const tags: Array<[string, Buffer]> = [
+    ['desc', desc],
+    ['wtpt', wtpt],
+    ['kTRC', trc],
+  ];
+  const pad = (b: Buffer): Buffer => Buffer.concat([b, Buffer.alloc((4 - (b.length % 4)) % 4)]);
+  const header = Buffer.alloc(128 + 4 + 12 * tags.length);
+  header.writeUInt32BE(0x02100000, 8);
+  header.write('mntrGRAYXYZ ', 12, 'latin1');
+  header.write('acsp', 36, 'latin1');
+  [0.9642, 1, 0.8249].forEach((v, i) => header.writeInt32BE(Math.round(v * 65536), 68 + 4 * i));
+  header.writeUInt32BE(tags.length, 128);
+  let at = header.length;
+  tags.forEach(([sig, data], i) => {
+    header.write(sig, 132 + 12 * i, 'latin1');
+    header.writeUInt32BE(at, 136 + 12 * i);
+    header.writeUInt32BE(data.length, 140 + 12 * i);
+    at += pad(data).length;
+  });
+  const out = Buffer.concat([header, ...tags.map(([, data]) => pad(data))]);
+  out.writeUInt32BE(out.length, 0);
+  return out;
+}
+
+/** `png` with an iCCP chunk holding `profile` right after IHDR. */
+function pngWithProfile(png: Buffer, profile: Buffer): Buffer {
+  const data = Buffer.concat([Buffer.from('grey\0\0', 'latin1'), deflateSync(profile)]); // name, NUL, method 0 (zlib)
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write('iCCP', 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
+  const ihdrEnd = 8 + 8 + 13 + 4; // signature, IHDR length + type, IHDR data, CRC
+  return Buffer.concat([png.subarray(0, ihdrEnd), head, data, crc, png.subarray(ihdrEnd)]);
 }
 
 describe('embedded ICC profiles', () => {
@@ -111,6 +161,21 @@ describe('embedded ICC profiles', () => {
     const want = await decodeImage(jpeg, { maxPixels: 50_000_000 });
     const got = await decodeImage(png16, { maxPixels: 50_000_000 });
     expect([got.width, got.height]).toEqual([want.width, want.height]);
+    let worst = 0;
+    for (let i = 0; i < want.data.length; i++) worst = Math.max(worst, Math.abs(got.data[i]! - want.data[i]!));
+    expect(worst).toBeLessThanOrEqual(1); // 0..255 per channel
+  });
+
+  it('applies the grey profile of a 16-bit greyscale PNG as of its 8-bit twin (was ignored: linear mid-grey 128 stayed 128, not 188)', async () => {
+    const profile = greyProfile('Gray Gamma 1.0', 1);
+    const photo = readFileSync(fixture('cameraman_bw.png'));
+    const png8 = pngWithProfile(await sharp(photo).toColourspace('b-w').png().toBuffer(), profile);
+    const png16 = pngWithProfile(await sharp(photo).toColourspace('grey16').png().toBuffer(), profile);
+    expect((await sharp(png16).metadata()).space).toBe('grey16');
+    const plain = await decodeImage(photo, { maxPixels: 50_000_000 });
+    const want = await decodeImage(png8, { maxPixels: 50_000_000 });
+    const got = await decodeImage(png16, { maxPixels: 50_000_000 });
+    expect(Buffer.compare(Buffer.from(want.data), Buffer.from(plain.data))).not.toBe(0); // the profile matters
     let worst = 0;
     for (let i = 0; i < want.data.length; i++) worst = Math.max(worst, Math.abs(got.data[i]! - want.data[i]!));
     expect(worst).toBeLessThanOrEqual(1); // 0..255 per channel
