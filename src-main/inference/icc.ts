@@ -6,8 +6,9 @@
 
 /**
  * Descriptions of profiles that are sRGB: the IEC 61966-2.1 profiles ("sRGB IEC61966-2.1",
- * "sRGB built-in", "sRGB v4 ICC preference…") and "c2", the compact sRGB profile many web
- * services embed.
+ * "sRGB built-in") and "c2", the compact sRGB profile many web services embed. The name alone is
+ * not enough (`isSrgbProfile` also reads the tone curves): "sRGB v4 ICC preference…" has tables
+ * instead of curves and is applied like any other profile.
  */
 const SRGB_DESCRIPTION = /^(sRGB\b|c2$)/;
 
