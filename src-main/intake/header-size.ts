@@ -27,8 +27,20 @@ const isStartOfFrame = (marker: number): boolean =>
 // Markers without a length field.
 const isStandalone = (marker: number): boolean => (marker >= 0xd0 && marker <= 0xd8) || marker === 0x01;
 
+/** A JPEG's start-of-frame segment: its size, marker (C0–CF: the coding process) and bits per sample. */
+export interface JpegFrame extends HeaderSize {
+  marker: number;
+  precision: number;
+}
+
 /** The size in a JPEG's start-of-frame segment, or `null` when none comes before the scan data. */
 export function readJpegSize(bytes: Uint8Array): HeaderSize | null {
+  const frame = readJpegFrame(bytes);
+  return frame && { width: frame.width, height: frame.height };
+}
+
+/** A JPEG's start-of-frame segment, or `null` when none comes before the scan data. */
+export function readJpegFrame(bytes: Uint8Array): JpegFrame | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let i = 2; // after SOI (FF D8)
   while (i < bytes.length) {
@@ -47,7 +59,7 @@ export function readJpegSize(bytes: Uint8Array): HeaderSize | null {
       const height = view.getUint16(i + 3);
       const width = view.getUint16(i + 5);
       // Height 0 means "defined later by a DNL marker": too unusual to accept blindly.
-      return width > 0 && height > 0 ? { width, height } : null;
+      return width > 0 && height > 0 ? { width, height, marker, precision: view.getUint8(i + 2) } : null;
     }
     if (length < 2) return null;
     i += length;

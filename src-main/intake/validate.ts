@@ -1,5 +1,5 @@
 import { AppError } from '../core';
-import { readJpegSize, readPngSize, type HeaderSize } from './header-size';
+import { readJpegFrame, readPngSize, type HeaderSize } from './header-size';
 import { countJpegScans, MAX_JPEG_SCANS } from './jpeg-scans';
 import { CONTENT_LABELS, sniffContent } from './sniff';
 import type { IntakeOptions } from './options';
@@ -15,10 +15,28 @@ export interface CheckedHeader extends HeaderSize {
 type SizeLimits = Pick<IntakeOptions, 'minSidePx' | 'maxSidePx' | 'maxPixels'>;
 
 /**
+ * JPEG coding processes by start-of-frame marker that the decoder (sharp's 8-bit libjpeg-turbo)
+ * cannot read. They are valid JPEGs (medical and archival files), which its error ("Unsupported
+ * JPEG process", "Unsupported JPEG data precision 12") made "a damaged or truncated JPEG" to the
+ * user. It reads baseline and extended sequential (C0, C1), progressive (C2) and their
+ * arithmetic-coded forms (C9, CA), at 8 bits per sample only.
+ */
+const UNDECODABLE_JPEG_PROCESSES: ReadonlyMap<number, string> = new Map([
+  [0xc3, 'lossless'],
+  [0xcb, 'lossless'],
+  [0xc5, 'hierarchical'],
+  [0xc6, 'hierarchical'],
+  [0xc7, 'hierarchical'],
+  [0xcd, 'hierarchical'],
+  [0xce, 'hierarchical'],
+  [0xcf, 'hierarchical'],
+]);
+
+/**
  * Checks the bytes by content: JPEG or PNG magic, a readable header, side and pixel limits, and
- * for a JPEG the number of scans (each one a decode pass over every pixel; `jpeg-scans.ts`).
- * Throws `invalid-image-format`, `image-too-small` or `image-dimensions-exceeded`; `shown` names
- * the input in messages.
+ * for a JPEG a coding process the decoder reads and the number of scans (each one a decode pass
+ * over every pixel; `jpeg-scans.ts`). Throws `invalid-image-format`, `image-too-small` or
+ * `image-dimensions-exceeded`; `shown` names the input in messages.
  */
 export function checkImageBytes(bytes: Uint8Array, limits: SizeLimits, shown: string): CheckedHeader {
   const content = sniffContent(bytes);
@@ -30,7 +48,8 @@ export function checkImageBytes(bytes: Uint8Array, limits: SizeLimits, shown: st
     );
   }
   const format: ImageFormat = content === 'jpeg' ? 'Jpeg' : 'Png';
-  const size = content === 'jpeg' ? readJpegSize(bytes) : readPngSize(bytes);
+  const frame = content === 'jpeg' ? readJpegFrame(bytes) : null;
+  const size = content === 'jpeg' ? frame && { width: frame.width, height: frame.height } : readPngSize(bytes);
   if (!size) {
     throw new AppError(
       'invalid-image-format',
@@ -38,6 +57,15 @@ export function checkImageBytes(bytes: Uint8Array, limits: SizeLimits, shown: st
       {
         details: { detected: content },
       },
+    );
+  }
+  const unreadable =
+    frame && (UNDECODABLE_JPEG_PROCESSES.get(frame.marker) ?? (frame.precision !== 8 ? `${frame.precision}-bit` : undefined));
+  if (unreadable) {
+    throw new AppError(
+      'invalid-image-format',
+      `The image at ${shown} is a ${unreadable} JPEG; only 8-bit JPEGs (baseline or progressive) can be decoded.`,
+      { details: { detected: content, process: unreadable } },
     );
   }
   checkDimensions(size, limits, shown);

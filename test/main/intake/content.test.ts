@@ -68,6 +68,24 @@ describe('validation by content and decoding', () => {
       expect(err.message).toMatch(/damaged or truncated JPEG/);
     });
 
+    // No encoder at hand writes these (libjpeg-turbo 2 and sharp write 8-bit lossy JPEGs only), so
+    // a real photo's frame header is made to declare the process; the refusal reads the header alone.
+    it.each([
+      ['12-bit', 0xc1, 12],
+      ['lossless', 0xc3, 8],
+      ['hierarchical', 0xc5, 8],
+    ])('a valid %s JPEG, which the decoder cannot read, is named so, not "damaged"', async (process, marker, precision) => {
+      const jpeg = Buffer.from(readFileSync(fixture('astronaut_eileen_collins.jpg')));
+      let at = 2;
+      while (!(jpeg[at + 1]! >= 0xc0 && jpeg[at + 1]! <= 0xc2)) at += 2 + jpeg.readUInt16BE(at + 2); // to the SOF segment
+      jpeg[at + 1] = marker;
+      jpeg[at + 4] = precision;
+      const err = await expectAppError(load(jpeg), 'invalid-image-format');
+      expect(err.message).toContain(`is a ${process} JPEG`);
+      expect(err.message).not.toMatch(/damaged|truncated/);
+      expect(err.details).toMatchObject({ detected: 'jpeg', process });
+    });
+
     it('a JPEG truncated inside its header', async () => {
       const jpeg = readFileSync(fixture('astronaut_eileen_collins.jpg'));
       await expectAppError(load(jpeg.subarray(0, 100)), 'invalid-image-format');
