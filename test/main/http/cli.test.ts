@@ -22,7 +22,10 @@ import { getQuery, postJson } from './harness';
 
 const tempEnv = (): NodeJS.ProcessEnv => ({ PICSCAN_DATA_DIR: mkdtempSync(join(tmpdir(), 'picscan-api-cli-')) });
 
-describe('picscan keys', () => {
+// Each case runs several CLI processes one after another (≈ 1.5 s each when the machine is idle).
+const SEQUENTIAL_CLI = { timeout: 180_000 };
+
+describe('picscan keys', SEQUENTIAL_CLI, () => {
   it('creates (key shown once), lists with balances, tops up and revokes', async () => {
     const env = tempEnv();
     const created = await runPicscan(['keys', 'create', '--name', 'ci', '--tier', 'basic', '--credit', '0.0012', '--json'], { env });
@@ -82,7 +85,7 @@ describe('picscan keys', () => {
   });
 });
 
-describe('picscan keys: money limits', () => {
+describe('picscan keys: money limits', SEQUENTIAL_CLI, () => {
   it('refuses amounts over $10,000,000 with exit code 2 and a message naming the limit, leaving balances unchanged', async () => {
     const env = tempEnv();
     const limit = /over the limit: a key's balance may hold at most \$10,000,000/;
@@ -128,7 +131,7 @@ function startServe(
 
 const exitOf = (child: ChildProcessWithoutNullStreams): Promise<number | null> => new Promise((r) => child.on('exit', (code) => r(code)));
 
-describe('picscan serve', () => {
+describe('picscan serve', SEQUENTIAL_CLI, () => {
   it('serves HTTPS with a certificate generated into the data folder, and stops cleanly on SIGTERM', async () => {
     const env = tempEnv();
     const k = JSON.parse((await runPicscan(['keys', 'create', '--name', 's', '--tier', 'basic', '--json'], { env })).stdout) as {
