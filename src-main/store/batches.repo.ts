@@ -45,8 +45,9 @@ export class BatchesRepo {
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare<[string, string, string, number | null, number | null, string]>(
-      `INSERT INTO batches (name, operation, backend, download_concurrency, analysis_concurrency, created_at, import_complete)
-       VALUES (?, ?, ?, ?, ?, ?, 0)`,
+      // The id counts on from the highest ever given (migration 9): a deleted batch's id is not reused.
+      `INSERT INTO batches (id, name, operation, backend, download_concurrency, analysis_concurrency, created_at, import_complete)
+       VALUES ((SELECT last + 1 FROM batch_id_high), ?, ?, ?, ?, ?, ?, 0)`,
     );
     this.getStmt = db.prepare<[number], BatchRow>('SELECT * FROM batches WHERE id = ?');
     this.listStmt = db.prepare<[], BatchRow>('SELECT * FROM batches ORDER BY id DESC');

@@ -170,8 +170,11 @@ describe('facet index', () => {
     expectSameAsSql(db, first);
     db.prepare('DELETE FROM batches WHERE id = ?').run(first);
     expect(indexed(db).facets({ batchId: first, minFaces: 1 })).toMatchObject({ total: 0, tags: [], withFaces: 0 });
+    // Before migration 9 SQLite gave the highest id again once its row was gone; a database an
+    // older picscan wrote may hold such a batch, so the index must still start over for it.
+    db.prepare('UPDATE batch_id_high SET last = ?').run(first - 1);
     const second = seedBatch(db, 30);
-    expect(second).toBe(first); // SQLite reuses the highest rowid once its row is gone
+    expect(second).toBe(first);
     expectSameAsSql(db, second);
     db.close();
   });
