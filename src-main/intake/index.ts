@@ -24,7 +24,7 @@ export {
 } from './options';
 export { intakeErrorKind, type IntakeErrorKind } from './errors';
 export { blockedRangeOf, type BlockedRange } from './address-policy';
-export { sniffContent, type ContentType } from './sniff';
+export { CONTENT_LABELS, sniffContent, type ContentType } from './sniff';
 export { parseRetryAfterMs, backoffDelayMs } from './retry-policy';
 export type { ImageFormat } from './validate';
 export type { RgbImage, Thumbnail } from '../inference';

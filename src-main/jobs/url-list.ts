@@ -16,6 +16,7 @@ import {
   type ListFormat,
 } from '../shared/list-layout';
 import type { ListEntry } from '../shared/list-url';
+import { notTextList } from './list-content';
 
 export { checkListUrl, MAX_LIST_URL_CHARS, type ListEntry } from '../shared/list-url';
 export type { ListFormat } from '../shared/list-layout';
@@ -108,8 +109,12 @@ async function* decodeUtf8(source: Readable): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8'); // drops a BOM in bytes
   let first = true;
   for await (const chunk of source as AsyncIterable<Buffer | string>) {
-    if (first && typeof chunk !== 'string' && looksUtf16(chunk)) {
-      throw new AppError('invalid-list', 'The list is UTF-16 text; save it as UTF-8 (in Excel: CSV UTF-8) and try again.');
+    if (first && typeof chunk !== 'string') {
+      const head = chunk.subarray(0, ENCODING_SNIFF_BYTES);
+      const notText = notTextList(head);
+      if (notText) throw new AppError('invalid-list', notText);
+      if (looksUtf16(head))
+        throw new AppError('invalid-list', 'The list is UTF-16 text; save it as UTF-8 (in Excel: CSV UTF-8) and try again.');
     }
     let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     if (first && text !== '') {

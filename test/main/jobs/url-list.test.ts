@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readUrlList, type ListEntry, type ListFormat } from '../../../src-main/jobs';
 import { checkListUrl, withoutUserinfo } from '../../../src-main/shared/list-url';
+import { fixture } from '../../helpers/paths';
 
 async function read(text: string | string[], format: ListFormat = 'auto'): Promise<ListEntry[]> {
   const out: ListEntry[] = [];
@@ -59,6 +62,32 @@ describe('reading URL lists', () => {
     // UTF-8 with its BOM is read as before.
     const utf8 = await readBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
     expect(utf8.map((e) => [e.url, e.metadata])).toEqual([['http://a.org/1.jpg', { name: 'one' }]]);
+  });
+
+  it('refuses an image, an archive, a workbook or binary data given as the list, naming what it is', async () => {
+    const cases: Array<[string, Buffer, RegExp]> = [
+      ['a JPEG', readFileSync(fixture('cat_chelsea.jpg')), /is a JPEG image, not a text or CSV file .*single image, use analyze/],
+      ['a PNG', readFileSync(fixture('text_bw.png')), /is a PNG image/],
+      ['gzip', gzipSync('http://a.org/1.jpg\n'), /is gzip-compressed data/],
+      [
+        'a workbook',
+        Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(200, 7)]),
+        /ZIP archive .*CSV UTF-8 with a "url" column/,
+      ],
+      ['zero bytes', Buffer.alloc(3000), /is binary data/],
+      [
+        'an executable',
+        Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01', 'latin1'), Buffer.alloc(64, 1), Buffer.from('http://a.org/1.jpg')]),
+        /is binary data/,
+      ],
+    ];
+    for (const [what, bytes, message] of cases) {
+      const err = await readBytes(bytes).catch((e: unknown) => e);
+      expect(err, what).toMatchObject({ code: 'invalid-list', message });
+    }
+    // Text with tabs and CRLF line ends, and UTF-16 (half its bytes NUL), keep their own handling.
+    expect(await readBytes(Buffer.from('url\tname\r\nhttp://a.org/1.jpg\tone\r\n'))).toHaveLength(1);
+    await expect(readBytes(Buffer.from('http://a.org/1.jpg\n', 'utf16le'))).rejects.toMatchObject({ message: /UTF-16/ });
   });
 
   it('treats a list whose first line is a URL as text', async () => {

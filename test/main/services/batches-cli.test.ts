@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BatchesRepo, migrate, openDatabase } from '../../../src-main/store';
 import { runPicscan } from '../../helpers/cli';
+import { fixture } from '../../helpers/paths';
 import { seedBatch } from '../store/seed';
 
 const dir = mkdtempSync(join(tmpdir(), 'picscan-cli-batches-'));
@@ -143,6 +144,15 @@ describe('picscan batch commands', () => {
     const r = await runPicscan(['batch', list, '--db', dbPath], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('picscan: The list is UTF-16 text; save it as UTF-8 (in Excel: CSV UTF-8) and try again.\n');
+  });
+
+  it('refuses a photo given as the list in one line (exit 2), creating no batch', async () => {
+    // `picscan batch photo.jpg` made a batch of the JPEG's 154 "lines", every one failed.
+    const fresh = join(dir, 'photo-as-list.db');
+    const r = await runPicscan(['batch', fixture('cat_chelsea.jpg'), '--db', fresh], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^picscan: The list is a JPEG image, not a text or CSV file of image URLs \(one per line\)\..*\n$/);
+    expect(JSON.parse((await runPicscan(['batches', '--json', '--db', fresh], { env })).stdout)).toEqual([]);
   });
 
   it('refuses a --progress-every that is not a positive number of seconds (exit 2), in batch and resume', async () => {
