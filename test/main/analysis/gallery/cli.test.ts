@@ -150,7 +150,11 @@ describe('picscan gallery (real models, child process)', () => {
     expect((await picscan('export', file)).code).toBe(0);
     const exported = JSON.parse(await readFile(file, 'utf8')) as { entries: { name: string; references: { dim: number }[] }[] };
     // A refusal quoting the name, and the removal line.
-    exported.entries = exported.entries.map((e) => ({ ...e, references: e.references.map((r) => ({ ...r, dim: 3 })) }));
+    // Only this entry (the file also holds what earlier cases enrolled): its references broken.
+    exported.entries = exported.entries
+      .filter((e) => e.name === evil)
+      .map((e) => ({ ...e, references: e.references.map((r) => ({ ...r, dim: 3 })) }));
+    expect(exported.entries).toHaveLength(1);
     await writeFile(file, JSON.stringify(exported));
     const refused = await picscan('import', file);
     expect(refused.code).toBe(2);
