@@ -10,6 +10,7 @@ import type { AnalyzeJob, BatchControl, ResultJob } from './protocol';
 import type { RedisAddress } from './redis-url';
 import { ResultWriter } from './result-writer';
 import { within } from './deadline';
+import { writeRefusedError } from './write-refused';
 
 /** How long the coordinator waits for Redis to answer at the start of a run, ms. */
 export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
@@ -163,7 +164,11 @@ export class DistributedRunner {
     };
     const timers: NodeJS.Timeout[] = [];
     try {
-      await announce();
+      // The first write of the run: a Redis that is full or read-only refuses it, and would refuse
+      // every job and result after it.
+      await announce().catch((err: unknown) => {
+        throw writeRefusedError(this.s.redis, err);
+      });
       let reconciling = false;
       timers.push(
         setInterval(() => {
