@@ -56,7 +56,8 @@ export async function startRedis(): Promise<TestRedis> {
     await waitReady(port);
   };
   const kill = async (): Promise<void> => {
-    if (child.exitCode !== null) return;
+    // Already stopped (a test's own stop, then the cleanup's): a killed child has a signal, no code.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;

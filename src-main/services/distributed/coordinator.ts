@@ -16,6 +16,10 @@ import { writeRefusedError } from './write-refused';
 export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
 /** Upper bound for one Redis call while stopping (Redis may be down then), ms. */
 const STOP_CALL_MS = 1_000;
+/** How long the results consumer may take to close (it finishes the results it is writing), ms. */
+const CONSUMER_CLOSE_MS = 10_000;
+/** How long the queues may take to close, ms. */
+const QUEUE_CLOSE_MS = 5_000;
 import { WorkerRoster } from './worker-roster';
 
 /** Tunables of a coordinator run (ms and counts). */
@@ -190,13 +194,32 @@ export class DistributedRunner {
       return this.stopping ? 'stopped' : 'finished';
     } finally {
       for (const t of timers) clearInterval(t);
-      await within(consumer.close(), 10_000, undefined);
-      if (!this.stopping || this.stopAs === 'cancelled') await within(this.forget(redis), STOP_CALL_MS * 3, undefined);
-      await within(
-        Promise.allSettled([analyze.close(), resultsQueue.close()]).then(() => undefined),
-        5_000,
-        undefined,
+      // BullMQ's closes wait for Redis; without it they never settle and their clients go on
+      // reconnecting, which kept the process alive for good after it had said the batch paused.
+      // Then their connections are dropped instead.
+      // A BullMQ worker's close first waits for the jobs in hand, through Redis: with Redis away it
+      // never gets further, and its lock-renewal timer kept the process alive for good after it had
+      // said the batch paused. Then it is closed at once: a result it was writing stays in Redis
+      // and is stored (once) by the resume.
+      const reachable = await within(
+        redis.ping().then(() => true),
+        STOP_CALL_MS,
+        false,
       );
+      const consumerClosed = await within(
+        consumer.close(!reachable).then(() => true),
+        CONSUMER_CLOSE_MS,
+        false,
+      );
+      if (!consumerClosed) void consumer.disconnect().catch(() => undefined);
+      if (!this.stopping || this.stopAs === 'cancelled') await within(this.forget(redis), STOP_CALL_MS * 3, undefined);
+      const queues = [analyze, resultsQueue];
+      const queuesClosed = await within(
+        Promise.allSettled(queues.map((q) => q.close())).then(() => true),
+        QUEUE_CLOSE_MS,
+        false,
+      );
+      if (!queuesClosed) for (const q of queues) void q.disconnect().catch(() => undefined);
       redis.disconnect();
     }
   }
@@ -281,7 +304,17 @@ export class DistributedRunner {
 
   /** After a stop: tell workers, take back waiting jobs, give started ones time to report. */
   private async drain(redis: Redis, analyze: Queue<AnalyzeJob>): Promise<void> {
-    await within(redis.set(keys.control(this.s.queueKey), this.stopAs), STOP_CALL_MS, null);
+    const told = await within(
+      redis.set(keys.control(this.s.queueKey), this.stopAs).then(() => true),
+      STOP_CALL_MS,
+      false,
+    );
+    if (!told) {
+      // Redis is away: no result can come through it, so there is nothing to wait for. Results
+      // workers post meanwhile wait in Redis for the resume.
+      for (const itemId of [...this.outstanding.keys()]) this.release(itemId);
+      return;
+    }
     for (const itemId of [...this.outstanding.keys()]) {
       const jobId = analyzeJobId(this.s.queueKey, itemId);
       const removed = await within(analyze.remove(jobId), STOP_CALL_MS, -1);

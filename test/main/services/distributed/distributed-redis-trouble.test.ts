@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture } from '../../../helpers/paths';
 import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
-import { itemsOf, startPicscan, tempDir, writeList, type Child } from './support';
+import { until } from '../../../helpers/until';
+import { FILES, imageType, itemsOf, startPicscan, startWorkerChild, tempDir, writeList, type Child } from './support';
 
-// A Redis that is there but not right for a batch: full (maxmemory with noeviction, the default
-// policy, refuses every write). The coordinator must say so in one line and keep the list intact.
+// A Redis that is not right for a batch: full (maxmemory with noeviction, the default policy,
+// refuses every write), or gone mid-run. The coordinator must say so in one line, keep the list
+// intact, and go on once Redis is back.
 
 let images: FixtureServer;
 const redises: TestRedis[] = [];
@@ -24,7 +26,30 @@ afterAll(async () => {
   await Promise.all(redises.map((r) => r.stop()));
 });
 
-describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes', { timeout: 120_000 }, () => {
+/** `n` distinct-URL items; each answers after `delayMs`. */
+function slowUrls(tag: string, n: number, delayMs: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const f = FILES[i % FILES.length]!;
+    const path = `/${tag}/${i}/${f}`;
+    images.route(path, { file: fixture(f), delayMs, headers: { 'content-type': imageType(f) } });
+    return images.url(path);
+  });
+}
+
+const doneCount = (db: string): number => {
+  try {
+    return itemsOf(db).filter((i) => i.status === 'done').length;
+  } catch {
+    return 0;
+  }
+};
+
+/** How long a pause may take with Redis gone: its stop calls time out (1 s each), the drain (2 s here), the closes. */
+const STOP_MS = 60_000;
+/** Once the summary is printed the process has nothing left to do. */
+const EXIT_AFTER_SUMMARY_MS = 20_000;
+
+describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes or goes away', { timeout: 300_000 }, () => {
   it('full (maxmemory reached): one line naming the refusal and the fix, exit 1, the batch kept for resume', async () => {
     const redis = await startRedis();
     redises.push(redis);
@@ -38,5 +63,30 @@ describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes
     expect(run.output()).not.toMatch(/unexpected error/);
     expect(run.output()).not.toMatch(/\n\s+at /); // no stack trace
     expect(itemsOf(db).map((i) => i.status)).toEqual(['queued']);
+  });
+
+  it('Ctrl-C while Redis is gone: the batch pauses and the process exits, not waiting for Redis forever', async () => {
+    const redis = await startRedis();
+    redises.push(redis);
+    const dir = tempDir('picscan-dist-redis-gone-stop-');
+    const db = join(dir, 'picscan.db');
+    const urls = slowUrls('gonestop', 12, 400);
+    const w = track(startWorkerChild(redis.url, 'abandoned'));
+    await w.waitFor(/ready/);
+    const coordinator = track(
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url, '--progress-every', '0.5'], {
+        PICSCAN_DIST_DRAIN_MS: '2000',
+      }),
+    );
+    await until('two results stored', () => doneCount(db) >= 2, 180_000);
+    await w.kill('SIGKILL');
+    await redis.stop();
+    coordinator.proc.kill('SIGINT');
+    await coordinator.waitFor(/Batch 1 paused; continue with: picscan resume 1/, STOP_MS);
+    const code = await Promise.race([coordinator.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), EXIT_AFTER_SUMMARY_MS))]);
+    expect(code, coordinator.output()).toBe(130);
+    const left = itemsOf(db);
+    expect(left.filter((i) => i.status === 'done').every((i) => i.results === 1)).toBe(true);
+    expect(left.filter((i) => i.status !== 'done').every((i) => i.status === 'queued')).toBe(true);
   });
 });
