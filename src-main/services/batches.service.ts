@@ -86,6 +86,8 @@ interface Runner {
   readonly haltError?: AppError;
   stop(as?: 'paused' | 'cancelled'): void;
   workers?(): WorkerStatus[];
+  /** Distributed runs: what is wrong with Redis right now, if anything. */
+  redisTrouble?(): string | undefined;
 }
 
 /** Events of a BatchService. */
@@ -604,7 +606,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   private snapshot(run: ActiveRun): BatchProgress {
     const p = run.tracker.snapshot();
     const workers = run.runner.workers?.();
-    return workers ? { ...p, workers } : p;
+    const redisTrouble = run.runner.redisTrouble?.();
+    return { ...p, ...(workers ? { workers } : {}), ...(redisTrouble ? { redisTrouble } : {}) };
   }
 
   private record(id: number): BatchRecord {

@@ -80,6 +80,8 @@ export interface BatchProgress {
   etaSeconds: number | null;
   /** Distributed batches: the workers connected to the queue (heartbeat within 15 s). */
   workers?: WorkerStatus[];
+  /** Distributed batches: what is wrong with Redis right now (unreachable, refusing writes); absent when all is well. */
+  redisTrouble?: string;
 }
 
 /** Filters for browsing and exporting results; every field optional, all combined with AND. */

@@ -18,7 +18,7 @@ import { ExitCode } from '../exit-codes';
 import { interruptible } from '../interruptible';
 import { contractFlag, countFlag, idArgument, minHeadScaleFlag, terminalText } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
-import { distributedBackend, distributedDeps, workersText, type RedisFlag } from './distributed-backend';
+import { distributedBackend, distributedDeps, distributedText, type RedisFlag } from './distributed-backend';
 
 /** `--db` and the app config, shared by every batch command. */
 export interface DbFlag extends RedisFlag {
@@ -122,7 +122,7 @@ async function openList(list: string, format: string): Promise<{ source: Readabl
 export function progressLine(p: BatchProgress): string {
   const c = p.counts;
   const eta = p.etaSeconds === null ? '?' : `${p.etaSeconds}s`;
-  return `batch ${p.batchId} ${p.status}: ${c.done + c.failed + c.skipped}/${c.total} (done ${c.done}, failed ${c.failed}) ${p.imagesPerSecond} img/s, ETA ${eta}${workersText(p.workers)}`;
+  return `batch ${p.batchId} ${p.status}: ${c.done + c.failed + c.skipped}/${c.total} (done ${c.done}, failed ${c.failed}) ${p.imagesPerSecond} img/s, ETA ${eta}${distributedText(p)}`;
 }
 
 /**
@@ -152,7 +152,7 @@ export async function followBatch(service: BatchService, id: number, everyS: num
     if (bar) {
       if (!bar.isActive) bar.start(c.total, 0, { failed: 0, rate: 0, workers: '' });
       bar.setTotal(c.total);
-      bar.update(c.done + c.failed + c.skipped, { failed: c.failed, rate: p.imagesPerSecond, workers: workersText(p.workers) });
+      bar.update(c.done + c.failed + c.skipped, { failed: c.failed, rate: p.imagesPerSecond, workers: distributedText(p) });
     } else if (Date.now() - lastLineMs >= everyS * 1000) {
       lastLineMs = Date.now();
       process.stderr.write(`${progressLine(p)}\n`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../../config';
 import { modelSetOf, parseRedisUrl, WORKER_GONE_MS } from '../../services/distributed';
 import type { BatchServiceDeps } from '../../services/batches.service';
-import type { Backend, WorkerStatus } from '../../shared/batch';
+import type { Backend, BatchProgress, WorkerStatus } from '../../shared/batch';
 import { terminalText } from '../flags';
 
 /** `--redis` of `batch` and `resume` (else `PICSCAN_REDIS_URL`): the Redis URL, password included. */
@@ -41,4 +41,9 @@ export function workersText(workers: WorkerStatus[] | undefined): string {
     .map((w) => (isLive(w) ? `${terminalText(w.name)} ${w.imagesPerSecond}/s` : `${terminalText(w.name)} gone`))
     .join(', ');
   return `, ${live.length} worker${live.length === 1 ? '' : 's'}${each ? ` (${each})` : ''}`;
+}
+
+/** The workers, then what is wrong with Redis if anything ("…; Redis at … unreachable for 12 s (…)"). */
+export function distributedText(p: BatchProgress): string {
+  return `${workersText(p.workers)}${p.redisTrouble ? `; ${terminalText(p.redisTrouble)}` : ''}`;
 }

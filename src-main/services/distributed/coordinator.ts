@@ -11,6 +11,7 @@ import type { RedisAddress } from './redis-url';
 import { ResultWriter } from './result-writer';
 import { within } from './deadline';
 import { writeRefusedError } from './write-refused';
+import { RedisHealth } from './redis-health';
 
 /** How long the coordinator waits for Redis to answer at the start of a run, ms. */
 export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
@@ -73,6 +74,7 @@ export class DistributedRunner {
   /** In-flight item id → when its job was (re-)added (ms). */
   private readonly outstanding = new Map<number, number>();
   private readonly roster: WorkerRoster;
+  private readonly health: RedisHealth;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -81,6 +83,7 @@ export class DistributedRunner {
   ) {
     this.t = { ...DEFAULT_TUNING, ...s.tuning };
     this.roster = new WorkerRoster(s.modelSet);
+    this.health = new RedisHealth(s.redis.redacted);
   }
 
   private storageFailure: unknown;
@@ -93,6 +96,11 @@ export class DistributedRunner {
   /** Workers serving this batch, for the progress line. */
   workers(): WorkerStatus[] {
     return this.roster.list();
+  }
+
+  /** What is wrong with Redis right now (unreachable, refusing writes), for the progress line. */
+  redisTrouble(): string | undefined {
+    return this.health.describe();
   }
 
   /** Stops feeding; `as` tells the workers whether the batch is paused or cancelled. */
@@ -121,7 +129,12 @@ export class DistributedRunner {
       );
     }
     const redis = new Redis(this.s.redis.url, connection as object);
-    redis.on('error', onError('connection'));
+    redis.on('error', (err: Error) => {
+      // A command's error is its caller's; only connection errors come as events.
+      this.health.unreachable(err.message);
+      onError('connection')(err);
+    });
+    redis.on('ready', () => this.health.reachable());
     const analyze = new Queue<AnalyzeJob>(analyzeQueueName(this.s.modelSet), { connection, prefix: PREFIX });
     const resultsName = resultsQueueName(this.s.queueKey);
     const resultsQueue = new Queue<ResultJob>(resultsName, { connection, prefix: PREFIX });
@@ -162,9 +175,16 @@ export class DistributedRunner {
     );
     consumer.on('error', onError('results consumer'));
 
+    // Also the periodic write that tells whether Redis still accepts writes.
     const announce = async (): Promise<void> => {
-      await redis.hset(keys.batches, this.s.queueKey, this.s.modelSet);
-      await redis.set(keys.control(this.s.queueKey), 'running');
+      try {
+        await redis.hset(keys.batches, this.s.queueKey, this.s.modelSet);
+        await redis.set(keys.control(this.s.queueKey), 'running');
+      } catch (err) {
+        this.health.writeFailed(err);
+        throw err;
+      }
+      this.health.writable();
     };
     const timers: NodeJS.Timeout[] = [];
     try {

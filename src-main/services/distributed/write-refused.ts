@@ -12,24 +12,24 @@ const WRITE_REFUSALS: ReadonlyArray<{ reply: RegExp; fix: string }> = [
   { reply: /^MISCONF\b/, fix: 'fix its snapshots (disk space, permissions of its dir) so it accepts writes again' },
 ];
 
-/** The fix for a reply that refuses a write, or undefined for any other error. */
-function refusal(err: unknown): string | undefined {
+/** For a reply that refuses a write: its first sentence and the fix; undefined for any other error. */
+export function writeRefusal(err: unknown): { reply: string; fix: string } | undefined {
   const message = err instanceof Error ? err.message : '';
-  return WRITE_REFUSALS.find((r) => r.reply.test(message))?.fix;
+  const fix = WRITE_REFUSALS.find((r) => r.reply.test(message))?.fix;
+  if (fix === undefined) return undefined;
+  return { reply: message.replace(/\.\s.*$/s, '').replace(/\.$/, ''), fix };
 }
-
-/** True when `err` is Redis refusing a write (memory full, read-only, failed snapshots). */
-export const isWriteRefused = (err: unknown): boolean => refusal(err) !== undefined;
 
 /**
  * `remote-failed` naming the server (without its password), its reply's first sentence and the
  * fix, for a write Redis refused; any other error is returned as it is.
  */
 export function writeRefusedError(address: RedisAddress, err: unknown): unknown {
-  const fix = refusal(err);
-  if (fix === undefined) return err;
-  const reply = (err as Error).message.replace(/\.\s.*$/s, '').replace(/\.$/, '');
-  return new AppError('remote-failed', `Redis at ${address.redacted} refuses writes (${reply}): ${fix}; then resume the batch.`, {
-    cause: err,
-  });
+  const refusal = writeRefusal(err);
+  if (!refusal) return err;
+  return new AppError(
+    'remote-failed',
+    `Redis at ${address.redacted} refuses writes (${refusal.reply}): ${refusal.fix}; then resume the batch.`,
+    { cause: err },
+  );
 }

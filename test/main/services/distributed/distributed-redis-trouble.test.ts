@@ -4,7 +4,7 @@ import { startFixtureServer, type FixtureServer } from '../../../helpers/http-se
 import { fixture } from '../../../helpers/paths';
 import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
 import { until } from '../../../helpers/until';
-import { FILES, imageType, itemsOf, startPicscan, startWorkerChild, tempDir, writeList, type Child } from './support';
+import { FILES, imageType, itemsOf, startPicscan, startWorkerChild, tempDir, writeList, type Child, type ItemRow } from './support';
 
 // A Redis that is not right for a batch: full (maxmemory with noeviction, the default policy,
 // refuses every write), or gone mid-run. The coordinator must say so in one line, keep the list
@@ -44,10 +44,23 @@ const doneCount = (db: string): number => {
   }
 };
 
+function expectEachOnce(items: ItemRow[], urls: string[]): void {
+  expect(items.map((i) => i.url).sort()).toEqual([...urls].sort());
+  for (const i of items) expect(i, i.url).toMatchObject({ status: 'done', results: 1 });
+}
+
 /** How long a pause may take with Redis gone: its stop calls time out (1 s each), the drain (2 s here), the closes. */
 const STOP_MS = 60_000;
 /** Once the summary is printed the process has nothing left to do. */
 const EXIT_AFTER_SUMMARY_MS = 20_000;
+
+/** Progress lines printed after `mark` (an offset into the output). */
+const linesAfter = (c: Child, mark: number): string[] =>
+  c
+    .output()
+    .slice(mark)
+    .split('\n')
+    .filter((l) => l.startsWith('batch '));
 
 describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes or goes away', { timeout: 300_000 }, () => {
   it('full (maxmemory reached): one line naming the refusal and the fix, exit 1, the batch kept for resume', async () => {
@@ -88,5 +101,56 @@ describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes
     const left = itemsOf(db);
     expect(left.filter((i) => i.status === 'done').every((i) => i.results === 1)).toBe(true);
     expect(left.filter((i) => i.status !== 'done').every((i) => i.status === 'queued')).toBe(true);
+  });
+  it('Redis gone mid-run, then back: the progress line says Redis is unreachable (not only "workers gone"), then the batch completes', async () => {
+    const redis = await startRedis();
+    redises.push(redis);
+    const dir = tempDir('picscan-dist-redis-gone-');
+    const db = join(dir, 'picscan.db');
+    const urls = slowUrls('gone', 12, 400);
+    const w = track(startWorkerChild(redis.url, 'patient'));
+    await w.waitFor(/ready/);
+    const coordinator = track(
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url, '--progress-every', '0.5'], {
+        PICSCAN_DIST_RECONCILE_MS: '1000',
+      }),
+    );
+    await until('two results stored', () => doneCount(db) >= 2, 180_000);
+    await redis.stop();
+    await coordinator.waitFor(
+      /Redis at redis:\/\/127\.0\.0\.1:\d+\/? unreachable for \d+ s \([^)]*ECONNREFUSED[^)]*\); waiting for it/,
+      60_000,
+    );
+    const mark = coordinator.output().length;
+    await redis.restart();
+    expect(await coordinator.exited, coordinator.output()).toBe(0);
+    expectEachOnce(itemsOf(db), urls);
+    // Once Redis is back the lines stop saying it is away.
+    expect(linesAfter(coordinator, mark).at(-1) ?? '').not.toMatch(/unreachable/);
+    await w.kill('SIGTERM');
+  });
+
+  it('Redis full mid-run, then freed: the progress line says Redis refuses writes, then the batch completes', async () => {
+    const redis = await startRedis();
+    redises.push(redis);
+    const dir = tempDir('picscan-dist-redis-full-');
+    const db = join(dir, 'picscan.db');
+    const urls = slowUrls('full', 12, 400);
+    const w = track(startWorkerChild(redis.url, 'thrifty'));
+    await w.waitFor(/ready/);
+    const coordinator = track(
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url, '--progress-every', '0.5'], {
+        PICSCAN_DIST_RECONCILE_MS: '1000',
+      }),
+    );
+    await until('two results stored', () => doneCount(db) >= 2, 180_000);
+    expect(redis.cli('CONFIG', 'SET', 'maxmemory', '1').trim()).toBe('OK');
+    await coordinator.waitFor(/Redis at redis:\/\/127\.0\.0\.1:\d+\/? refuses writes \(OOM[^)]*\) for \d+ s: .*maxmemory/, 60_000);
+    const mark = coordinator.output().length;
+    expect(redis.cli('CONFIG', 'SET', 'maxmemory', '0').trim()).toBe('OK');
+    expect(await coordinator.exited, coordinator.output()).toBe(0);
+    expectEachOnce(itemsOf(db), urls);
+    expect(linesAfter(coordinator, mark).at(-1) ?? '').not.toMatch(/refuses writes/);
+    await w.kill('SIGTERM');
   });
 });
