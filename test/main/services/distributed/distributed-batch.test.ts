@@ -80,7 +80,10 @@ describe.skipIf(!redisAvailable)('distributed batch (BullMQ on a real Redis)', {
     for (const u of urls) expect(images.hits(new URL(u).pathname)).toBe(1);
     expect(coordinator.output()).toMatch(/2 workers/);
     expect(stranger.output()).toMatch(/Refusing batch \w+: it was made for model set \w+…, this worker has \w+…/);
-    expect(redis.cli('KEYS', 'picscan:batch:*').trim()).toBe(''); // a finished batch leaves nothing behind
+    // A finished batch leaves nothing behind: neither its keys nor its results queue (whose event
+    // stream holds up to 10 000 entries, about 0.7 MB, per batch).
+    expect(redis.cli('KEYS', 'picscan:batch:*').trim()).toBe('');
+    expect(redis.cli('KEYS', 'picscan:results-*').trim()).toBe('');
   });
 
   it('an unreachable Redis: a clear message without the password, exit 1, the batch kept for resume', async () => {
