@@ -167,6 +167,9 @@ export class DistributedRunner {
           }
           throw err;
         }
+        // Taking a result is a write that Redis accepted: whatever was wrong with it is over, even
+        // before the other connections notice (each reconnects on its own schedule).
+        this.health.writable();
         if (effect !== 'ignored') this.roster.noteResult(job.data.worker);
         if (effect !== 'waiting') this.outstanding.delete(job.data.itemId);
         this.wake?.();
