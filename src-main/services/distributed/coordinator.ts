@@ -359,11 +359,12 @@ export class DistributedRunner {
   private async forget(redis: Redis, results: Queue<ResultJob>): Promise<void> {
     await redis.hdel(keys.batches, this.s.queueKey);
     await redis.del(keys.seen(this.s.queueKey));
-    // The batch's results queue too: its event stream alone keeps up to 10 000 entries (about
-    // 0.7 MB) per batch, which piled up in Redis batch after batch.
-    await results.obliterate({ force: true });
     if (this.stopAs === 'cancelled' && this.stopping) await redis.set(keys.control(this.s.queueKey), 'cancelled', 'EX', 3600);
     else await redis.del(keys.control(this.s.queueKey));
+    // The batch's results queue too (last: the control key above matters more to workers): its
+    // event stream alone keeps up to 10 000 entries (about 0.7 MB) per batch, which piled up in
+    // Redis batch after batch.
+    await results.obliterate({ force: true });
   }
 
   private nap(): Promise<void> {
