@@ -217,13 +217,11 @@ export class DistributedRunner {
       return this.stopping ? 'stopped' : 'finished';
     } finally {
       for (const t of timers) clearInterval(t);
-      // BullMQ's closes wait for Redis; without it they never settle and their clients go on
-      // reconnecting, which kept the process alive for good after it had said the batch paused.
-      // Then their connections are dropped instead.
-      // A BullMQ worker's close first waits for the jobs in hand, through Redis: with Redis away it
-      // never gets further, and its lock-renewal timer kept the process alive for good after it had
-      // said the batch paused. Then it is closed at once: a result it was writing stays in Redis
-      // and is stored (once) by the resume.
+      // BullMQ's closes wait for Redis. The results consumer first waits for the jobs in hand: with
+      // Redis away it never got further, and its lock-renewal timer kept the process alive for good
+      // after it had said the batch paused. It is then closed at once (a result it was writing
+      // stays in Redis and is stored once by the resume), and the queues' connections, which would
+      // go on reconnecting, are dropped.
       const reachable = await within(
         redis.ping().then(() => true),
         STOP_CALL_MS,
