@@ -56,6 +56,27 @@ describe('BatchRow', () => {
     expect(screen.getByText(/distributed workers/)).toBeTruthy();
     const workers = screen.getByTestId('batch-workers').textContent!.replace(/\s+/g, ' ').trim();
     expect(workers).toBe('1 worker · box-a 3.5 img/s · box-b —');
+    expect(screen.queryByTestId('batch-redis')).toBeNull();
+  });
+
+  it('says when Redis is unreachable or refuses writes, not only that the workers are gone', () => {
+    const b: BatchSummary = { ...batch('running'), backend: { kind: 'distributed', redisUrl: 'redis://queue:6379', queueKey: 'ab12' } };
+    const trouble = 'Redis at redis://queue:6379 unreachable for 12 s (connect ECONNREFUSED 10.0.0.5:6379); waiting for it';
+    render(BatchRow, {
+      batch: b,
+      progress: {
+        batchId: 4,
+        status: 'running',
+        counts: b.counts,
+        imagesPerSecond: 0,
+        etaSeconds: null,
+        workers: [{ name: 'box-a', version: '0.1.0', done: 40, imagesPerSecond: 0, lastSeenMs: 60_000 }],
+        redisTrouble: trouble,
+      },
+      onaction: () => {},
+      onopen: () => {},
+    });
+    expect(screen.getByTestId('batch-redis').textContent).toBe(trouble);
   });
 
   it('offers resume for a paused batch and shows its row error', async () => {
