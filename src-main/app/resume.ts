@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../config';
 import type { BatchService } from '../services/batches.service';
@@ -8,11 +8,18 @@ const resumeFile = (config: AppConfig): string => join(config.dataDir, 'resume-o
 /**
  * Notes the batches this process runs now, before a shutdown pauses them, so the next start
  * resumes them. Not those another process runs on the same file: that process stops them
- * itself, and one its user paused there must stay paused.
+ * itself, and one its user paused there must stay paused. Added to what another process on the
+ * same data folder noted before it (two `picscan serve`, or serve and the app, stopped one after
+ * the other): each used to replace the file, and the first one's batches stayed paused.
  */
 export function noteRunning(config: AppConfig, service: BatchService): void {
   const running = service.runningHere();
-  if (running.length) writeFileSync(resumeFile(config), JSON.stringify(running));
+  if (!running.length) return;
+  const noted = [...new Set([...pausedByShutdown(config), ...running])];
+  // Written beside and renamed: a reader never sees half a file.
+  const temp = `${resumeFile(config)}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(noted));
+  renameSync(temp, resumeFile(config));
 }
 
 function pausedByShutdown(config: AppConfig): number[] {

@@ -101,4 +101,54 @@ describe('picscan serve after a crash', () => {
       watch.close();
     }
   });
+
+  it('resumes on start what two servers on one data folder were running when each was stopped', SLOW, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-serve-two-'));
+    const db = join(dir, 'picscan.db');
+    const env = { PICSCAN_DATA_DIR: dir };
+    // Opened once the first batch has made the file.
+    let watch: ReturnType<typeof openDatabase> | undefined;
+    const reader = (): ReturnType<typeof openDatabase> => (watch ??= openDatabase(db, { readonly: true }));
+    const doneIn = (id: number): number =>
+      (reader().prepare(`SELECT count(*) AS n FROM items WHERE batch_id = ? AND status = 'done'`).get(id) as { n: number }).n;
+    const statusOf = (id: number): string =>
+      (reader().prepare('SELECT status FROM batches WHERE id = ?').get(id) as { status: string }).status;
+    const serves: ReturnType<typeof startPicscan>[] = [];
+    try {
+      // Each server takes over one crashed batch: serve resumes on start only what no live process holds.
+      for (const id of [1, 2]) {
+        const list = join(dir, `list-${id}.txt`);
+        writeFileSync(list, `${(await slowImages(N * 5, `/two-${id}`, 150)).join('\n')}\n`);
+        const batch = startPicscan(
+          ['batch', list, '--db', db, '--features', 'Color', '--details', '', '--concurrency', '1', '--download-concurrency', '1'],
+          { env },
+        );
+        await until(`batch ${id} imported`, () => (batch.stderrSoFar().includes(`Batch ${id}:`) ? true : undefined));
+        await until(`batch ${id} under way`, () => (doneIn(id) >= 2 ? true : undefined));
+        batch.child.kill('SIGKILL');
+        await batch.done;
+        const serve = startPicscan(['serve', '--http', '--port', '0', '--db', db], { env, timeoutMs: 200_000 });
+        serves.push(serve);
+        const before = doneIn(id);
+        await until(`serve ${id} runs batch ${id}`, () => (doneIn(id) > before + 1 ? true : undefined));
+      }
+      for (const serve of serves.splice(0)) {
+        serve.child.kill('SIGTERM');
+        expect((await serve.done).code).toBe(0);
+      }
+      expect([statusOf(1), statusOf(2)]).toEqual(['paused', 'paused']);
+
+      // Before, the second server's note replaced the first's: batch 1 stayed paused.
+      const third = startPicscan(['serve', '--http', '--port', '0', '--db', db], { env, timeoutMs: 200_000 });
+      serves.push(third);
+      const at = [doneIn(1), doneIn(2)];
+      await until('both batches run again', () => (doneIn(1) > at[0]! && doneIn(2) > at[1]! ? true : undefined));
+    } finally {
+      for (const serve of serves) {
+        serve.child.kill('SIGTERM');
+        await serve.done;
+      }
+      watch?.close();
+    }
+  });
 });
