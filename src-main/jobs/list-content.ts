@@ -6,22 +6,10 @@ import { CONTENT_LABELS, sniffContent, type ContentType } from '../intake';
  * and a 40 KB JPEG became a batch of 154 "URLs" that all failed.
  */
 
-/** Binary formats by their magic bytes (intake/sniff.ts), as the message names them. */
-const BINARY_KINDS: ReadonlySet<ContentType> = new Set([
-  'jpeg',
-  'png',
-  'gif',
-  'webp',
-  'bmp',
-  'tiff',
-  'ico',
-  'heif',
-  'avif',
-  'jpeg-xl',
-  'pdf',
-  'gzip',
-]);
+/** Images by their magic bytes (intake/sniff.ts), as the message names them. */
 const IMAGE_KINDS: ReadonlySet<ContentType> = new Set(['jpeg', 'png', 'gif', 'webp', 'bmp', 'tiff', 'ico', 'heif', 'avif', 'jpeg-xl']);
+/** Other binary formats sniffed there. */
+const BINARY_KINDS: ReadonlySet<ContentType> = new Set([...IMAGE_KINDS, 'pdf', 'gzip']);
 
 /** ZIP's local file header: .zip, and Excel's .xlsx, LibreOffice's .ods. */
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04] as const;
