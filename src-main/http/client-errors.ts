@@ -4,6 +4,7 @@ import { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Logger } from '../core';
 import { errorReply, type ApiError } from './error-body';
+import { TRANSPORT_AZURE } from './errors';
 import { routeFamily } from './route-family';
 
 /** Node's parser errors mapped to API errors; anything else is unparsable HTTP (400). */
@@ -13,11 +14,11 @@ function clientError(code: string | undefined): ApiError {
       code: 'invalid-input',
       message: 'The request was not received in time; the connection is closed.',
       status: 408,
-      azure: 'Timeout',
+      azure: TRANSPORT_AZURE.timeout,
     };
   if (code === 'HPE_HEADER_OVERFLOW')
-    return { code: 'invalid-input', message: 'The request head is too large.', status: 431, azure: 'RequestHeaderFieldsTooLarge' };
-  return { code: 'invalid-input', message: 'The request is not valid HTTP.', status: 400, azure: 'BadRequest' };
+    return { code: 'invalid-input', message: 'The request head is too large.', status: 431, azure: TRANSPORT_AZURE.headTooLarge };
+  return { code: 'invalid-input', message: 'The request is not valid HTTP.', status: 400, azure: TRANSPORT_AZURE.badRequest };
 }
 
 /** Method and target of the request line in the bytes that failed, when it is there (never logged whole). */

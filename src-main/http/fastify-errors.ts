@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toWireError, type Logger } from '../core';
 import { errorReply, type ApiError } from './error-body';
+import { TRANSPORT_AZURE } from './errors';
 import { KAIROS } from '../shared/api-errors';
 import { routeFamily } from './route-family';
 
@@ -25,7 +26,7 @@ export function fromFastifyError(err: FastifyError, log: Logger): ApiError {
         code: 'invalid-input',
         message: UNSUPPORTED_MEDIA,
         status: 415,
-        azure: 'UnsupportedMediaType',
+        azure: TRANSPORT_AZURE.unsupportedMediaType,
         kairos: KAIROS.unsupportedMediaType,
       };
     case 'FST_ERR_CTP_INVALID_JSON_BODY': // Fastify 5's JSON parse error (no longer a SyntaxError)
@@ -53,7 +54,7 @@ export function badUrl(): ApiError {
     code: 'invalid-input',
     message: 'The request URL is not valid: check its percent-encoding (e.g. %20 for a space).',
     status: 400,
-    azure: 'BadRequest',
+    azure: TRANSPORT_AZURE.badRequest,
     kairos: KAIROS.invalidParameter,
   };
 }

@@ -8,6 +8,7 @@ import { analyzeParamsSchema, detectParamsSchema, thumbnailParamsSchema } from '
 import { KAIROS, wireMapping } from '../shared/api-errors';
 import type { ErrorCode } from '../shared/errors';
 import { COLOR_NAMES } from '../shared/spec';
+import { TRANSPORT_AZURE } from './errors';
 
 /** Every error code (compile-checked: a new code fails here until listed). */
 const ERROR_CODES = Object.keys({
@@ -49,8 +50,8 @@ const ERROR_CODES = Object.keys({
 
 const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
 
-/** Azure-style codes of analyze and thumbnail failures (415 adds `UnsupportedMediaType`). */
-export const AZURE_CODES = unique([...ERROR_CODES.map((c) => wireMapping(c).azure), 'UnsupportedMediaType']).sort();
+/** Azure-style codes of analyze and thumbnail failures, with the transport refusals' (415, 408, 431…). */
+export const AZURE_CODES = unique([...ERROR_CODES.map((c) => wireMapping(c).azure), ...Object.values(TRANSPORT_AZURE)]).sort();
 /** Kairos ErrCodes of detect failures (415 adds `unsupportedMediaType`). */
 export const KAIROS_CODES = unique<number>([...ERROR_CODES.map((c) => wireMapping(c).kairos), KAIROS.unsupportedMediaType]).sort(
   (a, b) => a - b,
@@ -194,9 +195,11 @@ const FAILURES = {
   401: 'No key, unknown or revoked key.',
   402: 'Balance below 0.09 ¢ or below the price.',
   403: 'Key on the free tier (not offered).',
+  408: 'The request did not arrive in time; the connection is closed.',
   413: 'Body over 64 KiB.',
   415: 'Not `application/json` (uploads, raw bytes, forms).',
   429: 'Per-minute, daily or monthly bound reached; see `Retry-After`.',
+  431: 'Request head too large; the connection is closed.',
   500: 'Model failure or unexpected error.',
 } as const;
 

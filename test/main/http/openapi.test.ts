@@ -3,6 +3,7 @@
  * responses of every route (successes and errors, on the real models) validate against it.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { connect } from 'node:net';
 import OpenAPIBackend from 'openapi-backend';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +72,25 @@ async function validated(x: Exchange): Promise<{ status: number; contentType: st
   return { status: res.statusCode, contentType, body };
 }
 
+/** One exchange on a raw socket (requests no HTTP client would send); the server closes after it. */
+function rawExchange(url: string, text: string): Promise<{ status: number; contentType: string; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text));
+    let out = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (out += d));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      const [head = '', ...rest] = out.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      if (!status) return reject(new Error(`no HTTP reply: ${JSON.stringify(out.slice(0, 200))}`));
+      const contentType = /^content-type:\s*([^;\r\n]+)/im.exec(head)?.[1]?.trim() ?? '';
+      resolve({ status, contentType, text: rest.join('\r\n\r\n') });
+    });
+  });
+}
+
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -89,7 +109,7 @@ describe('OpenAPI document', () => {
       for (const method of ['get', 'post']) {
         const op = doc.paths[path]?.[method] as { responses: Record<string, unknown> } | undefined;
         expect(op, `${method} ${path}`).toBeDefined();
-        expect(Object.keys(op!.responses).sort()).toEqual(['200', '400', '401', '402', '403', '413', '415', '429', '500']);
+        expect(Object.keys(op!.responses).sort()).toEqual(['200', '400', '401', '402', '403', '408', '413', '415', '429', '431', '500']);
       }
     }
     expect(doc.paths['/openapi.json']?.get).toBeDefined();
@@ -216,6 +236,34 @@ describe('real responses validate against the document', () => {
       expect(broken.status).toBe(400);
     }
   });
+
+  it('connection-level refusals (unparsable HTTP, oversized head, timeout) on every operation', async () => {
+    // What Node refuses before a route runs still answers in the operation's shape: the document must say so.
+    const slow = await startApi({ operations: ops, timeouts: { headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 } });
+    try {
+      for (const path of ['/ai/vision/analyze', '/ai/faces/detect', '/ai/vision/thumbnail']) {
+        const head = (extra: string): string => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nkey: ${key}\r\n${extra}`;
+        const cases = [
+          { url: api.url, raw: head('Content-Length: ten\r\n\r\n'), status: 400 },
+          { url: api.url, raw: head(`X-Pad: ${'a'.repeat(20_000)}\r\n\r\n`), status: 431 },
+          // The body never arrives in full: the request timeout answers.
+          { url: slow.url, raw: head('Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"im'), status: 408 },
+        ];
+        for (const c of cases) {
+          const res = await rawExchange(c.url, c.raw);
+          expect(res.status, `${path} → ${res.status}`).toBe(c.status);
+          const operation = backend.matchOperation({ method: 'post', path, headers: {} })!;
+          const declared = (operation.responses as Record<string, { content: Record<string, unknown> }>)[String(res.status)];
+          expect(declared, `${path} → ${res.status} is declared`).toBeDefined();
+          expect(Object.keys(declared!.content)).toContain(res.contentType);
+          const result = backend.validateResponse(JSON.parse(res.text), operation, res.status);
+          expect(result.errors ?? [], `${path} → ${res.status}: ${res.text.slice(0, 300)}`).toEqual([]);
+        }
+      }
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
 
   it('the document itself', async () => {
     expect((await validated({ method: 'GET', path: '/openapi.json' })).status).toBe(200);
