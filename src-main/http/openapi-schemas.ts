@@ -186,8 +186,8 @@ export const genericErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string() }), trace_id: z.string() })
   .meta({ id: 'Error' });
 
-const keyQuery = { key: z.string().optional().describe('API key (the GET form; header `key` also works).') };
-const keyHeader = z.object({ key: z.string().optional().describe('API key (the POST form; query `key` also works).') });
+const keyQuery = { key: z.string().optional().describe('API key in the query (the GET form; header `key` also works).') };
+const keyHeader = z.object({ key: z.string().optional().describe('API key in a header (the POST form; query `key` also works).') });
 
 /** HTTP statuses of refusals and failures, with what each means. */
 const FAILURES = {
@@ -212,14 +212,23 @@ type Method = 'GET' | 'POST';
 /** `analyzeGet`, `detectPost`, …: one operation id per path and method. */
 const operationId = (name: string, method: Method): string => `${name}${method === 'GET' ? 'Get' : 'Post'}`;
 
-/** Request part of a route schema: query (GET, with `key`) or JSON body plus header `key` (POST). */
+/**
+ * Request part of a route schema, as `callFromRequest` reads a request: the key from header or
+ * query on both methods; GET parameters in the query; POST parameters in the JSON body merged
+ * over the query string, so on POST each parameter may sit in either and neither is required on
+ * its own (the operation refuses a required one missing from both).
+ */
 function request(method: Method, schema: z.ZodObject | z.ZodPipe<z.ZodObject, z.ZodType>) {
   // Documentation only (routes parse themselves): a transformed schema is described by its input.
   const params = schema instanceof z.ZodPipe ? schema.in : schema;
   return method === 'GET'
-    ? { querystring: params.extend(keyQuery) }
-    : { body: params, headers: keyHeader, querystring: z.object(keyQuery) };
+    ? { querystring: params.extend(keyQuery), headers: keyHeader }
+    : { body: params.partial(), headers: keyHeader, querystring: params.partial().extend(keyQuery) };
 }
+
+/** What the POST form adds to an operation's description: where its required parameters may be. */
+const postNote = (method: Method, required: string): string =>
+  method === 'POST' ? ` The JSON body is merged over the query string: ${required} must be in one of them.` : '';
 
 /** Route schema of `/ai/vision/analyze`. */
 export function analyzeRouteSchema(method: Method) {
@@ -227,7 +236,8 @@ export function analyzeRouteSchema(method: Method) {
     operationId: operationId('analyze', method),
     summary: 'Analyze an image',
     description:
-      'Categories, tags, description, faces, image type, adult scores and colours of one image (spec §4.1). One transaction when it succeeds.',
+      'Categories, tags, description, faces, image type, adult scores and colours of one image (spec §4.1). One transaction when it succeeds.' +
+      postNote(method, '`image`'),
     tags: ['vision'],
     ...request(method, analyzeParamsSchema),
     response: {
@@ -253,7 +263,7 @@ export function detectRouteSchema(method: Method, alias = false) {
   return {
     operationId: operationId(alias ? 'train' : 'detect', method),
     summary: alias ? 'Detect faces (alias of /ai/faces/detect)' : 'Detect faces',
-    description: `Faces with landmarks, pose, quality and attributes (spec §4.2). Parameter and image problems come as Kairos \`Errors\` with HTTP 200; ${KAIROS.noFaces} (no faces) and ${KAIROS.tooManyFaces} (too many) are charged.`,
+    description: `Faces with landmarks, pose, quality and attributes (spec §4.2). Parameter and image problems come as Kairos \`Errors\` with HTTP 200; ${KAIROS.noFaces} (no faces) and ${KAIROS.tooManyFaces} (too many) are charged.${postNote(method, '`image`')}`,
     tags: ['faces'],
     ...request(method, detectParamsSchema),
     response: {
@@ -271,7 +281,8 @@ export function thumbnailRouteSchema(method: Method) {
     operationId: operationId('thumbnail', method),
     summary: 'Make a thumbnail',
     description:
-      'The image scaled and cropped to exactly `width × height`: JPEG for JPEG input, PNG for PNG input. With `smartCropping` the crop holds the faces, else the main subject, else the most salient region. One transaction at the tier price.',
+      'The image scaled and cropped to exactly `width × height`: JPEG for JPEG input, PNG for PNG input. With `smartCropping` the crop holds the faces, else the main subject, else the most salient region. One transaction at the tier price.' +
+      postNote(method, '`image`, `width` and `height`'),
     tags: ['vision'],
     ...request(method, thumbnailParamsSchema),
     response: {

@@ -41,7 +41,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     // Routes without tags (the web-mode UI bridge, the reference page's assets) are not API.
     hideUntagged: true,
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => optionalBodies(jsonSchemaTransformObject(input)),
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: API_DOCS_PATH,
@@ -65,6 +65,21 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       async () => app.swagger(),
     );
   });
+}
+
+/**
+ * Marks a request body none of whose properties is required as optional. @fastify/swagger marks
+ * every body required (Fastify demands one when it validates bodies), but these routes validate
+ * themselves and take POST parameters from the query string too, so a POST with no body is valid.
+ */
+function optionalBodies<T>(doc: T): T {
+  const paths = (doc as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  for (const operation of Object.values(paths).flatMap((item) => Object.values(item))) {
+    const body = (operation as { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: unknown[] } }> } })
+      .requestBody;
+    if (body && Object.values(body.content ?? {}).every((media) => !media.schema?.required?.length)) body.required = false;
+  }
+  return doc;
 }
 
 /**

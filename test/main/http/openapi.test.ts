@@ -265,6 +265,61 @@ describe('real responses validate against the document', () => {
     }
   }, 60_000);
 
+  it('requests the server accepts are valid against the document (key in either place, POST parameters in the query)', async () => {
+    const thumb = { image: images.url('/portrait.jpg'), width: '8', height: '8' };
+    const accepted: Array<{
+      method: 'get' | 'post';
+      path: string;
+      query: Record<string, string>;
+      headers: Record<string, string>;
+      body?: unknown;
+    }> = [
+      // GET with the key in header `key`, as the POST form sends it.
+      { method: 'get', path: '/ai/vision/thumbnail', query: thumb, headers: { key } },
+      // POST without a body: the query string carries the parameters.
+      { method: 'post', path: '/ai/vision/thumbnail', query: thumb, headers: { key } },
+      // POST whose body holds some parameters and the query the rest (the body is merged over the query).
+      { method: 'post', path: '/ai/vision/thumbnail', query: { image: thumb.image }, headers: { key }, body: { width: 8, height: 8 } },
+      {
+        method: 'post',
+        path: '/ai/vision/analyze',
+        query: { details: 'Landmarks' },
+        headers: { key },
+        body: { image: images.url('/cat.jpg'), features: 'Color' },
+      },
+      {
+        method: 'post',
+        path: '/ai/faces/detect',
+        query: { minHeadScale: '0.1' },
+        headers: { key },
+        body: { image: images.url('/portrait.jpg') },
+      },
+    ];
+    for (const x of accepted) {
+      const qs = new URLSearchParams(x.query).toString();
+      const res = await request(`${api.url}${x.path}?${qs}`, {
+        method: x.method.toUpperCase() as 'GET' | 'POST',
+        headers: { ...x.headers, ...(x.body !== undefined && { 'content-type': 'application/json' }) },
+        body: x.body === undefined ? undefined : JSON.stringify(x.body),
+      });
+      const text = Buffer.from(await res.body.arrayBuffer()).toString('latin1');
+      const label = `${x.method} ${x.path}?${Object.keys(x.query).join('&')} ${JSON.stringify(x.body ?? null)}`;
+      expect(res.statusCode, label).toBe(200);
+      expect(text, label).not.toMatch(/"Errors"|"status":false/);
+      const result = backend.validateRequest({ method: x.method, path: x.path, query: x.query, headers: x.headers, body: x.body });
+      expect(result.errors ?? [], label).toEqual([]);
+      // Declared, not merely tolerated: a client generator offers only what the document lists.
+      const op = backend.matchOperation({ method: x.method, path: x.path, headers: {} })!;
+      const declared = (op.parameters ?? []) as Array<{ in: string; name: string }>;
+      for (const [name, where] of [...Object.keys(x.query).map((n) => [n, 'query']), ...Object.keys(x.headers).map((n) => [n, 'header'])]) {
+        expect(
+          declared.some((p) => p.in === where && p.name === name),
+          `${label}: ${where} parameter ${name} is declared`,
+        ).toBe(true);
+      }
+    }
+  }, 120_000);
+
   it('the document itself', async () => {
     expect((await validated({ method: 'GET', path: '/openapi.json' })).status).toBe(200);
   });
