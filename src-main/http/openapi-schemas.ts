@@ -203,9 +203,34 @@ const FAILURES = {
   500: 'Model failure or unexpected error.',
 } as const;
 
-const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+/**
+ * Response headers the API sets, as plain JSON Schema (the zod transform drops a response's
+ * `headers`; `openapi.ts` carries them over). Every response has `X-Trace-Id`.
+ */
+export const TRACE_HEADER = {
+  'X-Trace-Id': { type: 'string', description: 'Id of this request in the server log; the body repeats it as `trace_id`.' },
+} as const;
+const TRANSACTION_HEADER = {
+  'X-Transaction-Id': { type: 'string', description: 'The charged transaction; absent when nothing was charged.' },
+} as const;
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { type: 'integer', minimum: 0, description: 'Seconds until the bound that was reached admits a call again.' },
+} as const;
+/** Headers of a success: charged calls name their transaction. */
+const CHARGED = { ...TRACE_HEADER, ...TRANSACTION_HEADER };
+
+const json = <T extends z.ZodType>(description: string, schema: T, headers: object = TRACE_HEADER) => ({
+  description,
+  content: { 'application/json': { schema } },
+  headers,
+});
 const failures = <T extends z.ZodType>(schema: T) =>
-  Object.fromEntries(Object.entries(FAILURES).map(([status, description]) => [status, json(description, schema)]));
+  Object.fromEntries(
+    Object.entries(FAILURES).map(([status, description]) => [
+      status,
+      json(description, schema, status === '429' ? { ...TRACE_HEADER, ...RETRY_AFTER_HEADER } : TRACE_HEADER),
+    ]),
+  );
 
 type Method = 'GET' | 'POST';
 
@@ -241,7 +266,7 @@ export function analyzeRouteSchema(method: Method) {
     tags: ['vision'],
     ...request(method, analyzeParamsSchema),
     response: {
-      200: json('The analysis envelope; `X-Transaction-Id` names the charge.', analyzeEnvelopeSchema),
+      200: json('The analysis envelope; `X-Transaction-Id` names the charge.', analyzeEnvelopeSchema, CHARGED),
       ...failures(analyzeEnvelopeSchema),
     },
   };
@@ -267,7 +292,11 @@ export function detectRouteSchema(method: Method, alias = false) {
     tags: ['faces'],
     ...request(method, detectParamsSchema),
     response: {
-      200: json(`Faces found, or Kairos errors (${DETECT_BODY_CODES.join(', ')}).`, z.union([detectSuccessSchema, detectErrorsSchema])),
+      200: json(
+        `Faces found, or Kairos errors (${DETECT_BODY_CODES.join(', ')}).`,
+        z.union([detectSuccessSchema, detectErrorsSchema]),
+        CHARGED,
+      ),
       400: json(`Malformed JSON (ErrCode ${KAIROS.invalidParameter}).`, detectErrorsSchema),
       ...Object.fromEntries(Object.entries(errors).filter(([s]) => s !== '400')),
     },
@@ -289,6 +318,7 @@ export function thumbnailRouteSchema(method: Method) {
       200: {
         description: 'The thumbnail bytes; `X-Transaction-Id` names the charge.',
         content: { 'image/jpeg': { schema: image }, 'image/png': { schema: image } },
+        headers: CHARGED,
       },
       ...failures(thumbnailFailureSchema),
     },

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { appRoot } from '../config';
+import { TRACE_HEADER } from './openapi-schemas';
 
 /** Where the document and the reference page are served. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -40,7 +41,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     // Routes without tags (the web-mode UI bridge, the reference page's assets) are not API.
     hideUntagged: true,
-    transform: jsonSchemaTransform,
+    transform: (input) => withResponseHeaders(input.schema, jsonSchemaTransform(input)),
     transformObject: (input) => optionalBodies(jsonSchemaTransformObject(input)),
   });
   await app.register(fastifySwaggerUi, {
@@ -58,13 +59,33 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           summary: 'This OpenAPI 3.1 document',
           tags: ['meta'],
           response: {
-            200: { description: 'The document.', content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }) } } },
+            200: {
+              description: 'The document.',
+              content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }) } },
+              headers: TRACE_HEADER,
+            },
           },
         },
       },
       async () => app.swagger(),
     );
   });
+}
+
+type RouteSchema = { response?: Record<string, unknown> } | undefined;
+
+/**
+ * Puts each response's `headers` (plain JSON Schema) back after the zod transform, which keeps
+ * only a response's description and content; @fastify/swagger then documents them.
+ */
+function withResponseHeaders<T extends { schema?: unknown }>(original: unknown, transformed: T): T {
+  const from = (original as RouteSchema)?.response ?? {};
+  const to = (transformed.schema as RouteSchema)?.response ?? {};
+  for (const [status, response] of Object.entries(from)) {
+    const headers = (response as { headers?: object } | undefined)?.headers;
+    if (headers && to[status]) (to[status] as { headers?: object }).headers = headers;
+  }
+  return transformed;
 }
 
 /**

@@ -50,7 +50,10 @@ interface Exchange {
   headers?: Record<string, string>;
 }
 
-/** Sends a request and validates status, content type and body against the document. */
+/** Headers the API itself sets (trace, charge, when to retry). */
+const API_HEADERS = ['x-trace-id', 'x-transaction-id', 'retry-after'];
+
+/** Sends a request and validates status, content type, API headers and body against the document. */
 async function validated(x: Exchange): Promise<{ status: number; contentType: string; body: unknown }> {
   const qs = x.query ? `?${new URLSearchParams(x.query).toString()}` : '';
   const res = await request(`${api.url}${x.path}${qs}`, {
@@ -65,6 +68,11 @@ async function validated(x: Exchange): Promise<{ status: number; contentType: st
   const declared = (operation!.responses as Record<string, { content: Record<string, unknown> }>)[String(res.statusCode)];
   expect(declared, `${x.method} ${x.path} → ${res.statusCode} is declared`).toBeDefined();
   expect(Object.keys(declared!.content), `${x.method} ${x.path} → ${res.statusCode} ${contentType}`).toContain(contentType);
+  // The API's own headers are declared on the response that carries them (client generators expose only those).
+  const declaredHeaders = Object.keys((declared as { headers?: Record<string, unknown> }).headers ?? {}).map((h) => h.toLowerCase());
+  for (const header of API_HEADERS.filter((h) => res.headers[h] !== undefined)) {
+    expect(declaredHeaders, `${x.method} ${x.path} → ${res.statusCode} declares ${header}`).toContain(header);
+  }
   if (contentType !== 'application/json') return { status: res.statusCode, contentType, body: bytes };
   const body = JSON.parse(bytes.toString('utf8')) as unknown;
   const result = backend.validateResponse(body, operation!, res.statusCode);
@@ -319,6 +327,20 @@ describe('real responses validate against the document', () => {
       }
     }
   }, 120_000);
+
+  it('rate limited: 429 with Retry-After, as declared', async () => {
+    const limited = api.api.keys.create({ name: 'limited', tier: 'basic', creditMicrocents: 100_000_000 }).key;
+    // The basic tier admits 100 calls a minute; the window may turn over once while this runs.
+    let res: Awaited<ReturnType<typeof validated>> | undefined;
+    for (let i = 0; i < 250 && res?.status !== 429; i++) {
+      res = await validated({
+        method: 'GET',
+        path: '/ai/vision/thumbnail',
+        query: { image: images.url('/cat.jpg'), width: '4', height: '4', key: limited },
+      });
+    }
+    expect(res?.status).toBe(429);
+  }, 180_000);
 
   it('the document itself', async () => {
     expect((await validated({ method: 'GET', path: '/openapi.json' })).status).toBe(200);
