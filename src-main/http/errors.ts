@@ -13,6 +13,7 @@ export const TRANSPORT_AZURE = {
   timeout: 'Timeout',
   headTooLarge: 'RequestHeaderFieldsTooLarge',
   unsupportedMediaType: 'UnsupportedMediaType',
+  unavailable: 'ServiceUnavailable',
 } as const;
 
 /** Detect-route HTTP status: 200 for everything Kairos reports in the body, else the transport status. */

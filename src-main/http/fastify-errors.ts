@@ -48,6 +48,17 @@ export function fromFastifyError(err: FastifyError, log: Logger): ApiError {
   return toWireError(err);
 }
 
+/** A call that arrives while the server shuts down (on a connection still busy with an earlier one). */
+export function shuttingDown(): ApiError {
+  return {
+    code: 'internal',
+    message: 'The server is shutting down: retry the call in a moment.',
+    status: 503,
+    azure: TRANSPORT_AZURE.unavailable,
+    kairos: KAIROS.internal,
+  };
+}
+
 /** A request target that cannot be decoded (bad percent-encoding, over-long parameter). */
 export function badUrl(): ApiError {
   return {

@@ -201,6 +201,7 @@ const FAILURES = {
   429: 'Per-minute, daily or monthly bound reached; see `Retry-After`.',
   431: 'Request head too large; the connection is closed.',
   500: 'Model failure or unexpected error.',
+  503: 'The server is shutting down; retry in a moment.',
 } as const;
 
 /**

@@ -5,7 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest }
 import { silentLogger, type Logger } from '../core';
 import type { ApiServices } from '../services/api';
 import { clientErrorHandler, requestTracker } from './client-errors';
-import { fromFastifyError, sendError } from './fastify-errors';
+import { fromFastifyError, sendError, shuttingDown } from './fastify-errors';
 import { registerOpenApi } from './openapi';
 import { loggablePath } from './route-family';
 import { facesRoutes } from './routes/faces';
@@ -71,7 +71,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // Fastify's own 503 would be a bare body of its own without a trace id: the hook below answers.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     clientErrorHandler: clientErrorHandler(log, requests),
     // Requests Fastify cannot route (a URL with bad percent-encoding): its default reply quotes
@@ -92,8 +93,15 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
   // Only JSON bodies: uploads, raw bytes and form posts get a clear 415.
   app.removeContentTypeParser(['text/plain']);
 
+  // Calls still arriving on busy kept-alive connections once close() has begun get a 503 in
+  // their route's shape; Fastify has already set `Connection: close` on them.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-trace-id', String(request.id));
+    if (closing) return sendError(reply, request, shuttingDown());
   });
   app.addHook('onResponse', async (request, reply) => logRequest(log, request, reply.statusCode, reply.elapsedTime));
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, request, fromFastifyError(err, log)));

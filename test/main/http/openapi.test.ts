@@ -3,10 +3,11 @@
  * responses of every route (successes and errors, on the real models) validate against it.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import OpenAPIBackend from 'openapi-backend';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpServer } from '../../../src-main/http';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { fixture } from '../../helpers/paths';
@@ -117,7 +118,20 @@ describe('OpenAPI document', () => {
       for (const method of ['get', 'post']) {
         const op = doc.paths[path]?.[method] as { responses: Record<string, unknown> } | undefined;
         expect(op, `${method} ${path}`).toBeDefined();
-        expect(Object.keys(op!.responses).sort()).toEqual(['200', '400', '401', '402', '403', '408', '413', '415', '429', '431', '500']);
+        expect(Object.keys(op!.responses).sort()).toEqual([
+          '200',
+          '400',
+          '401',
+          '402',
+          '403',
+          '408',
+          '413',
+          '415',
+          '429',
+          '431',
+          '500',
+          '503',
+        ]);
       }
     }
     expect(doc.paths['/openapi.json']?.get).toBeDefined();
@@ -341,6 +355,47 @@ describe('real responses validate against the document', () => {
     }
     expect(res?.status).toBe(429);
   }, 180_000);
+
+  it('a call arriving while the server shuts down: 503 in the shape of the operation, as declared', async () => {
+    let arrived!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    images.route('/held.jpg', async (_req, res) => {
+      arrived();
+      await released;
+      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(readFileSync(fixture('cat_chelsea.jpg')));
+    });
+    const closing = await startApi({ operations: ops });
+    const closingKey = closing.api.keys.create({ name: 'closing', tier: 'pro' }).key;
+    const { port } = new URL(closing.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let out = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (out += d));
+    socket.on('error', () => undefined);
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const get = (path: string, query: Record<string, string>): string =>
+      `GET ${path}?${new URLSearchParams({ ...query, key: closingKey }).toString()} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+    socket.write(get('/ai/vision/analyze', { image: images.url('/held.jpg'), features: 'Color' }));
+    await held;
+    const closed = closing.close();
+    // The shutdown has begun once the server stops listening; only then may the first call finish.
+    await vi.waitFor(() => expect(closing.app.server.listening).toBe(false), { timeout: 30_000, interval: 20 });
+    // A second call on the same kept-alive connection (busy, so not closed as idle), pipelined after the first.
+    socket.write(get('/ai/vision/thumbnail', { image: images.url('/cat.jpg'), width: '4', height: '4' }));
+    release();
+    await ended;
+    await closed;
+    const replies = out.split(/(?=HTTP\/1\.1 \d{3} )/);
+    expect(replies.map((r) => Number(r.slice(9, 12)))).toEqual([200, 503]);
+    const [head = '', body = ''] = replies[1]!.split('\r\n\r\n');
+    expect(head).toMatch(/^x-trace-id: \S+/im);
+    expect(/^content-type:\s*([^;\r\n]+)/im.exec(head)?.[1]).toBe('application/json');
+    const operation = backend.matchOperation({ method: 'get', path: '/ai/vision/thumbnail', headers: {} })!;
+    expect((operation.responses as Record<string, unknown>)['503'], '503 is declared').toBeDefined();
+    expect(backend.validateResponse(JSON.parse(body), operation, 503).errors ?? [], body).toEqual([]);
+  }, 120_000);
 
   it('the document itself', async () => {
     expect((await validated({ method: 'GET', path: '/openapi.json' })).status).toBe(200);
