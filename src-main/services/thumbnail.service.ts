@@ -10,11 +10,13 @@ export interface ThumbnailOptions {
   width: number;
   height: number;
   smartCropping: boolean;
+  /** Output format; default the input's own (the API's rule). The CLI passes its `--out` extension's. */
+  format?: ThumbnailFormat;
 }
 
 /** An encoded thumbnail and how it was cut. */
 export interface ThumbnailResult {
-  /** The encoded file: JPEG for JPEG input, PNG for PNG input. */
+  /** The encoded file: JPEG for JPEG input, PNG for PNG input (unless `ThumbnailOptions.format`). */
   data: Uint8Array;
   mimeType: 'image/jpeg' | 'image/png';
   format: ThumbnailFormat;
@@ -71,7 +73,7 @@ export function createThumbnailService(deps: ThumbnailServiceDeps): ThumbnailSer
       const regions = opts.smartCropping ? await findRegions(image, deps.regionSources, signal) : undefined;
       const crop = regions ? smartCrop(req, regions.boxes) : centreCrop(req);
       throwIfAborted(signal);
-      const format = decoded.metadata.format;
+      const format = opts.format ?? decoded.metadata.format;
       const data = await encodeThumbnail(image, crop, opts.width, opts.height, format);
       return { data, mimeType: THUMBNAIL_MIME[format], format, width: opts.width, height: opts.height, crop, ...(regions && { regions }) };
     },

@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { parseThumbnailParams } from '../../services/api';
+import type { ThumbnailFormat } from '../../services/thumbnail/encode';
 import { THUMBNAIL_SIDE_PX } from '../../shared/contract';
 import { withBackend } from '../with-backend';
 import { ExitCode } from '../exit-codes';
@@ -15,8 +17,19 @@ interface ThumbnailFlags {
 }
 
 /**
+ * The format an output file's extension asks for (`thumb.png` is a PNG whatever the input), or
+ * undefined (no or another extension: the input's own, as the API answers). Writing JPEG bytes
+ * into a `.png` file, as before, left a file that some viewers and uploaders refuse.
+ */
+function formatOf(out: string): ThumbnailFormat | undefined {
+  const ext = extname(out).toLowerCase();
+  return ext === '.png' ? 'Png' : ext === '.jpg' || ext === '.jpeg' ? 'Jpeg' : undefined;
+}
+
+/**
  * `picscan thumbnail <image> --width W --height H [--smart] --out <file>`: the thumbnail
- * operation on one image (URL or file), written as JPEG for JPEG input and PNG for PNG input.
+ * operation on one image (URL or file), written in the format `--out`'s extension names (.png,
+ * .jpg, .jpeg), else as the input's (JPEG for JPEG input and PNG for PNG input).
  * Sizes are checked by the API's own parameter schema (1..1024): a bad size exits 2, and so does
  * an `--out` that cannot be written (checked before the image is analysed).
  */
@@ -28,9 +41,12 @@ export function registerThumbnail(program: Command): void {
     .requiredOption('--width <px>', `thumbnail width, ${THUMBNAIL_SIDE_PX.min}..${THUMBNAIL_SIDE_PX.max} px`)
     .requiredOption('--height <px>', `thumbnail height, ${THUMBNAIL_SIDE_PX.min}..${THUMBNAIL_SIDE_PX.max} px`)
     .option('--smart', 'smart cropping: keep the faces, else the main subject, else the most salient region (default: centre crop)')
-    .requiredOption('--out <file>', 'where to write the thumbnail (JPEG for JPEG input, PNG for PNG input)')
+    .requiredOption('--out <file>', "where to write the thumbnail: PNG for .png, JPEG for .jpg/.jpeg, else the input's format")
     .action(async (image: string, o: ThumbnailFlags) => {
-      const req = parseThumbnailParams({ image, width: o.width, height: o.height, smartCropping: Boolean(o.smart) });
+      const req = {
+        ...parseThumbnailParams({ image, width: o.width, height: o.height, smartCropping: Boolean(o.smart) }),
+        format: formatOf(o.out),
+      };
       await checkWritableFile(o.out); // before the models load and the image is analysed
       await withBackend(loadConfig(), {}, async (backend) => {
         const t = await backend.thumbnails().thumbnail(req.image, req);

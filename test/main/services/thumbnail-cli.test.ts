@@ -46,6 +46,20 @@ describe('picscan thumbnail', () => {
     expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: 33, height: 99 });
   });
 
+  it("writes the format --out's extension names (JPEG bytes in a .png file were refused by viewers), else the input's", async () => {
+    const cases: Array<[string, string, string]> = [
+      [fixture('obama_portrait.jpg'), join(dir, 'from-jpeg.png'), 'png'],
+      [fixture('cheese_clipart.png'), join(dir, 'from-png.JPEG'), 'jpeg'],
+      [fixture('cheese_clipart.png'), join(dir, 'from-png.thumb'), 'png'],
+    ];
+    for (const [source, out, format] of cases) {
+      const r = await runPicscan(['thumbnail', source, '--width', '64', '--height', '48', '--out', out], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`64x48 ${format.toUpperCase()}`);
+      expect(await sharp(out).metadata(), out).toMatchObject({ format, width: 64, height: 48 });
+    }
+  });
+
   it('exits 2 for a bad size or a missing --out, 1 for a missing image', async () => {
     const out = join(dir, 'never.jpg');
     const zero = await runPicscan(['thumbnail', fixture('obama_portrait.jpg'), '--width', '0', '--height', '10', '--out', out], { env });
