@@ -2,26 +2,7 @@ import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intakeOperations, startApi, type ApiHarness } from './harness';
-
-/** One exchange on a raw socket (requests no HTTP client would send); the server closes after it. */
-function rawExchange(url: string, text: string): Promise<{ status: number; headers: Record<string, string>; text: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(text));
-    let out = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (d: string) => (out += d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      const [head = '', ...rest] = out.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1]);
-      if (!status) return reject(new Error(`no HTTP reply: ${JSON.stringify(out.slice(0, 200))}`));
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      resolve({ status, headers, text: rest.join('\r\n\r\n') });
-    });
-  });
-}
+import { rawExchange } from './raw-exchange';
 
 let api: ApiHarness;
 let key: string;
