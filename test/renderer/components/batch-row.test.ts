@@ -35,8 +35,13 @@ describe('BatchRow', () => {
     expect(onaction).toHaveBeenCalledWith('pause');
   });
 
+  const distributedBatch = (): BatchSummary => ({
+    ...batch('running'),
+    backend: { kind: 'distributed', redisUrl: 'redis://queue:6379', queueKey: 'ab12' },
+  });
+
   it('shows the connected distributed workers and the rate of each', () => {
-    const b: BatchSummary = { ...batch('running'), backend: { kind: 'distributed', redisUrl: 'redis://queue:6379', queueKey: 'ab12' } };
+    const b = distributedBatch();
     render(BatchRow, {
       batch: b,
       progress: {
@@ -60,7 +65,7 @@ describe('BatchRow', () => {
   });
 
   it('says when Redis is unreachable or refuses writes, not only that the workers are gone', () => {
-    const b: BatchSummary = { ...batch('running'), backend: { kind: 'distributed', redisUrl: 'redis://queue:6379', queueKey: 'ab12' } };
+    const b = distributedBatch();
     const trouble = 'Redis at redis://queue:6379 unreachable for 12 s (connect ECONNREFUSED 10.0.0.5:6379); waiting for it';
     render(BatchRow, {
       batch: b,
