@@ -10,16 +10,16 @@ import { startFixtureServer, type FixtureServer } from '../../../helpers/http-se
 import { fixture } from '../../../helpers/paths';
 import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
 import {
-  FILES,
-  imageType as type,
+  doneCount,
+  expectEachOnce,
   itemsOf,
+  slowUrls,
   startPicscan,
   startWorkerChild,
   tempDir,
   until,
   writeList,
   type Child,
-  type ItemRow,
 } from './support';
 
 // What a distributed batch survives: a worker SIGKILLed mid-job, the coordinator SIGKILLed and
@@ -42,29 +42,6 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** `n` distinct-URL items; each answers after `delayMs` (bytes repeat every 6, so some de-duplicate). */
-function slowUrls(tag: string, n: number, delayMs: number): string[] {
-  return Array.from({ length: n }, (_, i) => {
-    const f = FILES[i % FILES.length]!;
-    const path = `/${tag}/${i}/${f}`;
-    images.route(path, { file: fixture(f), delayMs, headers: { 'content-type': type(f) } });
-    return images.url(path);
-  });
-}
-
-function expectEachOnce(items: ItemRow[], urls: string[]): void {
-  expect(items.map((i) => i.url).sort()).toEqual([...urls].sort());
-  for (const i of items) expect(i, i.url).toMatchObject({ status: 'done', results: 1 });
-}
-
-const doneCount = (db: string): number => {
-  try {
-    return itemsOf(db).filter((i) => i.status === 'done').length;
-  } catch {
-    return 0;
-  }
-};
-
 // Worker processes load the real models: minutes on a busy 2-core machine.
 describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause and cancel', { timeout: 300_000 }, () => {
   it('a worker SIGKILLed mid-job: the stalled job goes to another worker', async () => {
@@ -72,7 +49,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     const db = join(dir, 'picscan.db');
     const slow = images.url('/stall/cat.jpg');
     images.route('/stall/cat.jpg', { file: fixture('cat_chelsea.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
-    const urls = [slow, ...slowUrls('kw', 4, 50)];
+    const urls = [slow, ...slowUrls(images, 'kw', 4, 50)];
     const a = track(startWorkerChild(redis.url, 'doomed'));
     await a.waitFor(/ready/);
     const coordinator = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url]));
@@ -105,7 +82,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
   it('the coordinator SIGKILLed: resume collects the results that arrived meanwhile and re-adds what is missing', async () => {
     const dir = tempDir('picscan-dist-kill-coord-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls('kc', 14, 400);
+    const urls = slowUrls(images, 'kc', 14, 400);
     const w = track(startWorkerChild(redis.url, 'steady'));
     await w.waitFor(/ready/);
     const first = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url]));
@@ -121,7 +98,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
   it('Redis restarted mid-batch (everything it held is gone): the batch continues and completes', async () => {
     const dir = tempDir('picscan-dist-redis-restart-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls('rr', 14, 400);
+    const urls = slowUrls(images, 'rr', 14, 400);
     const w = track(startWorkerChild(redis.url, 'survivor'));
     await w.waitFor(/ready/);
     const coordinator = track(
@@ -140,7 +117,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     // for the analyze jobs took such a job for lost and added it again.
     const dir = tempDir('picscan-dist-reconcile-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls('rc', 14, 150);
+    const urls = slowUrls(images, 'rc', 14, 150);
     const w = track(startWorkerChild(redis.url, 'busy'));
     await w.waitFor(/ready/);
     const coordinator = track(
@@ -167,7 +144,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     try {
       const backend = { kind: 'distributed' as const, redisUrl: redis.url, queueKey: 'pausetest' };
       const operation = { kind: 'analyze' as const, features: ['Tags' as const], details: [] };
-      const urls = slowUrls('pz', 16, 500);
+      const urls = slowUrls(images, 'pz', 16, 500);
       const { batch } = await open.service.create(Readable.from([urls.join('\n')]), { name: 'p', operation, backend });
       const running = open.service.start(batch.id);
       await until(() => open.service.progress(batch.id).counts.done >= 2, 180_000, 'two done');
@@ -192,7 +169,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
       expect(rows).toHaveLength(urls.length);
       expect(rows.every((r) => r.worker === 'obedient')).toBe(true);
 
-      const more = slowUrls('cx', 16, 500);
+      const more = slowUrls(images, 'cx', 16, 500);
       const second = await open.service.create(Readable.from([more.join('\n')]), {
         name: 'c',
         operation,

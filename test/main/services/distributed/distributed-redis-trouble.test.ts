@@ -4,7 +4,7 @@ import { startFixtureServer, type FixtureServer } from '../../../helpers/http-se
 import { fixture } from '../../../helpers/paths';
 import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
 import { until } from '../../../helpers/until';
-import { FILES, imageType, itemsOf, startPicscan, startWorkerChild, tempDir, writeList, type Child, type ItemRow } from './support';
+import { doneCount, expectEachOnce, itemsOf, slowUrls, startPicscan, startWorkerChild, tempDir, writeList, type Child } from './support';
 
 // A Redis that is not right for a batch: full (maxmemory with noeviction, the default policy,
 // refuses every write), or gone mid-run. The coordinator must say so in one line, keep the list
@@ -25,29 +25,6 @@ afterAll(async () => {
   await images?.close();
   await Promise.all(redises.map((r) => r.stop()));
 });
-
-/** `n` distinct-URL items; each answers after `delayMs`. */
-function slowUrls(tag: string, n: number, delayMs: number): string[] {
-  return Array.from({ length: n }, (_, i) => {
-    const f = FILES[i % FILES.length]!;
-    const path = `/${tag}/${i}/${f}`;
-    images.route(path, { file: fixture(f), delayMs, headers: { 'content-type': imageType(f) } });
-    return images.url(path);
-  });
-}
-
-const doneCount = (db: string): number => {
-  try {
-    return itemsOf(db).filter((i) => i.status === 'done').length;
-  } catch {
-    return 0;
-  }
-};
-
-function expectEachOnce(items: ItemRow[], urls: string[]): void {
-  expect(items.map((i) => i.url).sort()).toEqual([...urls].sort());
-  for (const i of items) expect(i, i.url).toMatchObject({ status: 'done', results: 1 });
-}
 
 /** How long a pause may take with Redis gone: its stop calls time out (1 s each), the drain (2 s here), the closes. */
 const STOP_MS = 60_000;
@@ -83,7 +60,7 @@ describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes
     redises.push(redis);
     const dir = tempDir('picscan-dist-redis-gone-stop-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls('gonestop', 12, 400);
+    const urls = slowUrls(images, 'gonestop', 12, 400);
     const w = track(startWorkerChild(redis.url, 'abandoned'));
     await w.waitFor(/ready/);
     const coordinator = track(
@@ -107,7 +84,7 @@ describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes
     redises.push(redis);
     const dir = tempDir('picscan-dist-redis-gone-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls('gone', 12, 400);
+    const urls = slowUrls(images, 'gone', 12, 400);
     const w = track(startWorkerChild(redis.url, 'patient'));
     await w.waitFor(/ready/);
     const coordinator = track(
@@ -135,7 +112,7 @@ describe.skipIf(!redisAvailable)('distributed batch: a Redis that refuses writes
     redises.push(redis);
     const dir = tempDir('picscan-dist-redis-full-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls('full', 12, 400);
+    const urls = slowUrls(images, 'full', 12, 400);
     const w = track(startWorkerChild(redis.url, 'thrifty'));
     await w.waitFor(/ready/);
     const coordinator = track(

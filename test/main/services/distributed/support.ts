@@ -3,7 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { repoRoot } from '../../../helpers/paths';
+import { expect } from 'vitest';
+import type { FixtureServer } from '../../../helpers/http-server';
+import { fixture, repoRoot } from '../../../helpers/paths';
 
 /** Fixture images the distributed tests serve: photos and drawings, JPEG and PNG. */
 export const FILES = [
@@ -124,4 +126,32 @@ export async function until(check: () => boolean, timeoutMs: number, what: strin
     if (Date.now() > end) throw new Error(`timed out: ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * `n` distinct-URL items served by `images` under `/<tag>/`; each answers after `delayMs`
+ * (the bytes repeat every FILES.length items, so some de-duplicate by content).
+ */
+export function slowUrls(images: FixtureServer, tag: string, n: number, delayMs: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const f = FILES[i % FILES.length]!;
+    const path = `/${tag}/${i}/${f}`;
+    images.route(path, { file: fixture(f), delayMs, headers: { 'content-type': imageType(f) } });
+    return images.url(path);
+  });
+}
+
+/** Items done so far in the database at `dbPath` (0 before the coordinator has made it). */
+export function doneCount(dbPath: string): number {
+  try {
+    return itemsOf(dbPath).filter((i) => i.status === 'done').length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every URL of the list is an item, done, with exactly one stored result. */
+export function expectEachOnce(items: ItemRow[], urls: string[]): void {
+  expect(items.map((i) => i.url).sort()).toEqual([...urls].sort());
+  for (const i of items) expect(i, i.url).toMatchObject({ status: 'done', results: 1 });
 }
