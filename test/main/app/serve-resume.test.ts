@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/store';
 import { runPicscan, startPicscan } from '../../helpers/cli';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
-import sharp from 'sharp';
+import { slowPngUrls } from '../../helpers/slow-pngs';
 import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 240_000 };
@@ -19,26 +19,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** `n` distinct PNGs, each answered after `delayMs`, so a run is still going when it is killed. */
-async function slowImages(n: number, prefix: string, delayMs: number): Promise<string[]> {
-  const urls: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const body = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i * 5, g: 90, b: 30 } } })
-      .png()
-      .toBuffer();
-    server.route(`${prefix}/${i}.png`, { body, delayMs, headers: { 'content-type': 'image/png' } });
-    urls.push(server.url(`${prefix}/${i}.png`));
-  }
-  return urls;
-}
-
 describe('picscan serve after a crash', () => {
   it('resumes a batch whose run was killed (stored running, no live process) and finishes every item once', SLOW, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'picscan-serve-resume-'));
     const db = join(dir, 'picscan.db');
     const env = { PICSCAN_DATA_DIR: dir };
     const list = join(dir, 'list.txt');
-    writeFileSync(list, `${(await slowImages(N, '/crash', 150)).join('\n')}\n`);
+    writeFileSync(list, `${(await slowPngUrls(server, '/crash', N, 150)).join('\n')}\n`);
 
     const batch = startPicscan(
       ['batch', list, '--db', db, '--features', 'Color', '--details', '', '--concurrency', '1', '--download-concurrency', '1'],
@@ -73,7 +60,7 @@ describe('picscan serve after a crash', () => {
     const db = join(dir, 'picscan.db');
     const env = { PICSCAN_DATA_DIR: dir };
     const list = join(dir, 'list.txt');
-    writeFileSync(list, `${(await slowImages(N, '/other', 1_000)).join('\n')}\n`);
+    writeFileSync(list, `${(await slowPngUrls(server, '/other', N, 1_000)).join('\n')}\n`);
 
     const batch = startPicscan(
       ['batch', list, '--db', db, '--features', 'Color', '--details', '', '--concurrency', '1', '--download-concurrency', '1'],
@@ -118,7 +105,7 @@ describe('picscan serve after a crash', () => {
       // Each server takes over one crashed batch: serve resumes on start only what no live process holds.
       for (const id of [1, 2]) {
         const list = join(dir, `list-${id}.txt`);
-        writeFileSync(list, `${(await slowImages(N * 5, `/two-${id}`, 150)).join('\n')}\n`);
+        writeFileSync(list, `${(await slowPngUrls(server, `/two-${id}`, N * 5, 150)).join('\n')}\n`);
         const batch = startPicscan(
           ['batch', list, '--db', db, '--features', 'Color', '--details', '', '--concurrency', '1', '--download-concurrency', '1'],
           { env },

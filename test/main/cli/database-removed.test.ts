@@ -4,12 +4,12 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/store';
 import { runPicscan, startPicscan } from '../../helpers/cli';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { seedDatabaseFile } from '../store/seed';
+import { slowPngUrls } from '../../helpers/slow-pngs';
 import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 240_000 };
@@ -24,14 +24,7 @@ afterAll(() => server.close());
 
 /** `n` distinct PNGs, each answered after `delayMs`, so the run is still going when the file goes. */
 async function slowList(dir: string, prefix: string, delayMs = 400): Promise<string> {
-  const urls: string[] = [];
-  for (let i = 0; i < N; i++) {
-    const body = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i * 7, g: 20, b: 200 } } })
-      .png()
-      .toBuffer();
-    server.route(`${prefix}/${i}.png`, { body, delayMs, headers: { 'content-type': 'image/png' } });
-    urls.push(server.url(`${prefix}/${i}.png`));
-  }
+  const urls = await slowPngUrls(server, prefix, N, delayMs, { g: 20, b: 200 });
   const list = join(dir, 'list.txt');
   writeFileSync(list, `${urls.join('\n')}\n`);
   return list;
