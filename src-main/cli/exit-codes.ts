@@ -15,3 +15,6 @@ export const ExitCode = {
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The exit code of a command stopped by `signal`: 143 for SIGTERM, else 130 (Ctrl-C). */
+export const signalExitCode = (signal: NodeJS.Signals): number => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);

@@ -1,5 +1,5 @@
 import { AppError } from '../core';
-import { ExitCode } from './exit-codes';
+import { signalExitCode } from './exit-codes';
 
 /** How a long step of a command (an import, a delete) ended: its value, or the signal that stopped it. */
 export type Interruptible<T> = { value: T } | { interrupted: NodeJS.Signals; exitCode: number };
@@ -12,9 +12,8 @@ export type Interruptible<T> = { value: T } | { interrupted: NodeJS.Signals; exi
 export async function interruptible<T>(doing: string, run: (signal: AbortSignal) => Promise<T>): Promise<Interruptible<T>> {
   const controller = new AbortController();
   let interrupted: NodeJS.Signals | undefined;
-  const exitCodeOf = (signal: NodeJS.Signals): number => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) process.exit(exitCodeOf(signal));
+    if (interrupted) process.exit(signalExitCode(signal));
     interrupted = signal;
     process.stderr.write(`\nStopping ${doing}… (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now)\n`);
     controller.abort(new AppError('cancelled', `${doing} was interrupted.`));
@@ -25,7 +24,7 @@ export async function interruptible<T>(doing: string, run: (signal: AbortSignal)
     return { value: await run(controller.signal) };
   } catch (err) {
     if (!interrupted) throw err;
-    return { interrupted, exitCode: exitCodeOf(interrupted) };
+    return { interrupted, exitCode: signalExitCode(interrupted) };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -14,7 +14,7 @@ import { ANALYSIS_CONCURRENCY, detailsList, DOWNLOAD_CONCURRENCY, featuresList, 
 import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import type { ErrorCode } from '../../shared/errors';
-import { ExitCode } from '../exit-codes';
+import { ExitCode, signalExitCode } from '../exit-codes';
 import { interruptible } from '../interruptible';
 import { contractFlag, countFlag, idArgument, minHeadScaleFlag, terminalText } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
@@ -162,9 +162,8 @@ export async function followBatch(service: BatchService, id: number, everyS: num
   // and are kept; the rest stays queued), exit 130 or 143. A second signal quits at once; items
   // left mid-way are re-queued on resume.
   let interrupted: NodeJS.Signals | undefined;
-  const exitCodeOf = (signal: NodeJS.Signals): number => (signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted);
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) process.exit(exitCodeOf(signal));
+    if (interrupted) process.exit(signalExitCode(signal));
     interrupted = signal;
     process.stderr.write(`\nPausing batch ${id}… (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now)\n`);
     void service.pause(id);
@@ -195,7 +194,7 @@ export async function followBatch(service: BatchService, id: number, everyS: num
     process.exitCode = ExitCode.failed;
   } else if (interrupted || summary.status === 'paused') {
     process.stderr.write(`Batch ${id} paused; continue with: picscan resume ${id}\n`);
-    process.exitCode = exitCodeOf(interrupted ?? 'SIGINT');
+    process.exitCode = signalExitCode(interrupted ?? 'SIGINT');
   } else {
     process.exitCode = summary.counts.failed > 0 ? ExitCode.failed : ExitCode.ok;
   }
