@@ -183,6 +183,13 @@ for (const [pkg, m] of perSet)
   console.log(
     `  ${pkg}: ${m.photos} photos; object recall ${pct(m.found, m.objects)}, caption names an object ${pct(m.named, m.withObjects)}, generic ${pct(m.generic, m.photos)}`,
   );
+// Setting words on things cut out on white (the stamps): their page is no setting (rules figure.isolated).
+const SETTING = / (in the snow|outdoors|in a grassy area|indoors|at night)$/;
+const stamps = labelled.filter((r) => r.name.startsWith('tuxpaint-stamps-default/'));
+const withSetting = stamps.filter((r) => SETTING.test(r.caption));
+console.log(
+  `  cut-out stamps captioned with a setting: ${withSetting.length} of ${stamps.length}${withSetting.map((r) => `; ${r.name.split('/').pop()}: "${r.caption}"`).join('')}`,
+);
 console.log('  generic:');
 for (const r of labelled.filter((x) => GENERIC.has(x.caption)))
   console.log(`    ${r.name}: "${r.caption}"; ${r.things.join(', ') || 'no thing tags'}`);
