@@ -1,6 +1,7 @@
 import type { Tag } from '../../shared/spec';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
+import { PRESENT } from './classes';
 import { AGE_YEARS, type Derived } from './derive';
 import { scoreProduct, type Product } from './score';
 import { LABEL_GROUPS, WORDING, type LabelGroupName } from './vocab';
@@ -73,6 +74,13 @@ export const HYPERNYM_TAGS: ReadonlyArray<{ tag: string; group: LabelGroupName }
 /** A general tag (animal) counts a little less than the detected thing itself. */
 export const HYPERNYM_FACTOR = 0.95;
 
+/**
+ * On a page of text (text ≥ PRESENT) the caption names no thing the classifier sees (caption.ts:
+ * a handwritten page reads as a ruler, printed lines as a crossword); its tags agree: the
+ * classifier's words count at this factor, below "present", as hints rather than claims.
+ */
+export const TEXT_PAGE_CLASS_FACTOR = 0.5;
+
 /** Per-face tags: weights × the face's detection confidence (man/woman: × gender confidence). */
 export const FACE_TAG_WEIGHTS = { child: 0.85, smiling: 0.75, glasses: 0.8 } as const;
 /** The group tag (≥ 3 people): base + perPerson × people, counted up to `upTo`. */
@@ -83,7 +91,7 @@ export const GROUP_TAG = { minPeople: 3, base: 0.6, perPerson: 0.05, upTo: 7 } a
  * - objects: calibrated detector confidence (derive.ts `objectConfidence`), hypernyms (animal,
  *   vehicle, food) at HYPERNYM_FACTOR × the best member;
  * - classifier: specific names, display words and WordNet general tags (classes.ts), merged with
- *   the detector's words by maximum;
+ *   the detector's words by maximum; on a page of text at TEXT_PAGE_CLASS_FACTOR;
  * - people: person from faces or person boxes; man/woman per adult face (face × gender
  *   confidence), child, group, smiling and glasses from attributes;
  * - scene and style: TAG_RULES.
@@ -97,7 +105,8 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
     put(labelWord(label), c);
     for (const h of HYPERNYM_TAGS) if (LABEL_GROUPS[h.group].has(label)) put(h.tag, HYPERNYM_FACTOR * c);
   }
-  for (const [word, c] of d.classes.words) put(word, c);
+  const classFactor = d.text >= PRESENT ? TEXT_PAGE_CLASS_FACTOR : 1;
+  for (const [word, c] of d.classes.words) put(word, c * classFactor);
   for (const f of e.faces) {
     const c = f.confidence;
     put('human face', c);

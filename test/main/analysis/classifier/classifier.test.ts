@@ -75,6 +75,17 @@ describe('ImageNet classifier', () => {
     expect(tagConf(dark, 'night')).toBeLessThan(0.3);
   });
 
+  it('does not tag a page of handwriting with the ruler it looks like', async () => {
+    // The classifier reads the ruled lines of the handwritten page as a ruler (p ≈ 0.78); the
+    // caption names no classified thing on a page of text, and the tags agree: a hint below 0.5.
+    const page = await analyze(await decodeFixture('text_bw.png'));
+    expect(page.description!.captions[0]!.text).toBe('a page of text');
+    expect(tagConf(page, 'text')).toBeGreaterThanOrEqual(0.5);
+    expect(tagConf(page, 'ruler')).toBeLessThan(0.5);
+    expect(tagConf(page, 'ruler')).toBeGreaterThanOrEqual(0.3);
+    expect(page.description!.tags).not.toContain('ruler');
+  });
+
   it('names nothing on drawings from the classifier alone', async () => {
     // The photo-trained classifier reads the horse silhouette as a hairless dog (p ≈ 0.77) and the
     // dancer sketch as a hook (p ≈ 0.67); on drawings its measured precision (CLASS_DRAWING_GATE)
