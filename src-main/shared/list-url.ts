@@ -74,7 +74,36 @@ function opensAuthority(text: string, start: number): boolean {
   return false;
 }
 
-/** Checks and normalises one URL of a list: http(s) or file:, no credentials, at most 64 KiB. */
+/**
+ * The file: URL of a line that is an absolute local path, as `picscan analyze` takes one: POSIX
+ * (`/home/ana/a.jpg`), Windows (`C:\Photos\a.jpg`, `C:/Photos/a.jpg`) or UNC
+ * (`\\server\share\a.jpg`). `ls /photos/*.jpg > list.txt` makes such a list; without this, the
+ * POSIX lines were "not a valid URL" and the Windows ones "used the c: scheme". Written without
+ * node:url, as the renderer's list preview runs this too: `%` is escaped first and the URL's
+ * pathname setter escapes what else a path may hold (`#`, `?`, spaces).
+ */
+function localPathUrl(text: string): string | undefined {
+  const drive = /^[A-Za-z]:[\\/]/.test(text);
+  const unc = /^\\\\[^\\/]+[\\/]/.test(text);
+  if (!drive && !unc && !(text.startsWith('/') && !text.startsWith('//'))) return undefined;
+  const escaped = text.replace(/%/g, '%25');
+  const path = drive || unc ? escaped.replace(/\\/g, '/') : escaped.replace(/\\/g, '%5C');
+  try {
+    if (unc) {
+      const [, host, rest] = /^\/\/([^/]+)(\/.*)$/.exec(path)!;
+      const url = new URL(`file://${host}/`);
+      url.pathname = rest!;
+      return url.href;
+    }
+    const url = new URL('file:///');
+    url.pathname = drive ? `/${path}` : path;
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks and normalises one URL of a list: http(s) or file:, or an absolute local path; no credentials, at most 64 KiB. */
 export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' | 'error'> {
   const text = raw.trim();
   // Credentials go before the cut, which could otherwise drop the `@` that marks them.
@@ -89,9 +118,12 @@ export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' |
   }
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(localPathUrl(text) ?? text);
   } catch {
-    return refuse('invalid-image-url', 'is not a valid URL.');
+    return refuse(
+      'invalid-image-url',
+      'is not a valid URL (http://…, https://… or file:///…)' + (/^[^:]*[\\/.]/.test(text) ? ' or an absolute path to a local file.' : '.'),
+    );
   }
   if (!ACCEPTED_SCHEMES.has(url.protocol)) {
     // Not named when it was taken out with the userinfo: in `alice:pw@host` the "scheme" is a user name.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readUrlList, type ListEntry, type ListFormat } from '../../../src-main/jobs';
 import { checkListUrl, withoutUserinfo } from '../../../src-main/shared/list-url';
@@ -24,9 +25,35 @@ describe('reading URL lists', () => {
     expect(entries).toEqual([
       { line: 2, url: 'http://example.com/a%20b.jpg', metadata: null, error: null },
       { line: 4, url: 'https://x.org/1.png', metadata: null, error: null },
-      { line: 5, url: 'nope', metadata: null, error: { code: 'invalid-image-url', message: 'Line 5: "nope" is not a valid URL.' } },
+      {
+        line: 5,
+        url: 'nope',
+        metadata: null,
+        error: { code: 'invalid-image-url', message: 'Line 5: "nope" is not a valid URL (http://…, https://… or file:///…).' },
+      },
       { line: 6, url: 'javascript:alert(1)', metadata: null, error: expect.objectContaining({ code: 'unsupported-scheme' }) as unknown },
     ]);
+  });
+
+  it('reads absolute local paths as file URLs (POSIX, Windows, UNC), escaping what a URL would read otherwise', async () => {
+    const entries = await read(
+      '/home/ana/a b#1?.jpg\n/x/100%.jpg\nC:\\Photos\\a.jpg\nd:/Fotos/ä.jpg\n\\\\nas\\share\\c.png\nphotos/a.jpg\n',
+    );
+    expect(entries.map((e) => e.url)).toEqual([
+      // The same as node:url's pathToFileURL on POSIX.
+      pathToFileURL('/home/ana/a b#1?.jpg').href,
+      pathToFileURL('/x/100%.jpg').href,
+      'file:///C:/Photos/a.jpg',
+      'file:///d:/Fotos/%C3%A4.jpg',
+      'file://nas/share/c.png',
+      'photos/a.jpg',
+    ]);
+    expect(entries.slice(0, 5).every((e) => e.error === null)).toBe(true);
+    // A drive letter is no URL scheme ("uses the c: scheme" before).
+    expect(entries[5]!.error).toEqual({
+      code: 'invalid-image-url',
+      message: 'Line 6: "photos/a.jpg" is not a valid URL (http://…, https://… or file:///…) or an absolute path to a local file.',
+    });
   });
 
   it('reads lines split across chunks', async () => {

@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BatchesRepo, migrate, openDatabase } from '../../../src-main/store';
@@ -154,6 +155,31 @@ describe('picscan batch commands', () => {
     expect(r.stderr).toMatch(/^picscan: The list is a JPEG image, not a text or CSV file of image URLs \(one per line\)\..*\n$/);
     expect(JSON.parse((await runPicscan(['batches', '--json', '--db', fresh], { env })).stdout)).toEqual([]);
   });
+
+  it('reads absolute local paths in a list as file URLs, as analyze does; a relative path fails naming the fix', async () => {
+    // `ls /photos/*.jpg > list.txt` gave a batch of failed items: "is not a valid URL".
+    const photos = mkdtempSync(join(tmpdir(), 'picscan-local list #1 '));
+    const odd = join(photos, 'cat 100% #2?.jpg');
+    copyFileSync(fixture('cat_chelsea.jpg'), odd);
+    const list = join(dir, 'local-paths.txt');
+    writeFileSync(list, `${fixture('coffee_cup.jpg')}\n${odd}\nphotos/relative.jpg\n`);
+    const fresh = join(dir, 'local-paths.db');
+    const r = await runPicscan(['batch', list, '--db', fresh, '--features', 'Color', '--details', ''], { env, timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(1); // one failed item
+    const out = await runPicscan(['export', '1', '--db', fresh, '--format', 'ndjson', '--out', '-'], { env });
+    const items = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string; status: string; error: { message: string } | null });
+    expect(items.map((i) => [i.url, i.status])).toEqual([
+      [pathToFileURL(fixture('coffee_cup.jpg')).href, 'done'],
+      [pathToFileURL(odd).href, 'done'],
+      ['photos/relative.jpg', 'failed'],
+    ]);
+    expect(items[2]!.error!.message).toBe(
+      'Line 3: "photos/relative.jpg" is not a valid URL (http://…, https://… or file:///…) or an absolute path to a local file.',
+    );
+  }, 240_000);
 
   it('refuses a --progress-every that is not a positive number of seconds (exit 2), in batch and resume', async () => {
     const list = join(dir, 'progress-list.txt');

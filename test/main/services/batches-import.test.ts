@@ -21,7 +21,10 @@ describe('creating batches from lists', () => {
       ['http://img.test/1.jpg', 'queued', { sku: 'A1', title: 'Red, large' }],
       ['notaurl', 'failed', { sku: 'A3', title: 'x' }],
     ]);
-    expect(items[1]!.error).toEqual({ code: 'invalid-image-url', message: 'Line 4: "notaurl" is not a valid URL.' });
+    expect(items[1]!.error).toEqual({
+      code: 'invalid-image-url',
+      message: 'Line 4: "notaurl" is not a valid URL (http://…, https://… or file:///…).',
+    });
   });
 
   it('leaves no batch behind when the list cannot be read', async () => {
