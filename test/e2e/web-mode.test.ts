@@ -111,6 +111,32 @@ describe.skipIf(!browserAvailable)('web mode in Chromium', () => {
     await expect.poll(() => total(page).innerText()).toMatch(/^20 results in batch \d+/);
     await page.locator('[data-testid="result-card"] img').first().waitFor();
     await snap(page, '03-results');
+    // Every card shows whole rows of chips and its flags line, and counts the tags it leaves out:
+    // cards with a flags line (B&W, clip art) cut their second row of chips in half, and a card
+    // whose long chips wrapped to a third row hid its "+N".
+    const cards = await page.getByTestId('result-card').evaluateAll((all) =>
+      all.map((card) => {
+        const chips = card.querySelector('ul.chips')!;
+        const body = chips.parentElement!;
+        const more = chips.querySelector('.more')?.textContent ?? '+0';
+        return {
+          file: card.getAttribute('title')!.split('/').pop()!,
+          chipsCut: chips.scrollHeight - chips.clientHeight,
+          bodyCut: body.scrollHeight - body.clientHeight,
+          named: chips.querySelectorAll('.chip:not(.more)').length + Number(more.slice(1)),
+        };
+      }),
+    );
+    expect(cards.length).toBeGreaterThanOrEqual(10);
+    const batchTags = new Map(
+      web.backend.service
+        .resultsPage({ filter: { batchId: web.backend.service.list()[0]!.id }, limit: 100 })
+        .items.map((i) => [fileOf(i.url), i.tags.length]),
+    );
+    for (const c of cards) {
+      expect([c.file, c.chipsCut, c.bodyCut]).toEqual([c.file, 0, 0]);
+      expect([c.file, c.named]).toEqual([c.file, batchTags.get(c.file)]);
+    }
 
     // The first tag of the facet list: checking it shows exactly the count printed next to it.
     const firstTag = page.locator('fieldset:has(legend:text-is("Tags")) label').first();
