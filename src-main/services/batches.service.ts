@@ -332,7 +332,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     if (this.runs.has(id)) await this.cancel(id);
     else this.refuseIfRunElsewhere(id);
     await this.removeItems(id, signal);
-    if (!this.batches.delete(id)) throw new AppError('not-found', `There is no batch ${id}.`);
+    if (!this.batches.delete(id)) throw this.noBatch(id);
   }
 
   /**
@@ -367,13 +367,18 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return () => this.off('progress', listener);
   }
 
-  /** One page of items (any status) matching the filter, sorted. */
+  /**
+   * One page of items (any status) matching the filter, sorted. A filter on a batch that does not
+   * exist (deleted while a view showed it) throws `not-found` rather than answering an empty page.
+   */
   resultsPage(q: ResultQuery): Page<ResultItem> {
+    this.requireFilterBatch(q.filter);
     return this.query.page(q);
   }
 
   /** Counts for the filter panel: totals, status, faces, B/W, image types, top tags/categories/colours. */
   facets(filter: ResultFilter): Facets {
+    this.requireFilterBatch(filter);
     return this.query.facets(filter);
   }
 
@@ -415,6 +420,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
 
   /** Writes the items matching the filter to `out` as CSV, a JSON array or NDJSON; resolves to the row count. */
   export(filter: ResultFilter, format: ExportFormat, out: Writable, opts?: ExportOptions): Promise<number> {
+    try {
+      this.requireFilterBatch(filter);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return exportResults(this.query, filter, format, out, opts);
   }
 
@@ -612,7 +622,19 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
 
   private record(id: number): BatchRecord {
     const b = this.batches.get(id);
-    if (!b) throw new AppError('not-found', `There is no batch ${id}.`);
+    if (!b) throw this.noBatch(id);
     return b;
+  }
+
+  /** A query's batch must exist: "0 results" for a deleted batch reads as a batch emptied, not gone. */
+  private requireFilterBatch(filter: ResultFilter): void {
+    if (filter.batchId !== undefined && this.batches.status(filter.batchId) === undefined) throw this.noBatch(filter.batchId);
+  }
+
+  /** `not-found` that says whether the id was a batch once (deleted, e.g. by another window or process). */
+  private noBatch(id: number): AppError {
+    return this.batches.wasGiven(id)
+      ? new AppError('not-found', `Batch ${id} no longer exists: it was deleted.`, { details: { batchId: id } })
+      : new AppError('not-found', `There is no batch ${id}.`, { details: { batchId: id } });
   }
 }

@@ -42,6 +42,7 @@ export class BatchesRepo {
   private readonly deleteStmt;
   private readonly importedStmt;
   private readonly statusOnlyStmt;
+  private readonly highStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare<[string, string, string, number | null, number | null, string]>(
@@ -59,6 +60,7 @@ export class BatchesRepo {
     this.deleteStmt = db.prepare<[number]>('DELETE FROM batches WHERE id = ?');
     this.importedStmt = db.prepare<[number]>('UPDATE batches SET import_complete = 1 WHERE id = ?');
     this.statusOnlyStmt = db.prepare<[number], { status: BatchStatus }>('SELECT status FROM batches WHERE id = ?');
+    this.highStmt = db.prepare<[], { last: number }>('SELECT last FROM batch_id_high');
   }
 
   insert(batch: NewBatch, createdAt = new Date()): number {
@@ -95,6 +97,11 @@ export class BatchesRepo {
   /** The stored status alone (cheap: no item counts), e.g. to notice a cancel from another process. */
   status(id: number): BatchStatus | undefined {
     return this.statusOnlyStmt.get(id)?.status;
+  }
+
+  /** Whether `id` was ever given to a batch (migration 9 keeps the highest): a missing one was then deleted. */
+  wasGiven(id: number): boolean {
+    return id >= 1 && id <= (this.highStmt.get()?.last ?? 0);
   }
 
   setStatus(id: number, status: BatchStatus): void {

@@ -1,5 +1,5 @@
 import type { Facets, ResultFilter, ResultItem, ResultSort } from '../../src-main/shared';
-import { invoke, onEvent } from '../api/client';
+import { ApiError, invoke, onEvent } from '../api/client';
 import { liveTransport, messageOf, type TransportSource } from './transport';
 
 const STORAGE_KEY = 'picscan-results-filter';
@@ -30,6 +30,11 @@ export class ResultsState {
   pages = $state.raw<Record<number, ResultItem[]>>({});
   loading = $state(false);
   error = $state<string | null>(null);
+  /**
+   * Set when the batch the filter names no longer exists (deleted here, in another window or by
+   * another process): the view says so instead of showing an empty batch as "0 results".
+   */
+  gone = $state<string | null>(null);
   /** Bumps when a new filter's first page is shown (tests and the benchmark wait on it). */
   shown = $state(0);
   /** Bumps when a new filter's facet counts are shown. */
@@ -86,9 +91,19 @@ export class ResultsState {
       this.pages = { 0: page.items };
       this.total = page.total;
       this.error = null;
+      this.gone = null;
       this.shown++;
     } catch (err) {
-      if (generation === this.generation) this.error = `Could not load the results: ${messageOf(err)}`;
+      if (generation !== this.generation) return;
+      if (err instanceof ApiError && err.code === 'not-found' && filter.batchId !== undefined) {
+        this.pages = {};
+        this.total = 0;
+        this.facets = null;
+        this.error = null;
+        this.gone = err.message;
+      } else {
+        this.error = `Could not load the results: ${messageOf(err)}`;
+      }
       return;
     } finally {
       if (generation === this.generation) this.loading = false;

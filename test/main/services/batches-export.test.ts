@@ -85,7 +85,8 @@ describe('export', () => {
         .map((l) => (JSON.parse(l) as { itemId: number }).itemId),
     ).toEqual(expected);
     expect(JSON.parse((await exportText('json', { batchId, captionText: 'nothing like this' })).text)).toEqual([]);
-    expect((await exportText('csv', { batchId: 999 })).text.trim()).toBe(CSV_COLUMNS.join(','));
+    // A batch that does not exist is an error, not an export of nothing.
+    await expect(exportText('csv', { batchId: 999 })).rejects.toMatchObject({ code: 'not-found', message: 'There is no batch 999.' });
   });
 
   it('makes text cells Excel-safe', () => {
