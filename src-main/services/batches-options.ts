@@ -5,8 +5,9 @@ import { parseOrThrow } from './api/params';
 
 /** A stored batch as adapters see it (without its run settings). */
 export function toSummary(b: BatchRecord): BatchSummary {
-  const { downloadConcurrency: _d, analysisConcurrency: _a, importComplete: _i, ...summary } = b;
-  return summary;
+  const { downloadConcurrency: _d, analysisConcurrency: _a, importComplete: _i, deleteStarted, ...summary } = b;
+  // Said on the summary: a half-deleted batch must not look like a whole one.
+  return deleteStarted ? { ...summary, unfinished: 'delete' } : summary;
 }
 
 /** Checks options from an adapter with the contract's batch schema; throws `invalid-parameter`. */

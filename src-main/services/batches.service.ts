@@ -179,7 +179,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   interrupted(): number[] {
     return this.batches
       .list()
-      .filter((b) => b.status === 'running' && this.summaryOf(b).status === 'paused')
+      .filter((b) => b.status === 'running' && b.importComplete && !b.deleteStarted && this.summaryOf(b).status === 'paused')
       .map((b) => b.id);
   }
 
@@ -221,6 +221,12 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
    */
   checkStartable(id: number): BatchRecord {
     const batch = this.record(id);
+    if (batch.deleteStarted) {
+      throw new AppError(
+        'invalid-input',
+        `Batch ${id} is being deleted (a delete of it did not finish, ${batch.counts.total} items left); finish with: picscan delete ${id}`,
+      );
+    }
     if (!batch.importComplete) {
       throw new AppError(
         'invalid-input',
@@ -331,6 +337,9 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     this.record(id);
     if (this.runs.has(id)) await this.cancel(id);
     else this.refuseIfRunElsewhere(id);
+    // Before the first chunk: a crash part way must leave a batch that shows as being deleted and
+    // never runs on what is left.
+    this.batches.markDeleteStarted(id);
     await this.removeItems(id, signal);
     if (!this.batches.delete(id)) throw this.noBatch(id);
   }

@@ -67,6 +67,11 @@ export interface BatchSummary {
   createdAt: string;
   /** ISO 8601, when the last item finished */
   finishedAt: string | null;
+  /**
+   * Set when the batch cannot run: `delete`, a delete of it began and did not finish (its counts
+   * are what is left). The way out is to delete it again.
+   */
+  unfinished?: 'delete';
 }
 
 /** Progress of a running batch (event `batches:progress`). */

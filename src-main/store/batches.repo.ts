@@ -16,6 +16,8 @@ export interface BatchRecord extends BatchSummary {
   analysisConcurrency: number | null;
   /** False while (or if a crash stopped) streaming its list in: such a batch must not run. */
   importComplete: boolean;
+  /** True once a delete has begun: its items go in chunks, and what a crash leaves must not run. */
+  deleteStarted: boolean;
 }
 
 interface BatchRow {
@@ -29,6 +31,7 @@ interface BatchRow {
   created_at: string;
   finished_at: string | null;
   import_complete: number;
+  delete_started: number;
 }
 
 /** Batches and their per-status item counts. */
@@ -43,6 +46,7 @@ export class BatchesRepo {
   private readonly importedStmt;
   private readonly statusOnlyStmt;
   private readonly highStmt;
+  private readonly deleteStartedStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare<[string, string, string, number | null, number | null, string]>(
@@ -61,6 +65,7 @@ export class BatchesRepo {
     this.importedStmt = db.prepare<[number]>('UPDATE batches SET import_complete = 1 WHERE id = ?');
     this.statusOnlyStmt = db.prepare<[number], { status: BatchStatus }>('SELECT status FROM batches WHERE id = ?');
     this.highStmt = db.prepare<[], { last: number }>('SELECT last FROM batch_id_high');
+    this.deleteStartedStmt = db.prepare<[number]>('UPDATE batches SET delete_started = 1 WHERE id = ?');
   }
 
   insert(batch: NewBatch, createdAt = new Date()): number {
@@ -118,6 +123,11 @@ export class BatchesRepo {
     this.importedStmt.run(id);
   }
 
+  /** Marks the batch as being deleted, before its first items go: it must never run again. */
+  markDeleteStarted(id: number): void {
+    this.deleteStartedStmt.run(id);
+  }
+
   /** Deletes the batch; items, results and thumbnails go with it (ON DELETE CASCADE). */
   delete(id: number): boolean {
     return this.deleteStmt.run(id).changes > 0;
@@ -136,6 +146,7 @@ export class BatchesRepo {
       downloadConcurrency: row.download_concurrency,
       analysisConcurrency: row.analysis_concurrency,
       importComplete: row.import_complete === 1,
+      deleteStarted: row.delete_started === 1,
     };
   }
 }

@@ -3,10 +3,18 @@ import type { BatchSummary } from '../../shared/batch';
 import { terminalText } from '../flags';
 import { withBatches, type DbFlag } from './batch';
 
+/** A batch that cannot run shows why in place of its status: its counts are not a whole list's. */
+const UNFINISHED: Record<NonNullable<BatchSummary['unfinished']>, string> = { delete: 'deleting' };
+
 const row = (b: BatchSummary): string => {
   const c = b.counts;
-  return `${String(b.id).padStart(5)}  ${b.status.padEnd(9)}  ${`${c.done}/${c.total}`.padStart(15)}  ${String(c.failed).padStart(7)}  ${b.createdAt.slice(0, 19).replace('T', ' ')}  ${terminalText(b.name)}`;
+  const status = b.unfinished ? UNFINISHED[b.unfinished] : b.status;
+  return `${String(b.id).padStart(5)}  ${status.padEnd(9)}  ${`${c.done}/${c.total}`.padStart(15)}  ${String(c.failed).padStart(7)}  ${b.createdAt.slice(0, 19).replace('T', ' ')}  ${terminalText(b.name)}`;
 };
+
+/** The line under the table for a batch that cannot run: what happened and the way out. */
+const note = (b: BatchSummary): string =>
+  `Batch ${b.id}: a delete did not finish (${b.counts.total} items left); finish with: picscan delete ${b.id}`;
 
 /** `picscan batches [--json]`: every batch with its status and counts, newest first. */
 export function registerBatches(program: Command): void {
@@ -14,14 +22,14 @@ export function registerBatches(program: Command): void {
     .command('batches')
     .description('list batches with status and counts, newest first')
     .option('--db <file>', 'database file (default: the app-data database)')
-    .option('--json', 'print [{ id, name, status, counts, … }] as JSON')
+    .option('--json', 'print [{ id, name, status, counts, …, unfinished? }] as JSON')
     .action(async (o: DbFlag & { json?: boolean }) => {
       await withBatches(o, async ({ service }) => {
         const list = service.list();
         if (o.json) {
           process.stdout.write(
             `${JSON.stringify(
-              list.map(({ id, name, status, counts, operation, createdAt, finishedAt }) => ({
+              list.map(({ id, name, status, counts, operation, createdAt, finishedAt, unfinished }) => ({
                 id,
                 name,
                 status,
@@ -29,6 +37,7 @@ export function registerBatches(program: Command): void {
                 operation,
                 createdAt,
                 finishedAt,
+                ...(unfinished ? { unfinished } : {}),
               })),
               null,
               2,
@@ -44,6 +53,7 @@ export function registerBatches(program: Command): void {
           `${'id'.padStart(5)}  ${'status'.padEnd(9)}  ${'done/total'.padStart(15)}  ${'failed'.padStart(7)}  ${'created (UTC)'.padEnd(19)}  name\n`,
         );
         for (const b of list) process.stdout.write(`${row(b)}\n`);
+        for (const b of list.filter((x) => x.unfinished)) process.stdout.write(`${note(b)}\n`);
       });
     });
 }

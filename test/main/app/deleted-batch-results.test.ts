@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BatchesRepo, migrate, openDatabase } from '../../../src-main/store';
+import { migrate, openDatabase } from '../../../src-main/store';
 import { runPicscan } from '../../helpers/cli';
 import { startServe } from '../../helpers/web-serve';
 import { seedBatch } from '../store/seed';
@@ -19,7 +19,6 @@ describe('results of a batch deleted by another process', () => {
     const conn = openDatabase(db);
     migrate(conn);
     const batchId = seedBatch(conn, 5);
-    new BatchesRepo(conn).markImported(batchId);
     conn.close();
 
     const serve = await startServe(db, { env });

@@ -45,6 +45,37 @@ const itemCount = (path: string): number => {
 };
 
 describe('picscan delete interrupted', () => {
+  it('kill -9: the batch left shows as being deleted, resume refuses to run what is left, delete finishes', SLOW, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-delete-killed-'));
+    const db = join(dir, 'picscan.db');
+    const env = { PICSCAN_DATA_DIR: dir };
+    seedLargeBatch(db);
+    const del = startPicscan(['delete', '1', '--db', db], { env });
+    await until('some items deleted', () => itemCount(db) < ITEMS - 10_000);
+    del.child.kill('SIGKILL');
+    await del.done;
+    const left = itemCount(db);
+    expect(left).toBeGreaterThan(0);
+
+    const listed = await runPicscan(['batches', '--db', db, '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ id: 1, unfinished: 'delete', counts: { total: left } }]);
+    const table = await runPicscan(['batches', '--db', db], { env });
+    expect(table.stdout).toMatch(/^\s+1 {2}deleting /m);
+    expect(table.stdout).toContain(`Batch 1: a delete did not finish (${left} items left); finish with: picscan delete 1`);
+
+    const resumed = await runPicscan(['resume', '1', '--db', db], { env });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(
+      `Batch 1 is being deleted (a delete of it did not finish, ${left} items left); finish with: picscan delete 1`,
+    );
+    expect(itemCount(db)).toBe(left); // nothing ran, nothing changed
+
+    const again = await runPicscan(['delete', '1', '--db', db], { env });
+    expect(again.code).toBe(0);
+    expect(itemCount(db)).toBe(0);
+    expect(JSON.parse((await runPicscan(['batches', '--db', db, '--json'], { env })).stdout)).toEqual([]);
+  });
+
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],

@@ -104,4 +104,19 @@ describe('BatchRow', () => {
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy();
   });
+
+  it('offers only Delete for a batch whose delete did not finish, and says why', async () => {
+    const onaction = vi.fn();
+    render(BatchRow, {
+      batch: { ...batch('paused'), unfinished: 'delete' },
+      progress: undefined,
+      onaction,
+      onopen: () => {},
+    });
+    expect(screen.getByText('deleting')).toBeTruthy();
+    expect(screen.getByTestId('batch-unfinished').textContent).toContain('A delete of this batch did not finish (20 items left)');
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Holiday photos', 'Delete']);
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(onaction).toHaveBeenCalledWith('delete');
+  });
 });
