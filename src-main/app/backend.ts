@@ -33,6 +33,7 @@ import {
 } from '../http/bridge';
 import type { AppInfo, ServerState } from '../shared';
 import { openMigrated, type Db } from '../store';
+import { dbFileGuard, guardedApi, type DbFileGuard } from './db-file-guard';
 import { disposeAll, part } from './parts';
 import { noteRunning, resumeNoted } from './resume';
 import { composeUi } from './ui';
@@ -129,12 +130,19 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
   let closing: Promise<void> | undefined;
   const closed = (): boolean => closing !== undefined;
 
+  // The guard notes the file the connection opened at that moment: a later look could be at a replacement.
+  let fileGuard: DbFileGuard | undefined;
   const db = part(
     'the database',
     closed,
-    () => openMigrated(config.dbPath),
+    () => {
+      const opened = openMigrated(config.dbPath);
+      fileGuard = dbFileGuard(opened, () => batches.built && batches().runningHere().length > 0);
+      return opened;
+    },
     (d) => d.close(),
   );
+  const dbGuard = (): DbFileGuard => (db(), fileGuard!);
   const engine = part(
     'the models',
     closed,
@@ -209,14 +217,17 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
   );
   // The keys and credits need only the database: the models load on the first image call.
   const api = part('the API', closed, () =>
-    createApiServices({
-      db: db(),
-      operations: {
-        analyze: (req, signal) => operations().analyze(req, signal),
-        detect: (req, signal) => operations().detect(req, signal),
-        thumbnail: (req, signal) => operations().thumbnail!(req, signal),
-      },
-    }),
+    guardedApi(
+      createApiServices({
+        db: db(),
+        operations: {
+          analyze: (req, signal) => operations().analyze(req, signal),
+          detect: (req, signal) => operations().detect(req, signal),
+          thumbnail: (req, signal) => operations().thumbnail!(req, signal),
+        },
+      }),
+      dbGuard(),
+    ),
   );
 
   const batchModels = part(
@@ -281,6 +292,7 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
         galleries,
         thumbnails,
         server: server(),
+        dbGuard: dbGuard(),
       });
     },
     async (u) => (await u.catch(() => undefined))?.close(),

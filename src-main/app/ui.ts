@@ -5,6 +5,7 @@ import type { BatchService } from '../services/batches.service';
 import type { GalleryService } from '../services/gallery.service';
 import type { ThumbnailService } from '../services/thumbnail.service';
 import type { AppInfo, HandlerTable, ServerState } from '../shared';
+import type { DbFileGuard } from './db-file-guard';
 import { namedStorageFailure } from './storage-failure';
 
 /** What the UI is composed of; each getter is a part of the backend. */
@@ -19,6 +20,8 @@ export interface UiParts {
   thumbnails: () => ThumbnailService;
   /** The desktop's local API server (Settings → Local API server); web mode reports its own address. */
   server: ServerControl | { status(): ServerState };
+  /** Refuses a call once the database file was removed or replaced under the backend. */
+  dbGuard: DbFileGuard;
 }
 
 /**
@@ -58,15 +61,16 @@ export async function composeUi(p: UiParts): Promise<UiBackend> {
     thumbnails: models ? p.thumbnails : undefined,
     onSettingsSaved: 'apply' in server ? (s) => server.apply(s.server) : undefined,
   });
-  return { ...ui, handlers: namingStorageFailures(ui.handlers, p.config) };
+  return { ...ui, handlers: namingStorageFailures(ui.handlers, p.config, p.dbGuard) };
 }
 
 /**
  * The handler table with a write the database refused (locked by another process too long, disk
  * full, read-only…) named as the CLI names it (`storage-failed`: the file and the reason), instead
- * of reaching the UI as "an unexpected internal error".
+ * of reaching the UI as "an unexpected internal error"; and every call refused once the database
+ * file is no longer at its path (`dbGuard`), rather than stored where it will be lost.
  */
-function namingStorageFailures(table: HandlerTable, config: AppConfig): HandlerTable {
+function namingStorageFailures(table: HandlerTable, config: AppConfig, dbGuard: DbFileGuard): HandlerTable {
   const entries: Record<string, { parse: (raw: unknown) => unknown; run: (req: never) => Promise<unknown> }> = table;
   const named = Object.entries(entries).map(([channel, entry]) => [
     channel,
@@ -74,6 +78,7 @@ function namingStorageFailures(table: HandlerTable, config: AppConfig): HandlerT
       parse: entry.parse,
       run: async (req: never) => {
         try {
+          dbGuard();
           return await entry.run(req);
         } catch (err) {
           throw namedStorageFailure(config, err);
