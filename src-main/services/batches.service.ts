@@ -230,7 +230,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     if (!batch.importComplete) {
       throw new AppError(
         'invalid-input',
-        `Batch ${id} was not fully imported (the import was interrupted); delete it and create it again.`,
+        `Batch ${id} was not fully imported (the import was interrupted, or is still going on); delete it and create it again.`,
       );
     }
     if (batch.status === 'cancelled') throw new AppError('invalid-input', `Batch ${id} was cancelled and cannot be resumed.`);

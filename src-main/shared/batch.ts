@@ -68,10 +68,11 @@ export interface BatchSummary {
   /** ISO 8601, when the last item finished */
   finishedAt: string | null;
   /**
-   * Set when the batch cannot run: `delete`, a delete of it began and did not finish (its counts
-   * are what is left). The way out is to delete it again.
+   * Set when the batch cannot run: `import`, its list is not all in (the import was interrupted,
+   * or another process is still importing it); `delete`, a delete of it began and did not finish
+   * (its counts are what is left). Either way the way out is to delete it.
    */
-  unfinished?: 'delete';
+  unfinished?: 'import' | 'delete';
 }
 
 /** Progress of a running batch (event `batches:progress`). */

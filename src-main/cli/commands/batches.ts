@@ -4,7 +4,7 @@ import { terminalText } from '../flags';
 import { withBatches, type DbFlag } from './batch';
 
 /** A batch that cannot run shows why in place of its status: its counts are not a whole list's. */
-const UNFINISHED: Record<NonNullable<BatchSummary['unfinished']>, string> = { delete: 'deleting' };
+const UNFINISHED: Record<NonNullable<BatchSummary['unfinished']>, string> = { import: 'partial', delete: 'deleting' };
 
 const row = (b: BatchSummary): string => {
   const c = b.counts;
@@ -14,7 +14,9 @@ const row = (b: BatchSummary): string => {
 
 /** The line under the table for a batch that cannot run: what happened and the way out. */
 const note = (b: BatchSummary): string =>
-  `Batch ${b.id}: a delete did not finish (${b.counts.total} items left); finish with: picscan delete ${b.id}`;
+  b.unfinished === 'delete'
+    ? `Batch ${b.id}: a delete did not finish (${b.counts.total} items left); finish with: picscan delete ${b.id}`
+    : `Batch ${b.id}: its list was not fully imported (the import was interrupted, or is still going on); it cannot run. Delete it and create it again.`;
 
 /** `picscan batches [--json]`: every batch with its status and counts, newest first. */
 export function registerBatches(program: Command): void {

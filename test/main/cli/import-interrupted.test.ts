@@ -50,6 +50,29 @@ describe('a signal during the import of a list', () => {
     });
   }
 
+  it('kill -9: the half-imported batch lists as partial with the way out, never as a whole queued list', SLOW, async () => {
+    const db = join(dir, 'killed.db');
+    const batch = startPicscan(['batch', list, '--db', db, '--features', 'Color', '--details', ''], { env });
+    await until('part of the list imported', () => itemCount(db) >= 20_000);
+    expect(batch.stderrSoFar()).not.toContain('items from'); // still importing
+    batch.child.kill('SIGKILL');
+    await batch.done;
+    const left = itemCount(db);
+    expect(left).toBeLessThan(LINES);
+
+    const listed = await runPicscan(['batches', '--db', db, '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ id: 1, unfinished: 'import', counts: { total: left } }]);
+    const table = await runPicscan(['batches', '--db', db], { env });
+    expect(table.stdout).toMatch(/^\s+1 {2}partial /m);
+    expect(table.stdout).toContain(
+      'Batch 1: its list was not fully imported (the import was interrupted, or is still going on); it cannot run. Delete it and create it again.',
+    );
+    const resumed = await runPicscan(['resume', '1', '--db', db], { env });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain('Batch 1 was not fully imported');
+    expect(itemCount(db)).toBe(left);
+  });
+
   it('picscan cancel from another process: the batch ends cancelled with nothing left queued, exit 1', SLOW, async () => {
     const db = join(dir, 'cancel.db');
     const batch = startPicscan(['batch', list, '--db', db, '--features', 'Color', '--details', ''], { env });

@@ -105,9 +105,9 @@ describe('BatchRow', () => {
     expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy();
   });
 
-  it('offers only Delete for a batch whose delete did not finish, and says why', async () => {
+  it('offers only Delete for a batch whose delete or import did not finish, and says why', async () => {
     const onaction = vi.fn();
-    render(BatchRow, {
+    const { rerender } = render(BatchRow, {
       batch: { ...batch('paused'), unfinished: 'delete' },
       progress: undefined,
       onaction,
@@ -118,5 +118,9 @@ describe('BatchRow', () => {
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Holiday photos', 'Delete']);
     await fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     expect(onaction).toHaveBeenCalledWith('delete');
+    await rerender({ batch: { ...batch('queued'), unfinished: 'import' } });
+    expect(screen.getByText('partial')).toBeTruthy();
+    expect(screen.getByTestId('batch-unfinished').textContent).toContain('Its list was not fully imported');
+    expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
   });
 });
