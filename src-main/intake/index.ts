@@ -23,6 +23,7 @@ export {
   type ResolvedAddress,
 } from './options';
 export { intakeErrorKind, type IntakeErrorKind } from './errors';
+export { fifoStream } from './fifo-stream';
 export { blockedRangeOf, type BlockedRange } from './address-policy';
 export { CONTENT_LABELS, sniffContent, type ContentType } from './sniff';
 export { parseRetryAfterMs, backoffDelayMs } from './retry-policy';

@@ -1,11 +1,12 @@
 import { constants, createReadStream } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, open, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
+import { fifoStream } from '../../intake';
 import type { Backend } from '../../app';
 import { withBackend } from '../with-backend';
 import type { ListFormat } from '../../jobs';
@@ -113,9 +114,12 @@ async function openList(list: string, format: string): Promise<{ source: Readabl
     throw new AppError('invalid-input', `Cannot read the list ${list}.`);
   }
   // A folder passes the access check and fails only at the first read.
-  if ((await stat(list)).isDirectory()) throw new AppError('invalid-input', `Cannot read the list ${list}: it is a folder.`);
+  const kind = await stat(list);
+  if (kind.isDirectory()) throw new AppError('invalid-input', `Cannot read the list ${list}: it is a folder.`);
   const byExt = extname(list).toLowerCase() === '.csv' ? 'csv' : extname(list).toLowerCase() === '.txt' ? 'txt' : 'auto';
-  return { source: createReadStream(list), format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list) };
+  // A named pipe (`<(curl …)`) is read so that Ctrl-C stops the import even while it waits for input.
+  const source = kind.isFIFO() ? await fifoStream(list, await open(list, 'r')) : createReadStream(list);
+  return { source, format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list) };
 }
 
 /** Human one-liner of a batch's progress. */

@@ -1,11 +1,12 @@
 // Ctrl-C, SIGTERM or `picscan cancel` while `picscan batch` imports a long list: real child processes on a real
 // database file. The half-imported batch (which `resume` refuses) must not be left behind.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/store';
-import { runPicscan, startPicscan } from '../../helpers/cli';
+import { runPicscan, startPicscan, type CliProcess } from '../../helpers/cli';
 import { until } from '../../helpers/until';
 
 const SLOW = { timeout: 120_000 };
@@ -28,6 +29,16 @@ const itemCount = (db: string): number => {
     conn.close();
   }
 };
+
+/** `picscan batch` reading a named pipe that got 30 000 lines and stays open (the import waits for more). */
+function importFromOpenPipe(db: string, name: string): { batch: CliProcess; writer: WriteStream } {
+  const fifo = join(dir, name);
+  execFileSync('mkfifo', [fifo]);
+  const batch = startPicscan(['batch', fifo, '--db', db, '--features', 'Color', '--details', ''], { env });
+  const writer = createWriteStream(fifo);
+  writer.write(Array.from({ length: 30_000 }, (_, i) => `http://img.test/${i}.jpg\n`).join(''));
+  return { batch, writer };
+}
 
 describe('a signal during the import of a list', () => {
   for (const [signal, code] of [
@@ -71,6 +82,21 @@ describe('a signal during the import of a list', () => {
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toContain('Batch 1 was not fully imported');
     expect(itemCount(db)).toBe(left);
+  });
+
+  it('SIGINT while the list comes through a named pipe that sends nothing more: exit 130 at once, no half batch', SLOW, async () => {
+    // The file stream read the pipe on libuv's thread pool and could not stop a read waiting for
+    // input: "Stopping the import…", then nothing until the producer wrote again.
+    const db = join(dir, 'stalled-pipe.db');
+    const { batch, writer } = importFromOpenPipe(db, 'stalled.txt');
+    // All 30 000 lines read: five chunks stored, the sixth waits for more input.
+    await until('the lines sent imported', () => itemCount(db) >= 25_000);
+    batch.child.kill('SIGINT');
+    const run = await batch.done;
+    writer.destroy();
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('Import interrupted: no batch was created');
+    expect(itemCount(db)).toBe(0);
   });
 
   it('picscan cancel from another process: the batch ends cancelled with nothing left queued, exit 1', SLOW, async () => {
