@@ -28,11 +28,12 @@ export function isLiveHolder(holder: BatchLease, nowMs = Date.now(), host = host
   return holder.host !== host || isProcessAlive(holder.pid);
 }
 
-/** The refusal for a batch another process runs, naming that process. */
-export function batchLockedError(holder: BatchLease): AppError {
+/** The refusal for a batch another process runs (or, `importing`, is still reading the list of), naming that process. */
+export function batchLockedError(holder: BatchLease, importing = false): AppError {
+  const doing = importing ? 'is still having its list imported by' : 'is already running in';
   return new AppError(
     'batch-locked',
-    `Batch ${holder.batchId} is already running in process ${holder.pid} on ${holder.host} (started ${holder.startedAt}); ` +
+    `Batch ${holder.batchId} ${doing} process ${holder.pid} on ${holder.host} (started ${holder.startedAt}); ` +
       `wait for it to finish, or stop it there (Ctrl-C) or with: picscan cancel ${holder.batchId}`,
     { details: { batchId: holder.batchId, pid: holder.pid, host: holder.host, startedAt: holder.startedAt } },
   );

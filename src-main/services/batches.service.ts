@@ -150,6 +150,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   async create(source: Readable, options: BatchOptions, format: ListFormat = 'auto', signal?: AbortSignal): Promise<BatchImportReport> {
     validateOptions(options);
     const id = this.batches.insert(options);
+    // The run lease, held while the list streams in: a delete, pause or resume from another
+    // process is refused (naming the import) instead of acting on half a list under the importer.
+    const lease = RunLease.acquire(this.leases, id);
+    const heartbeat = setInterval(() => lease.renew(), this.deps.leaseHeartbeatMs ?? LEASE_HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       const counts = await importList(this.items, id, source, format, signal);
       this.batches.markImported(id);
@@ -160,6 +165,9 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       await this.removeItems(id);
       this.batches.delete(id);
       throw err;
+    } finally {
+      clearInterval(heartbeat);
+      lease.release();
     }
   }
 
@@ -571,7 +579,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   /** Throws `batch-locked` when another process holds a live lease on the batch. */
   private refuseIfRunElsewhere(id: number): void {
     const holder = this.leases.holder(id);
-    if (holder && isLiveHolder(holder)) throw batchLockedError(holder);
+    if (holder && isLiveHolder(holder)) throw batchLockedError(holder, this.batches.get(id)?.importComplete === false);
   }
 
   private runnerFactory(batch: BatchRecord): (tracker: ProgressTracker) => Runner {

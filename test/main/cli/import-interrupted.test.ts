@@ -99,6 +99,26 @@ describe('a signal during the import of a list', () => {
     expect(itemCount(db)).toBe(0);
   });
 
+  it('picscan delete from another process while the list is imported: refused naming the import, nothing removed', SLOW, async () => {
+    // The importer held no lock: the delete removed the items imported so far, reported a stale
+    // count, and the importer went on filling a batch being deleted. The list comes through a
+    // named pipe kept open, so the import is still going, however slow the machine, when the
+    // delete runs.
+    const db = join(dir, 'delete.db');
+    const { batch, writer } = importFromOpenPipe(db, 'open-list.txt');
+    await until('part of the list imported', () => itemCount(db) >= 20_000);
+    const deleted = await runPicscan(['delete', '1', '--db', db], { env });
+    expect(deleted.code).toBe(1);
+    expect(deleted.stderr).toMatch(/^picscan: Batch 1 is still having its list imported by process \d+ on /);
+    expect(itemCount(db)).toBeGreaterThanOrEqual(20_000);
+    expect(batch.stderrSoFar()).not.toContain('items from');
+    batch.child.kill('SIGINT');
+    const run = await batch.done;
+    writer.destroy();
+    expect(run.stderr).toContain('Import interrupted: no batch was created');
+    expect(itemCount(db)).toBe(0);
+  });
+
   it('picscan cancel from another process: the batch ends cancelled with nothing left queued, exit 1', SLOW, async () => {
     const db = join(dir, 'cancel.db');
     const batch = startPicscan(['batch', list, '--db', db, '--features', 'Color', '--details', ''], { env });
