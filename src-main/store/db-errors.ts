@@ -65,12 +65,31 @@ function reasonOf(file: string, err: unknown): string {
 }
 
 /**
+ * better-sqlite3's compiled module would not load (Node's ERR_DLOPEN_FAILED on the first
+ * `new Database`): nothing is wrong with the file. The usual cause is a node_modules installed
+ * under another Node.js major (20 and 22 differ in NODE_MODULE_VERSION); the cure is rebuilding.
+ */
+function nativeModuleError(file: string, err: unknown, detail: string): AppError {
+  const abi = /NODE_MODULE_VERSION (\d+)\. This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(detail);
+  const why = abi
+    ? `was built for another Node.js version (NODE_MODULE_VERSION ${abi[1]}; Node.js ${process.version} needs ${abi[2]})`
+    : `could not be loaded (${detail.replace(/\s+/g, ' ').trim()})`;
+  return new AppError(
+    'storage-failed',
+    `The database ${file} cannot be opened: better-sqlite3's native module ${why}. ` +
+      'Run `npm rebuild better-sqlite3` (or `npm ci`) with the Node.js that runs picscan.',
+    { cause: err, details: { file } },
+  );
+}
+
+/**
  * Turns a failure to open, migrate or write the database `file` into an AppError
  * (`storage-failed`) whose message names the file and says what is wrong, without a stack.
  */
 export function databaseError(file: string, err: unknown): AppError {
   if (err instanceof AppError) return err;
   const detail = err instanceof Error ? err.message : String(err);
+  if (nodeCode(err) === 'ERR_DLOPEN_FAILED') return nativeModuleError(file, err, detail);
   return new AppError('storage-failed', `The database ${file} ${reasonOf(file, err)} (${detail}).`, {
     cause: err,
     details: { file, ...(nodeCode(err) ? { sqlite: nodeCode(err)! } : {}) },
