@@ -389,13 +389,13 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
    * exist (deleted while a view showed it) throws `not-found` rather than answering an empty page.
    */
   resultsPage(q: ResultQuery): Page<ResultItem> {
-    this.requireFilterBatch(q.filter);
+    this.requireBatchOf(q.filter);
     return this.query.page(q);
   }
 
   /** Counts for the filter panel: totals, status, faces, B/W, image types, top tags/categories/colours. */
   facets(filter: ResultFilter): Facets {
-    this.requireFilterBatch(filter);
+    this.requireBatchOf(filter);
     return this.query.facets(filter);
   }
 
@@ -438,7 +438,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   /** Writes the items matching the filter to `out` as CSV, a JSON array or NDJSON; resolves to the row count. */
   export(filter: ResultFilter, format: ExportFormat, out: Writable, opts?: ExportOptions): Promise<number> {
     try {
-      this.requireFilterBatch(filter);
+      this.requireBatchOf(filter);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -643,8 +643,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     return b;
   }
 
-  /** A query's batch must exist: "0 results" for a deleted batch reads as a batch emptied, not gone. */
-  private requireFilterBatch(filter: ResultFilter): void {
+  /**
+   * A query's batch must exist: "0 results" for a deleted batch reads as a batch emptied, not gone.
+   * Public for adapters that must refuse before they start a reply (web mode's export download).
+   */
+  requireBatchOf(filter: ResultFilter): void {
     if (filter.batchId !== undefined && this.batches.status(filter.batchId) === undefined) throw this.noBatch(filter.batchId);
   }
 

@@ -8,6 +8,8 @@ export interface ServeProcess {
   origin: string;
   /** POST /api/invoke/<channel> with the session token: the bridge's Result envelope. */
   invoke(channel: string, req?: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>;
+  /** GET a bridge path (e.g. `/api/export?…`) with the session token: status and body text. */
+  get(path: string): Promise<{ status: number; body: string }>;
   /** SIGTERM (the server has printed its address, so it handles it) and the end of the process. */
   stop(): Promise<CliRun>;
 }
@@ -40,6 +42,10 @@ export async function startServe(db: string, opts: CliOptions = {}): Promise<Ser
         body: JSON.stringify({ req }),
       });
       return (await res.json()) as Awaited<ReturnType<ServeProcess['invoke']>>;
+    },
+    async get(path) {
+      const res = await fetch(`${origin}${path}`, { headers: { 'x-picscan-token': token! } });
+      return { status: res.status, body: await res.text() };
     },
     stop() {
       child.child.kill('SIGTERM');

@@ -32,7 +32,7 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
 /** Thumbnail bytes of an item, or null when it has none. */
 export type ThumbnailSource = (itemId: number) => Promise<{ bytes: Uint8Array; contentType: string } | null>;
 
-/** The export of a filter as a byte/text stream. */
+/** The export of a filter as a byte/text stream; throws (before any byte) when it cannot start, e.g. `not-found` for a deleted batch. */
 export type ExportSource = (filter: ResultFilter, format: ExportFormat) => Readable | AsyncIterable<string | Uint8Array>;
 
 export interface BridgeOptions {
@@ -131,7 +131,12 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
           return fail(reply, 400, new AppError('invalid-input', 'The export filter is not valid.', { cause }));
         }
         if (!opts.exportResults) return fail(reply, 404, new AppError('not-found', 'Export is not available in this build.'));
-        const source = opts.exportResults(filter, format);
+        let source: ReturnType<ExportSource>;
+        try {
+          source = opts.exportResults(filter, format);
+        } catch (err) {
+          return fail(reply, err instanceof AppError && err.code === 'not-found' ? 404 : 500, err);
+        }
         const stream = source instanceof Readable ? source : Readable.from(source);
         const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
         return reply

@@ -164,6 +164,8 @@ export function createUiBackend(opts: UiBackendOptions): UiBackend {
       return t ? { bytes: t.bytes, contentType: t.mime } : null;
     },
     exportResults: (filter, format) => {
+      // Refused before the download's 200 goes out (a deleted batch), not as a body cut short.
+      service.requireBatchOf(filter);
       const out = new PassThrough();
       service.export(filter, format, out).then(
         () => out.end(),

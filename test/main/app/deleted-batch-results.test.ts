@@ -33,6 +33,10 @@ describe('results of a batch deleted by another process', () => {
       expect(await serve.invoke('results:page', { filter: { batchId }, offset: 0, limit: 10 })).toMatchObject({ ok: false, error: gone });
       expect(await serve.invoke('results:facets', { filter: { batchId } })).toMatchObject({ ok: false, error: gone });
       expect(await serve.invoke('batches:get', { batchId })).toMatchObject({ ok: false, error: gone });
+      // The browser's export download: refused before its 200, not a body cut short.
+      const csv = await serve.get(`/api/export?format=csv&filter=${encodeURIComponent(JSON.stringify({ batchId }))}`);
+      expect(csv.status).toBe(404);
+      expect(JSON.parse(csv.body)).toMatchObject({ ok: false, error: gone });
       // An id never given stays "there is no batch".
       expect(await serve.invoke('results:page', { filter: { batchId: 99 }, offset: 0, limit: 10 })).toMatchObject({
         ok: false,
