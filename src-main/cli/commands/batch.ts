@@ -1,5 +1,5 @@
 import { constants, createReadStream } from 'node:fs';
-import { access, open, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import cliProgress from 'cli-progress';
@@ -118,7 +118,7 @@ async function openList(list: string, format: string): Promise<{ source: Readabl
   if (kind.isDirectory()) throw new AppError('invalid-input', `Cannot read the list ${list}: it is a folder.`);
   const byExt = extname(list).toLowerCase() === '.csv' ? 'csv' : extname(list).toLowerCase() === '.txt' ? 'txt' : 'auto';
   // A named pipe (`<(curl …)`) is read so that Ctrl-C stops the import even while it waits for input.
-  const source = kind.isFIFO() ? await fifoStream(list, await open(list, 'r')) : createReadStream(list);
+  const source = kind.isFIFO() ? await fifoStream(list) : createReadStream(list);
   return { source, format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list) };
 }
 
