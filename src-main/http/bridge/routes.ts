@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toWireError, type Logger } from '../../core';
 import { isBackendChannel, isChannel, type ExportFormat, type HandlerTable, type ResultFilter } from '../../shared';
+import { wireMapping } from '../errors';
 import { dispatch } from './dispatch';
 import type { EventHub } from './events';
 import { refuse, refusal, requestToken, sessionCookieName } from './guard';
@@ -135,7 +136,7 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
         try {
           source = opts.exportResults(filter, format);
         } catch (err) {
-          return fail(reply, err instanceof AppError && err.code === 'not-found' ? 404 : 500, err);
+          return fail(reply, wireMapping(toWireError(err).code).status, err);
         }
         const stream = source instanceof Readable ? source : Readable.from(source);
         const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
