@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 const SUITES = [
   ['app', 'test-results/vitest.json'],
   ['models', 'test-results/vitest-models.json'],
+  ['node22', 'test-results/vitest-node22.json'],
 ];
 const ERROR_LINES = 6;
 
