@@ -1,4 +1,5 @@
-import { imageFeeds, type ModelRunner, type RgbImage, type TensorMap } from '../../inference';
+import { cropRgb, imageFeeds, type ModelRunner, type RgbImage, type TensorMap } from '../../inference';
+import { contentBox } from './content-box';
 import { IMAGENET_HIERARCHY } from './hierarchy';
 
 /** Manifest id of the ImageNet-1k classifier (Coral's quantised MobileNetV2 1.0, converted to ONNX). */
@@ -42,7 +43,8 @@ export function classifierTopK(outputs: TensorMap, k = CLASSIFIER_TOP_K): ClassS
 }
 
 /**
- * decode → preprocess → session → postprocess on the whole image: its top-k classes. The input is
+ * decode → preprocess → session → postprocess on the whole image, or on its subject when that
+ * stands on a plain background (content-box.ts): its top-k classes. The input is
  * the manifest's: for Coral's uint8 model 0..255 RGB after a libvips linear resize of the whole
  * image to 224×224 (area-averaging when shrinking, as the PIL resize of Coral's examples); its
  * first layer quantises with scale 1/128, zero point 128.
@@ -53,9 +55,14 @@ export async function classifyImage(img: RgbImage, runner: ModelRunner, signal?:
 
 /** `classifyImage` plus the pooled features of the same run (the drawing vocabulary's descriptor). */
 export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<Classified> {
-  const outputs = await runner.run(IMAGENET_MODEL_ID, await imageFeeds(img, runner.spec(IMAGENET_MODEL_ID)), signal);
+  const run = async (pixels: RgbImage): Promise<TensorMap> =>
+    runner.run(IMAGENET_MODEL_ID, await imageFeeds(pixels, runner.spec(IMAGENET_MODEL_ID)), signal);
+  // A subject on a plain background is classified cut out (content-box.ts); the features stay
+  // the whole image's, as the drawing vocabulary's table was embedded from whole drawings.
+  const box = await contentBox(img);
+  const [outputs, cutOut] = await Promise.all([run(img), box ? run(cropRgb(img, box)) : undefined]);
   const f = outputs[CLASSIFIER_OUTPUTS.features]?.data;
   // A model file without the features output (an older build) still classifies.
   if (f && f.length !== CLASSIFIER_FEATURES) throw new Error(`classifier returned ${f.length} features, expected ${CLASSIFIER_FEATURES}`);
-  return { classes: classifierTopK(outputs), features: f ? Float32Array.from(f) : undefined };
+  return { classes: classifierTopK(cutOut ?? outputs), features: f ? Float32Array.from(f) : undefined };
 }
