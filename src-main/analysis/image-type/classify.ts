@@ -32,6 +32,15 @@ export const IMAGE_TYPE_RULES = {
    */
   cutout: { flat: [0.04, 0.12], bins: [12, 24] },
   /**
+   * The same test on lossy sources, stricter: JPEG ringing roughens a drawn figure too, so the
+   * figure must be all but free of exactly flat pairs and hold a photo's palette. JPEG also
+   * flattens a photo's smooth dark blocks (a night sky), so such cut-outs stay clip art. Set on
+   * Tux Paint stamps outside eval:unseen whose PNG is a clear cut-out photo (265) or drawn (402)
+   * and 300 Open Clip Art reference drawings, all JPEG-coded (docs/analysis.md "ImageType"):
+   * photos rated clip art 132 → 35 of 265; drawings 274 → 252 of 300 at q80.
+   */
+  cutoutLossy: { flat: [0.01, 0.04], bins: [32, 64] },
+  /**
    * A cut-out photo stands on a plain background when the outer band's exact-flat share rises
    * over this ramp (cut-outs measured 0.6–0.97; photos filling the frame 0–0.3): its background is
    * no scene (`isolatedFigure`).
@@ -77,12 +86,11 @@ export function clipArtScore(e: ImageTypeEvidence): number {
   return (e.textLines ?? 0) >= IMAGE_TYPE_RULES.textPageLines ? 0.3 * score : score;
 }
 
-/** 0..1: how much the image looks like a photo cut out on a plain background (IMAGE_TYPE_RULES.cutout). */
+/** 0..1: how much the image looks like a photo cut out on a plain background (IMAGE_TYPE_RULES.cutout, cutoutLossy). */
 export function cutoutPhoto(t: TextureStats): number {
-  // JPEG ringing textures a drawn figure too: on the held-out Open Clip Art sample at JPEG q80
-  // the test would take clip art from 11 % of the drawings, so lossy sources keep their score.
-  if (t.lossy) return 0;
-  const { flat, bins } = IMAGE_TYPE_RULES.cutout;
+  // JPEG ringing textures a drawn figure too: with the lossless ramps the test would take clip art
+  // from 11 % of the held-out Open Clip Art sample at JPEG q80, so lossy sources get stricter ones.
+  const { flat, bins } = t.lossy ? IMAGE_TYPE_RULES.cutoutLossy : IMAGE_TYPE_RULES.cutout;
   const textured = clamp01((flat[1] - t.figure.flat) / (flat[1] - flat[0]));
   const rich = clamp01((t.figure.bins90 - bins[0]) / (bins[1] - bins[0]));
   return textured * rich;
