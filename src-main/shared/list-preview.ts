@@ -54,7 +54,12 @@ export function listEntries(text: string, format: ListFormat): { entries: ListEn
   }
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    records = parse(body, listCsvOptions(layout.delimiter)) as unknown as typeof records;
+    // UTF-8 bytes, as the import reads them: given a string, the browser build converts it with
+    // its bundled Buffer polyfill, which took 70 % of the time (100 000 records: ≈ 2.5 s → ≈ 1 s
+    // in Node). The BOM is already gone (`stripBom`); csv-parse's own BOM check would need a
+    // polyfilled Buffer, not a Uint8Array.
+    const bytes = new TextEncoder().encode(body);
+    records = parse(bytes, { ...listCsvOptions(layout.delimiter), bom: false }) as unknown as typeof records;
   } catch (err) {
     const problem = describeCsvError(err);
     if (!problem) throw err;

@@ -119,6 +119,19 @@ const CASES: Case[] = [
     counts: [21, 20, 1, 0],
   },
   {
+    // The preview hands csv-parse UTF-8 bytes (list-preview.ts), as the import does.
+    name: 'multibyte characters in CSV fields and URLs, quoted newlines among them',
+    text: lines(
+      'nom;url;note',
+      'café;https://bücher.example/straße/ß.jpg;"ñ, ü"',
+      '日本;https://xn--bcher-kva.example/stra%C3%9Fe/%C3%9F.jpg;"二\n行"',
+      'emoji 🎉;"https://a.example/🎉.jpg";x',
+      'é;é;invalid',
+    ),
+    format: 'auto',
+    counts: [4, 2, 1, 1],
+  },
+  {
     name: 'a pasted CSV read as text is one URL per line',
     text: lines('url,note', 'https://a.example/1.jpg,x'),
     format: 'txt',
@@ -195,6 +208,13 @@ describe('the UI preview and the import read a list the same way', () => {
       message: /^Line 2: the CSV list has 2 "url" columns \(columns 1 and 3\)/,
     },
     { name: 'no url column', text: lines('a,b', '1,2'), format: 'csv', message: /^Line 1: the CSV list has no "url" column/ },
+    {
+      // 600 000 characters but 1.2 MB of UTF-8: the limit counts bytes in both.
+      name: 'a record over 1 MiB of UTF-8 bytes',
+      text: lines('url,note', `https://a.example/1.jpg,${'é'.repeat(600_000)}`),
+      format: 'csv',
+      message: /^Line 2: a record longer than 1048576 bytes/,
+    },
   ];
 
   it.each(REFUSED)('refuses the whole list, naming the line, in both: $name', async ({ text, format, message }) => {
