@@ -38,6 +38,9 @@ export default defineConfig({
     // The app icon's favicon (resources/build-icons.ts) is copied beside index.html.
     publicDir: resolve(__dirname, 'resources/favicon'),
     plugins: [svelte()],
+    // The list counter's worker (src-renderer/utils/list-count.ts) is a module worker, as the page's
+    // own script is: an ES bundle beside the page's assets, same origin, so `script-src 'self'` admits it.
+    worker: { format: 'es' },
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },
     },

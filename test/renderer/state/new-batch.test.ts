@@ -23,10 +23,11 @@ describe('NewBatchState', () => {
     const urls = Math.ceil(LIST_RECOUNT_CHARS / line.length) + 10;
     const long = line.repeat(urls);
     s.text = 'https://a.example/1.jpg';
-    expect(s.preview.valid).toBe(1);
+    expect(s.preview?.valid).toBe(1);
     s.text = long; // pasted
     s.text = long + 'https://a.example/2.jpg\nbad'; // and typed on at once
-    expect(s.preview.valid).toBe(1); // not counted yet: the keys come faster than the delay
+    // Not counted yet (the keys come faster than the delay), and the older counts are not shown.
+    expect(s.preview).toBeNull();
     expect(s.blocker).toBe('Counting the URLs…');
     await new Promise((r) => setTimeout(r, LIST_RECOUNT_DELAY_MS + 200));
     expect(s.preview).toMatchObject({ valid: 2, invalid: 1, duplicates: urls - 1 });
@@ -36,7 +37,25 @@ describe('NewBatchState', () => {
     expect(s.blocker).toBe('Counting the URLs…');
     const report = await s.submit();
     expect(report?.batch.id).toBe(1);
-    expect(s.preview.valid).toBe(2);
+    expect(s.preview?.valid).toBe(2);
+  });
+
+  it('drops the counts of a list that changed while it was counted', async () => {
+    const s = new NewBatchState(() => inProcessTransport());
+    const long = 'https://a.example/1.jpg\n'.repeat(LIST_RECOUNT_CHARS / 10);
+    s.text = long;
+    const counting = s.countNow();
+    s.text = `${long}https://a.example/2.jpg`; // typed while the worker counts
+    await counting;
+    expect(s.preview).toBeNull(); // the first count is of an older list: never shown
+    await s.countNow();
+    expect(s.preview).toMatchObject({ valid: 2, duplicates: LIST_RECOUNT_CHARS / 10 - 1 });
+    // A list cut back to a short one is counted at once; a long count still under way cannot replace it.
+    s.text = long;
+    const stale = s.countNow();
+    s.text = 'https://a.example/3.jpg';
+    await stale;
+    expect(s.preview).toMatchObject({ read: 1, valid: 1 });
   });
 
   it('reads an opened CSV by its url column and names the batch after the file', () => {
@@ -44,7 +63,20 @@ describe('NewBatchState', () => {
     s.loadFile('shop.csv', 'sku,url\n1,https://a.example/1.jpg\n');
     expect(s.format).toBe('csv');
     expect(s.name).toBe('shop');
-    expect(s.preview.valid).toBe(1);
+    expect(s.preview?.valid).toBe(1);
+  });
+
+  it('counts a list as CSV or text by the file it came from, after a reset too', async () => {
+    const s = new NewBatchState(() => inProcessTransport());
+    const rows = 'sku,url\n' + '1,https://a.example/1.jpg\n'.repeat(LIST_RECOUNT_CHARS / 20);
+    s.loadFile('shop.csv', rows);
+    expect(s.preview).toBeNull();
+    await s.countNow();
+    expect(s.preview).toMatchObject({ read: LIST_RECOUNT_CHARS / 20, valid: 1 });
+    s.reset();
+    expect(s.preview).toMatchObject({ read: 0, valid: 0 });
+    s.text = 'url\nhttps://a.example/1.jpg'; // pasted: text, one URL per line (as CSV: one record)
+    expect(s.preview).toMatchObject({ read: 2, valid: 1, invalid: 1 });
   });
 
   it('creates the batch with the chosen options', async () => {
