@@ -13,6 +13,7 @@ export {
   type ModelOutputSpec,
   type Preprocess,
 } from './manifest';
+export { haltModelRuns } from './run-gate';
 export { EXACT_INTEGER_KERNELS, openSession, validateFeeds, type Session, type SessionIo, type SessionOptions } from './session';
 export { outputData, type ModelRunner } from './runner';
 export { clamp, clamp01, sigmoid } from './math';

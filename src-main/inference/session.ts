@@ -5,6 +5,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import { AppError, throwIfAborted } from '../core';
+import { gated } from './run-gate';
 import { fitsShape, type FloatTensor, type TensorMap } from './tensor';
 
 export type { FloatTensor, TensorMap } from './tensor';
@@ -155,16 +156,19 @@ function shapesOf(feeds: TensorMap): Record<string, string> {
 export async function openSession(model: Uint8Array, io: SessionIo, opts: SessionOptions): Promise<Session> {
   let s: ort.InferenceSession;
   try {
-    s = await ort.InferenceSession.create(model, {
-      intraOpNumThreads: opts.intraOpNumThreads,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      enableMemPattern: opts.memoryPattern ?? true,
-      graphOptimizationLevel: opts.graphOptimization === false ? 'disabled' : 'all',
-      // Idle pool threads sleep instead of spinning: a desktop app shares its cores with the UI
-      // and other jobs, and spinning workers on a busy 2-core machine made 2 threads slower than 1.
-      extra: { session: { intra_op: { allow_spinning: '0' }, ...EXACT_INTEGER_KERNELS } },
-    });
+    // Gated like runs: loading is native work on this thread too.
+    s = await gated(() =>
+      ort.InferenceSession.create(model, {
+        intraOpNumThreads: opts.intraOpNumThreads,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        enableMemPattern: opts.memoryPattern ?? true,
+        graphOptimizationLevel: opts.graphOptimization === false ? 'disabled' : 'all',
+        // Idle pool threads sleep instead of spinning: a desktop app shares its cores with the UI
+        // and other jobs, and spinning workers on a busy 2-core machine made 2 threads slower than 1.
+        extra: { session: { intra_op: { allow_spinning: '0' }, ...EXACT_INTEGER_KERNELS } },
+      }),
+    );
   } catch (err) {
     throw new AppError('model-failed', `Model ${io.modelId} could not be loaded: ${(err as Error).message}`, {
       cause: err,
@@ -182,7 +186,7 @@ export async function openSession(model: Uint8Array, io: SessionIo, opts: Sessio
       for (const [k, v] of Object.entries(feeds)) ortFeeds[k] = ortFeed(v, dtypes.get(k));
       let out: ort.InferenceSession.ReturnType;
       try {
-        out = await s.run(ortFeeds);
+        out = await gated(() => s.run(ortFeeds));
       } catch (err) {
         throw new AppError('model-failed', `Model ${io.modelId} failed: ${(err as Error).message}`, {
           cause: err,

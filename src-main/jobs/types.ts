@@ -28,4 +28,11 @@ export interface ImageProcessor {
   process(image: FetchedImage, operation: BatchOperation, signal: AbortSignal): Promise<ProcessedImage>;
   /** Releases models and sessions. */
   close?(): Promise<void>;
+  /**
+   * Starts no more model runs, on any of its threads, and resolves once those running have
+   * returned (inference/run-gate.ts): a process that must exit at once, without `close()`, calls
+   * this first, since ending a thread inside a model run aborts the process. Images in hand then
+   * never settle. Callers bound the wait.
+   */
+  halt?(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { workerData } from 'node:worker_threads';
 import { runModelBranch, type BranchResult } from '../analysis';
 import type { AppConfig } from '../config';
 import type { BranchCall } from './analyze-worker';
+import { haltModelRuns } from '../inference';
 import { openLocalEngine } from './local-engine';
 import { serveRpc } from './worker-rpc';
 
@@ -14,5 +15,6 @@ await serveRpc<BranchCall, BranchResult>(() => {
   return {
     handle: (call, signal) => runModelBranch(call.image, call.want, engine, signal),
     close: () => engine.dispose(),
+    halt: haltModelRuns,
   };
 });

@@ -26,6 +26,8 @@ export interface BranchWorkerOptions {
 export interface BranchWorker {
   run: ModelBranch;
   close(): Promise<void>;
+  /** Lets the worker start no more model runs; resolves once those running have returned (`RpcWorker.halt`). */
+  halt(): Promise<void>;
 }
 
 /**
@@ -84,6 +86,11 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
       const w = rpc ?? (starting ? await starting : undefined);
       rpc = undefined;
       await w?.close();
+    },
+    async halt() {
+      closed = true; // no worker starts after this
+      const w = rpc ?? (starting ? await starting : undefined);
+      await w?.halt();
     },
   };
 }

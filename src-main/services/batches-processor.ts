@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config';
 import { AppError, type Logger } from '../core';
+import { haltModelRuns } from '../inference';
 import type { ImageProcessor } from '../jobs';
 import { branchWorkerFor } from './analyze-worker';
 import { analyzeModelsFromEngine, createAnalyzeService } from './analyze.service';
@@ -61,6 +62,9 @@ export async function localBatchProcessor(config: AppConfig, options: LocalBatch
       await branch?.close();
       await galleries.close();
       await engine.dispose();
+    },
+    async halt() {
+      await Promise.all([branch?.halt(), haltModelRuns()]);
     },
   };
 }

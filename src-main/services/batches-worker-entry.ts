@@ -19,5 +19,8 @@ await serveRpc<BatchCall, ProcessedImage>(async () => {
     close: async () => {
       await processor.close?.();
     },
+    halt: async () => {
+      await processor.halt?.();
+    },
   };
 });

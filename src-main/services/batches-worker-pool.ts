@@ -37,5 +37,8 @@ export async function workerBatchProcessor(config: AppConfig, logger: Logger = s
     async close() {
       await Promise.all(members.map((m) => m.close?.()));
     },
+    async halt() {
+      await Promise.all(members.map((m) => m.halt?.()));
+    },
   };
 }

@@ -56,5 +56,6 @@ export async function singleWorkerProcessor(config: AppConfig, logger: Logger = 
       );
     },
     close: () => rpc.close(),
+    halt: () => rpc.halt(),
   };
 }

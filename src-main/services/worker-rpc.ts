@@ -1,19 +1,22 @@
 /**
  * Request/reply over a worker thread, written once for every worker (analyze's branch, the batch
  * models): numbered calls, cancellation, typed errors back as `AppError`s, a crash failing every
- * call in flight once, and a close handshake that lets the worker release its models first.
+ * call in flight once, a close handshake that lets the worker release its models first, and a
+ * halt handshake that lets the process exit at once without ending a thread inside a model run.
  */
 import { parentPort, Worker } from 'node:worker_threads';
 import { AppError, toWireError, type Logger } from '../core';
 import type { WireError } from '../shared/errors';
 
 /** Parent → worker. */
-export type RpcRequest<Req> = { type: 'call'; id: number; request: Req } | { type: 'cancel'; id: number } | { type: 'close' };
+export type RpcRequest<Req> =
+  { type: 'call'; id: number; request: Req } | { type: 'cancel'; id: number } | { type: 'close' } | { type: 'halt' };
 
 /** Worker → parent. */
 export type RpcReply<Res> =
   | { type: 'ready' }
   | { type: 'closed' }
+  | { type: 'halted' }
   | { type: 'init-error'; error: WireError; stack?: string }
   | { type: 'done'; id: number; result: Res }
   | { type: 'error'; id: number; error: WireError; stack?: string };
@@ -33,6 +36,11 @@ export interface RpcWorker<Req, Res> {
   call(request: Req, signal?: AbortSignal, transfer?: ArrayBuffer[]): Promise<Res>;
   /** Asks the worker to release its models (waits up to `CLOSE_WAIT_MS`), then ends the thread. */
   close(): Promise<void>;
+  /**
+   * Asks the worker to start no more model runs (for good) and resolves once those it has running
+   * have returned, or it has stopped; the caller bounds the wait. Before exiting without `close()`.
+   */
+  halt(): Promise<void>;
 }
 
 /** How long `close()` waits for the worker to release its models before ending it, ms. */
@@ -51,6 +59,7 @@ export function startRpcWorker<Req, Res>(entry: URL, workerData: unknown, opts: 
   let nextId = 1;
   let stopped: AppError | undefined;
   let closed: (() => void) | undefined;
+  const halted: (() => void)[] = [];
   const failAll = (err: AppError): void => {
     stopped ??= err;
     for (const p of pending.values()) p.reject(err);
@@ -60,6 +69,7 @@ export function startRpcWorker<Req, Res>(entry: URL, workerData: unknown, opts: 
     worker.on('message', (msg: RpcReply<Res>) => {
       if (msg.type === 'ready') return resolve();
       if (msg.type === 'closed') return closed?.();
+      if (msg.type === 'halted') return halted.splice(0).forEach((resolve) => resolve());
       if (msg.type === 'init-error') {
         const err = fromWire(msg.error);
         failAll(err);
@@ -80,6 +90,7 @@ export function startRpcWorker<Req, Res>(entry: URL, workerData: unknown, opts: 
     worker.on('exit', () => {
       const err = new AppError('model-failed', `The ${name} has stopped.`);
       failAll(err);
+      halted.splice(0).forEach((resolve) => resolve()); // a stopped thread runs nothing
       reject(err);
     });
   });
@@ -112,6 +123,13 @@ export function startRpcWorker<Req, Res>(entry: URL, workerData: unknown, opts: 
       }
       await worker.terminate();
     },
+    halt() {
+      if (stopped) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        halted.push(resolve);
+        worker.postMessage({ type: 'halt' } satisfies RpcRequest<Req>);
+      });
+    },
   };
 }
 
@@ -119,11 +137,14 @@ export function startRpcWorker<Req, Res>(entry: URL, workerData: unknown, opts: 
 export interface RpcHandler<Req, Res> {
   handle(request: Req, signal: AbortSignal): Promise<Res>;
   close(): Promise<void>;
+  /** Starts no more model runs (here and in the worker's own workers); resolves once those running have returned. */
+  halt?(): Promise<void>;
 }
 
 /**
  * Runs in the worker thread: builds the handler (a failure goes back as `init-error`), says
- * `ready`, then answers calls, honours cancels, and on `close` releases it and says `closed`.
+ * `ready`, then answers calls, honours cancels, on `close` releases it and says `closed`, and on
+ * `halt` halts it and says `halted`.
  */
 export async function serveRpc<Req, Res>(setup: () => RpcHandler<Req, Res> | Promise<RpcHandler<Req, Res>>): Promise<void> {
   const port = parentPort!;
@@ -140,6 +161,10 @@ export async function serveRpc<Req, Res>(setup: () => RpcHandler<Req, Res> | Pro
     if (msg.type === 'cancel') return void aborts.get(msg.id)?.abort();
     if (msg.type === 'close') {
       void handler.close().finally(() => port.postMessage({ type: 'closed' } satisfies RpcReply<Res>));
+      return;
+    }
+    if (msg.type === 'halt') {
+      void Promise.resolve(handler.halt?.()).finally(() => port.postMessage({ type: 'halted' } satisfies RpcReply<Res>));
       return;
     }
     const controller = new AbortController();
