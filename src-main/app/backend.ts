@@ -7,7 +7,7 @@
  */
 import type { AppConfig } from '../config';
 import { BugError, silentLogger, type Logger } from '../core';
-import type { InferenceEngine } from '../inference';
+import { haltModelRuns, type InferenceEngine } from '../inference';
 import { createImageLoader, intakeOptions, type ImageLoader, type LoadedPixels, type LoadOptions } from '../intake';
 import type { ImageFetcher, ImageProcessor } from '../jobs';
 import { branchWorkerFor } from '../services/analyze-worker';
@@ -112,6 +112,12 @@ export interface Backend {
   settings(): SettingsStore;
   /** Starts the batches a shutdown noted or a crash left running (needs `resumeOnStart`); their ids. */
   resumeInterrupted(): number[];
+  /**
+   * Before an exit that cannot wait for `close()` (a second Ctrl-C): starts no more model runs
+   * in the batch models' threads (if started) or on this thread, and resolves once those running
+   * have returned, since ending a thread inside a run aborts the process (inference/run-gate.ts).
+   */
+  haltModels(): Promise<void>;
   /** Disposes everything built, dependants first; later calls return the same promise. */
   close(): Promise<void>;
 }
@@ -314,6 +320,10 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
     ui,
     settings,
     resumeInterrupted: () => (batchOpts.resumeOnStart ? resumeNoted(config, batches()) : []),
+    async haltModels() {
+      // `started`, not `batchModels()`: this may come while the backend closes.
+      await Promise.all([started?.halt?.().catch(() => undefined), haltModelRuns()]);
+    },
     close() {
       // Dependants first: batches pause before their models stop; everything on the engine
       // and the database goes before them.

@@ -17,6 +17,7 @@ import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/b
 import type { ErrorCode } from '../../shared/errors';
 import { ExitCode, signalExitCode } from '../exit-codes';
 import { interruptible } from '../interruptible';
+import { quitNow } from '../quit-now';
 import { contractFlag, countFlag, idArgument, minHeadScaleFlag, terminalText } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
 import { distributedBackend, distributedDeps, distributedText, type RedisFlag } from './distributed-backend';
@@ -136,7 +137,12 @@ export function progressLine(p: BatchProgress): string {
  * Exit 1 when items failed, when the batch was cancelled meanwhile (`picscan cancel` from
  * another process), or when the database refused a write (the batch is then paused).
  */
-export async function followBatch(service: BatchService, id: number, everyS: number, json: boolean | undefined): Promise<void> {
+export async function followBatch(
+  { service, backend }: { service: BatchService; backend: Backend },
+  id: number,
+  everyS: number,
+  json: boolean | undefined,
+): Promise<void> {
   const tty = process.stderr.isTTY === true;
   const bar = tty
     ? new cliProgress.SingleBar(
@@ -163,11 +169,11 @@ export async function followBatch(service: BatchService, id: number, everyS: num
     }
   });
   // Ctrl-C, or SIGTERM from a service manager or `kill`: pause cleanly (analyses in flight finish
-  // and are kept; the rest stays queued), exit 130 or 143. A second signal quits at once; items
-  // left mid-way are re-queued on resume.
+  // and are kept; the rest stays queued), exit 130 or 143. A second signal quits at once, once the
+  // model threads are out of their runs (`quitNow`); items left mid-way are re-queued on resume.
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) process.exit(signalExitCode(signal));
+    if (interrupted) return void quitNow(signalExitCode(signal), () => backend.haltModels());
     interrupted = signal;
     process.stderr.write(`\nPausing batch ${id}… (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit now)\n`);
     void service.pause(id);
@@ -259,7 +265,8 @@ export function registerBatch(program: Command): void {
       const input = await openList(list, o.format);
       await withBatches(
         o,
-        async ({ service }) => {
+        async (open) => {
+          const { service } = open;
           // Ctrl-C or SIGTERM stops the import; the half-imported batch is removed (it could not run).
           const imported = await interruptible('the import', (signal) =>
             service.create(
@@ -287,7 +294,7 @@ export function registerBatch(program: Command): void {
           process.stderr.write(
             `Batch ${created.batch.id}: ${created.items} items from ${created.lines} lines (${created.duplicates} duplicates collapsed, ${created.invalid} invalid).\n`,
           );
-          await followBatch(service, created.batch.id, progressEveryS, o.json);
+          await followBatch(open, created.batch.id, progressEveryS, o.json);
         },
         backend.kind === 'local',
       );

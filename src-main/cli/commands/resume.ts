@@ -22,7 +22,7 @@ export function registerResume(program: Command): void {
       const progressEveryS = progressEveryFlag(o.progressEvery);
       await withBatches(
         o,
-        ({ service }) => followBatch(service, id, progressEveryS, o.json),
+        (open) => followBatch(open, id, progressEveryS, o.json),
         true,
         (service) => {
           if (!o.retryFailed) return void service.checkStartable(id);

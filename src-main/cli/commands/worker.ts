@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../../config';
-import { AppError, consoleLogger, sleep } from '../../core';
+import { AppError, consoleLogger } from '../../core';
 import { createIntakeFetcher } from '../../jobs';
 import { intakeOptions } from '../../intake';
 import { createBackend } from '../../app';
@@ -9,6 +9,7 @@ import { loadManifest, verifyModelFiles } from '../../inference';
 import { checkRedis, defaultWorkerName, modelSetOf, parseRedisUrl, startWorker } from '../../services/distributed';
 import type { ImageProcessor } from '../../jobs';
 import { ExitCode } from '../exit-codes';
+import { quitNow } from '../quit-now';
 import { catchStopSignal } from '../stop-signal';
 import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
 import { countFlag } from '../flags';
@@ -19,35 +20,15 @@ const REDIS_CHECK_MS = 5_000;
 /** After the grace time, how long stopping may still take before the process exits anyway, ms. */
 const STOP_MARGIN_MS = 3_000;
 /**
- * How long giving up waits for the model runs in flight to return, ms: a run cannot be
- * interrupted and takes up to about a second on a busy 2-core machine.
- */
-const HALT_WAIT_MS = 2_500;
-
-/**
  * Last resort when stopping cleanly is not possible (Redis unreachable, a close that hangs, a
- * second signal): exit now, exit code 1. Nothing is lost: the jobs in hand keep their BullMQ
- * locks only until they lapse, then the queue's stalled-job check gives them to another worker.
- * The model threads are halted first (at most `HALT_WAIT_MS`): exiting while one is inside an
- * ONNX Runtime run aborts the process (SIGABRT) instead (inference/run-gate.ts).
+ * second signal): exit now, exit code 1, the model threads halted first (`quitNow`). Nothing is
+ * lost: the jobs in hand keep their BullMQ locks only until they lapse, then the queue's
+ * stalled-job check gives them to another worker. A third signal, or the timer during the halt,
+ * joins the exit on its way.
  */
-async function abandon(why: string, processor: ImageProcessor): Promise<never> {
+function abandon(why: string, processor: ImageProcessor): Promise<never> {
   consoleLogger.warn(`Stopping without a clean close (${why}): jobs in hand go back to the queue through its stalled-job check.`);
-  // A halt that fails or outlasts the wait: exit anyway (an abort then is the lesser evil than
-  // hanging), saying so, since the process may then end by SIGABRT.
-  const halted = (processor.halt?.() ?? Promise.resolve()).then(
-    () => true,
-    () => false,
-  );
-  if (!(await Promise.race([halted, sleep(HALT_WAIT_MS).then(() => false)])))
-    consoleLogger.warn(`The model threads did not stop within ${HALT_WAIT_MS / 1000} s; exiting anyway.`);
-  process.exit(ExitCode.failed);
-}
-
-/** `abandon` once: a third signal, or the timer during the halt, joins the exit on its way. */
-function abandoner(processor: ImageProcessor): (why: string) => Promise<never> {
-  let exiting: Promise<never> | undefined;
-  return (why) => (exiting ??= abandon(why, processor));
+  return quitNow(ExitCode.failed, () => processor.halt?.() ?? Promise.resolve());
 }
 
 interface WorkerFlags {
@@ -115,7 +96,8 @@ export function registerWorker(program: Command): void {
       });
       const signal = await stop.received;
       consoleLogger.info(`${signal}: finishing the jobs in hand…`);
-      const giveUp = abandoner(processor);
+      let givingUp: Promise<never> | undefined;
+      const giveUp = (why: string): Promise<never> => (givingUp ??= abandon(why, processor));
       // Whatever state Redis is in, the process ends shortly after the grace time.
       setTimeout(() => void giveUp('did not stop in time'), graceMs + STOP_MARGIN_MS).unref();
       // A second signal: stop now. Listeners stay (not `once`): a third one during the halt must
