@@ -49,9 +49,10 @@ describe.skipIf(!redisAvailable)('distributed batch (BullMQ on a real Redis)', {
   it('runs a list across two workers: each URL once, duplicates by content, the worker recorded, other model sets refused', async () => {
     const dir = tempDir('picscan-dist-');
     const db = join(dir, 'picscan.db');
-    const a = track(startWorkerChild(redis.url, 'worker-a'));
-    const b = track(startWorkerChild(redis.url, 'worker-b'));
-    const stranger = track(startWorkerChild(redis.url, 'worker-other', { PICSCAN_MODELS_DIR: otherModelSet() }));
+    // Locks of 10 s: this test counts fetches, and a lapsed lock would rightly run a job twice.
+    const a = track(startWorkerChild(redis.url, 'worker-a', {}, 10_000));
+    const b = track(startWorkerChild(redis.url, 'worker-b', {}, 10_000));
+    const stranger = track(startWorkerChild(redis.url, 'worker-other', { PICSCAN_MODELS_DIR: otherModelSet() }, 10_000));
     await Promise.all([a, b, stranger].map((w) => w.waitFor(/ready/)));
     const urls = [
       ...FILES.map((f) => images.url(`/img/${f}`)),

@@ -60,8 +60,13 @@ export function startPicscan(args: string[], env: NodeJS.ProcessEnv = {}): Child
   };
 }
 
-/** A worker child on `redis` with short locks (a dead worker's job moves on within ~2 s). */
-export function startWorkerChild(redisUrl: string, name: string, env: NodeJS.ProcessEnv = {}): Child {
+/**
+ * A worker child on `redis` with short locks (a dead worker's job moves on within ~2 s). A test
+ * that counts runs passes a longer `lockMs`: a job whose lock renewal comes late on a loaded
+ * machine (a cold first job) is given to another worker and runs twice, as BullMQ's stalled-job
+ * check intends.
+ */
+export function startWorkerChild(redisUrl: string, name: string, env: NodeJS.ProcessEnv = {}, lockMs = 2000): Child {
   return startPicscan(
     [
       'worker',
@@ -73,7 +78,7 @@ export function startWorkerChild(redisUrl: string, name: string, env: NodeJS.Pro
       '2',
       '--allow-private-networks',
       '--lock-ms',
-      '2000',
+      String(lockMs),
       '--stalled-ms',
       '1000',
       '--grace',
