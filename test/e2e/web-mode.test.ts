@@ -238,6 +238,10 @@ describe.skipIf(!browserAvailable)('web mode in Chromium', () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
     await page.getByTestId('server-status').waitFor();
     expect(await page.getByTestId('server-status').innerText()).toContain(`Running at ${web.origin}`);
+    // The worker command is shown on one line, not broken at its hyphens ("-" / "-redis").
+    const command = page.locator('code', { hasText: 'picscan worker --redis' });
+    const lineHeight = await command.evaluate((el) => parseFloat(getComputedStyle(el).fontSize) * 1.6);
+    expect((await command.boundingBox())!.height).toBeLessThan(lineHeight);
     await snap(page, '06-settings');
     await page.getByLabel('Theme').selectOption('dark');
     await page.getByRole('navigation').getByRole('button', { name: 'Results' }).click();
