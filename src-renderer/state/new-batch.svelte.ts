@@ -13,6 +13,7 @@ import {
 import { checkRequest } from '../../src-main/shared/contract';
 import { invoke } from '../api/client';
 import { countList } from '../utils/list-count';
+import { summariseList, type ListSummary } from '../utils/list-summary';
 import { formatOf, previewUrlList, type UrlListPreview } from '../utils/url-list';
 import { liveTransport, messageOf, type TransportSource } from './transport';
 
@@ -26,6 +27,21 @@ export { DETAILS, SELECTORS, VISUAL_FEATURES };
  */
 export const LIST_RECOUNT_CHARS = 100_000;
 export const LIST_RECOUNT_DELAY_MS = 300;
+
+/**
+ * A list pasted or opened over this many characters (≈ 100 KB, ≈ 2 000 URLs) is held: kept here
+ * and summed up in the view, never put in the textarea. Chromium lays out a textarea's whole text
+ * at once on the page's thread: 100 000 lines (≈ 6 MB) froze the page ≈ 4 s after a paste; at this
+ * size the longest frame took ≈ 70–90 ms (≈ 20 ms with an empty textarea), and it grows with the
+ * text (≈ 100–180 ms at 300 KB). Typing grows a list in the textarea past it without holding it:
+ * a list someone is typing in must not vanish under the cursor.
+ */
+export const HELD_LIST_CHARS = 100_000;
+
+/** A list too long for the textarea: where it came from, and what the view shows of it. */
+export interface HeldList extends ListSummary {
+  from: 'pasted' | 'file';
+}
 
 /** A list's counts, with the list they are of. */
 interface Counted {
@@ -42,6 +58,8 @@ export class NewBatchState {
   /** The last counts shown: of `text`, or of what it was before the changes still being counted. */
   #counted = $state.raw<Counted>(countHere('', 'txt'));
   #recount: ReturnType<typeof setTimeout> | undefined;
+  /** The list when it is held rather than in the textarea (`text` is then its whole text). */
+  held = $state.raw<HeldList | null>(null);
   fileName = $state<string | null>(null);
   name = $state('');
   operation = $state<'analyze' | 'detect'>('analyze');
@@ -61,16 +79,45 @@ export class NewBatchState {
     this.#counted.text === this.#text && this.#counted.format === this.format ? this.#counted.preview : null,
   );
 
-  /** The URL list as typed, pasted or opened. */
+  /** The URL list as typed, pasted or opened (held or in the textarea). */
   get text(): string {
     return this.#text;
   }
 
+  /** The list as typed in the textarea: it replaces a held one, and is never held itself. */
   set text(value: string) {
+    this.held = null;
     this.#text = value;
     clearTimeout(this.#recount);
     if (value.length <= LIST_RECOUNT_CHARS) this.#counted = countHere(value, this.format);
     else this.#recount = setTimeout(() => void this.countNow(), LIST_RECOUNT_DELAY_MS);
+  }
+
+  /** Holds `text` as the list (nothing more is typed into it: counted at once, in the worker). */
+  #hold(text: string, from: HeldList['from']): void {
+    this.#text = text;
+    this.held = { from, ...summariseList(text) };
+    clearTimeout(this.#recount);
+    void this.countNow();
+  }
+
+  /**
+   * A paste of `pasted` over the textarea's selection [`start`, `end`). When the list it makes is
+   * over HELD_LIST_CHARS, that list is held and this returns true: the caller then stops the
+   * browser's own paste, which would lay the text out in the textarea. Otherwise it returns false
+   * and the paste goes into the textarea as usual.
+   */
+  paste(pasted: string, start: number, end: number): boolean {
+    const text = this.#text.slice(0, start) + pasted + this.#text.slice(end);
+    if (text.length <= HELD_LIST_CHARS) return false;
+    this.#hold(text, 'pasted');
+    return true;
+  }
+
+  /** Drops the list (held or typed): back to an empty textarea, read as text. */
+  clear(): void {
+    this.fileName = null; // first: the empty list is then counted as text at once
+    this.text = '';
   }
 
   /**
@@ -104,8 +151,11 @@ export class NewBatchState {
   /** Takes a file's text (opened or dropped); `.csv` files are read by their `url` column. */
   loadFile(name: string, text: string): void {
     this.fileName = name;
-    this.text = text;
-    void this.countNow();
+    if (text.length > HELD_LIST_CHARS) this.#hold(text, 'file');
+    else {
+      this.text = text;
+      void this.countNow();
+    }
     if (!this.name) this.name = name.replace(/\.(txt|csv)$/i, '');
   }
 
@@ -157,8 +207,7 @@ export class NewBatchState {
   }
 
   reset(): void {
-    this.fileName = null; // first: the empty list is then counted as text at once
-    this.text = '';
+    this.clear();
     this.name = '';
     this.report = null;
     this.error = null;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { LIST_RECOUNT_CHARS, LIST_RECOUNT_DELAY_MS, NewBatchState } from '../../../src-renderer/state/new-batch.svelte';
+import { HELD_LIST_CHARS, LIST_RECOUNT_CHARS, LIST_RECOUNT_DELAY_MS, NewBatchState } from '../../../src-renderer/state/new-batch.svelte';
+import type { CreateBatchRequest } from '../../../src-main/shared';
 import { fakeDeps, inProcessTransport } from '../helpers';
+
+/** `n` lines: image URLs, every 100th a bad line. */
+function urls(n: number, prefix = 'a'): string {
+  return Array.from({ length: n }, (_, i) => (i % 100 === 99 ? `bad ${i}` : `https://${prefix}.example/${i}.jpg`)).join('\n');
+}
+/** Lines of a list just over HELD_LIST_CHARS (its lines are ≥ 23 characters and a newline). */
+const LONG_LINES = Math.ceil(HELD_LIST_CHARS / 24);
+const long = urls(LONG_LINES);
 
 describe('NewBatchState', () => {
   it('counts the URLs before starting and says what blocks the start', () => {
@@ -110,5 +119,93 @@ describe('NewBatchState', () => {
     expect(await s.submit()).toBeNull();
     expect(s.error).toBe('The batch was not created: A batch needs a name.');
     expect(s.text).toBe('https://a.example/1.jpg');
+  });
+
+  describe('a list too long for the textarea', () => {
+    it('is over the threshold in these tests', () => expect(long.length).toBeGreaterThan(HELD_LIST_CHARS));
+
+    it('is held when a paste makes it longer than HELD_LIST_CHARS, and the paste is then taken over', () => {
+      const s = new NewBatchState(() => inProcessTransport());
+      s.text = 'https://a.example/first.jpg\nhttps://a.example/last.jpg';
+      // A paste that keeps the list at the threshold goes into the textarea as usual.
+      const fits = 'x'.repeat(HELD_LIST_CHARS - s.text.length);
+      expect(s.paste(fits, s.text.length, s.text.length)).toBe(false);
+      expect(s.held).toBeNull();
+      // One character more: held, with the paste put where the selection was (here replacing "first").
+      const start = 'https://a.example/'.length;
+      const pasted = 'y'.repeat(HELD_LIST_CHARS);
+      expect(s.paste(pasted, start, start + 'first'.length)).toBe(true);
+      expect(s.text).toBe(`https://a.example/${pasted}.jpg\nhttps://a.example/last.jpg`);
+      expect(s.held).toMatchObject({ from: 'pasted', lines: 2, bytes: s.text.length });
+      expect(s.held?.head[1]).toBe('https://a.example/last.jpg');
+    });
+
+    it('is counted at once, and its counts are never those of the list before it', async () => {
+      const s = new NewBatchState(() => inProcessTransport());
+      s.text = 'https://a.example/1.jpg';
+      expect(s.paste(long, 0, s.text.length)).toBe(true);
+      expect(s.held).toMatchObject({ from: 'pasted', lines: LONG_LINES, head: long.split('\n').slice(0, 10) });
+      expect(s.preview).toBeNull();
+      expect(s.blocker).toBe('Counting the URLs…');
+      await s.countNow();
+      const bad = Math.floor(LONG_LINES / 100);
+      expect(s.preview).toMatchObject({ read: LONG_LINES, valid: LONG_LINES - bad, invalid: bad, duplicates: 0 });
+      expect(s.blocker).toBeNull();
+      // Another held list (a file opened meanwhile): the counts of the first one go.
+      s.loadFile('other.txt', urls(LONG_LINES, 'b') + '\nhttps://b.example/0.jpg');
+      expect(s.preview).toBeNull();
+      await s.countNow();
+      expect(s.preview).toMatchObject({ read: LONG_LINES + 1, duplicates: 1 });
+    });
+
+    it('is held when opened from a file over the threshold, and put in the textarea when not', async () => {
+      const s = new NewBatchState(() => inProcessTransport());
+      s.loadFile('short.txt', urls(10));
+      expect(s.held).toBeNull();
+      expect(s.text).toBe(urls(10));
+      s.loadFile('shop.csv', `url\n${long}`);
+      expect(s.held).toMatchObject({ from: 'file', lines: LONG_LINES + 1, head: ['url', ...long.split('\n').slice(0, 9)] });
+      expect(s.fileName).toBe('shop.csv');
+      expect(s.format).toBe('csv');
+      expect(s.text).toBe(`url\n${long}`);
+      s.loadFile('short.txt', urls(10)); // a short file replaces a held list
+      expect(s.held).toBeNull();
+      expect(s.text).toBe(urls(10));
+    });
+
+    it('is dropped by Clear, by a reset, and by typing (which never holds a list)', async () => {
+      const s = new NewBatchState(() => inProcessTransport());
+      s.name = 'mine';
+      s.loadFile('shop.csv', `url\n${long}`);
+      s.clear();
+      expect([s.held, s.text, s.fileName, s.format, s.name]).toEqual([null, '', null, 'txt', 'mine']);
+      expect(s.preview).toMatchObject({ read: 0, valid: 0 });
+      s.paste(long, 0, 0);
+      s.reset();
+      expect([s.held, s.text, s.name]).toEqual([null, '', '']);
+      expect(s.preview).toMatchObject({ read: 0 });
+      s.paste(long, 0, 0);
+      s.text = `${long}x`; // typed (or set by code): a list in the textarea, however long
+      expect(s.held).toBeNull();
+      expect(s.text).toBe(`${long}x`);
+    });
+
+    it('is sent whole when the batch starts', async () => {
+      const deps = fakeDeps();
+      let sent: CreateBatchRequest | undefined;
+      const create = deps.batches.create;
+      deps.batches.create = async (req) => {
+        sent = req;
+        return create(req);
+      };
+      const s = new NewBatchState(() => inProcessTransport(deps));
+      s.paste(long, 0, 0);
+      const report = await s.submit();
+      expect(report?.batch.id).toBe(1);
+      expect(sent?.list).toEqual({ text: long, format: 'txt' });
+      s.loadFile('shop.csv', `url\n${long}`);
+      expect(await s.submit()).not.toBeNull();
+      expect(sent?.list).toEqual({ text: `url\n${long}`, format: 'csv' });
+    });
   });
 });
