@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium, resultsDir } from './support/browser';
+import { browserAvailable, launchChromium, resultsDir, snap } from './support/browser';
 import { fixtureProcessor } from './support/fixture-processor';
 import { startWebApp, type WebApp } from './support/web-app';
 
@@ -157,6 +157,7 @@ describe.skipIf(!browserAvailable)(`a ${LINES.toLocaleString('en')}-line URL lis
       expect(await held.getByTestId('url-list-head').innerText()).toBe(lines.slice(0, 10).join('\n'));
       expect(await page.getByTestId('url-list').count()).toBe(0); // the textarea does not hold it: it is gone
       expect(await countsLine(page)).toBe(COUNTS.line);
+      await snap(page, 'long-list-held');
       expect(await startAndReadBack(page, 'Pasted 100k')).toBe(COUNTS.items);
     },
     TEST_MS,
