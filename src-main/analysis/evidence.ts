@@ -1,7 +1,7 @@
 import type { Color, ImageType } from '../shared/spec';
 import type { ContentProbabilities } from './content-net';
 import type { ClassScore } from './classifier';
-import type { DrawingVote } from './drawings';
+import type { ChartEvidence, DrawingVote } from './drawings';
 import type { ChromaStats } from './color';
 import type { InkStats } from './image-type';
 import type { DetectedObject } from './objects/types';
@@ -36,6 +36,8 @@ export interface Evidence {
   classes?: ClassScore[];
   /** The drawing vocabulary's votes (nearest Open Clip Art drawings), on drawings and clip art when the classifier ran. */
   drawingVotes?: DrawingVote[];
+  /** The nearest reference charts' vote (every image type: gnuplot draws charts the pixel rules rate photos), when the classifier ran. */
+  chart?: ChartEvidence;
   /** DeepLab's regions and main subject (photos only, when the gate let the segmenter run). */
   subject?: SubjectEvidence;
 }

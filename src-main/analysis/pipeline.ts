@@ -5,7 +5,7 @@ import { contentProbabilities, runContentNet, type ContentProbabilities } from '
 import { classifyWithFeatures, type ClassScore } from './classifier';
 import { isBlackAndWhite } from './color';
 import type { Evidence } from './evidence';
-import { DRAWING_TABLE, drawingVotes } from './drawings';
+import { CHART_TABLE, chartVote, DRAWING_TABLE, drawingVotes, type ChartEvidence, type DrawingVote } from './drawings';
 import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
 import { classifyImageType } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
@@ -13,7 +13,16 @@ import { toAnalyzeFaces, type FaceEvidence } from './people';
 import { measurePixels, type PixelEvidence } from './pixel-evidence';
 import { seenVocThings, segmentImage, subjectFromMask, type SubjectEvidence } from './subject';
 import type { RgbImage } from '../inference';
-import { buildCaption, buildTags, categorize, CLIP_ART_TYPE, derive, DESCRIPTION_TAG_CONFIDENCE, scoreCategories } from './rules';
+import {
+  buildCaption,
+  buildTags,
+  categorize,
+  CHART_RULE,
+  CLIP_ART_TYPE,
+  derive,
+  DESCRIPTION_TAG_CONFIDENCE,
+  scoreCategories,
+} from './rules';
 import type { ModelRunner } from '../inference';
 
 /** What the pipeline needs from the outside: a model runner, the face detector, galleries. */
@@ -125,6 +134,9 @@ export async function analyzePixels(
   const imageType = imageTypeOf(pixels, nsfw);
   const photo = isPhoto(imageType);
   const color = photo ? withSubjectColour(pixels.color, subject) : pixels.color;
+  const lineDrawing = imageType.lineDrawingType === 1;
+  // The drawing vocabulary is Open Clip Art: it speaks for drawings and clip art only.
+  const votes = !photo && classFeatures ? drawingVotes(classFeatures, DRAWING_TABLE, { lineDrawing }) : undefined;
   const evidence: Evidence = {
     width: img.width,
     height: img.height,
@@ -137,9 +149,8 @@ export async function analyzePixels(
     objects,
     faces,
     classes,
-    // The drawing vocabulary is Open Clip Art: it speaks for drawings and clip art only.
-    drawingVotes:
-      !photo && classFeatures ? drawingVotes(classFeatures, DRAWING_TABLE, { lineDrawing: imageType.lineDrawingType === 1 }) : undefined,
+    drawingVotes: votes,
+    chart: classFeatures ? chartEvidence(classFeatures, votes, lineDrawing, texture.borderFlat) : undefined,
     // DeepLab learnt from photos: its regions count on photos only.
     subject: photo ? subject : undefined,
     colorBins90: texture.colorBins90,
@@ -188,6 +199,18 @@ export async function runModelBranch(
   for (const p of [objectsP, classifiedP, nsfwP, pixelsP, subjectP]) p.catch(() => undefined);
   const [objects, classified, nsfw, pixels, subject] = await Promise.all([objectsP, classifiedP, nsfwP, pixelsP, subjectP]);
   return { pixels, objects, classes: classified?.classes, features: classified?.features, nsfw, subject, timingsMs };
+}
+
+/**
+ * The reference charts' vote with the drawing vocabulary's best similarity to compare it with: the
+ * votes already cast on drawings, else (photos) a vote of its own, only when the charts are near
+ * enough to matter.
+ */
+function chartEvidence(features: Float32Array, votes: DrawingVote[] | undefined, lineDrawing: boolean, borderFlat: number): ChartEvidence {
+  const vote = chartVote(features, CHART_TABLE, DRAWING_TABLE);
+  const near = vote.similarity >= CHART_RULE.minSimilarity;
+  const drawing = votes ?? (near ? drawingVotes(features, DRAWING_TABLE, { lineDrawing }) : []);
+  return { ...vote, drawingSimilarity: drawing.reduce((m, v) => Math.max(m, v.similarity), 0), borderFlat };
 }
 
 /** The image type from the pixel statistics and the NSFW net's drawing probability. */

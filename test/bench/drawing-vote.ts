@@ -1,13 +1,14 @@
 // `npm run bench -- drawing-vote`: CPU cost of the drawing vocabulary's vote (analysis/drawings):
 // the classifier's pooled features of the test drawings (test/fixtures/drawings) projected and
 // voted against the table, many times each, as clip art (the colour rows) and as line drawings
-// (the line-art rows too), plus the first call (the table decode).
+// (the line-art rows too), plus the first call (the table decode); then the reference charts' vote
+// (analysis/drawings/charts.ts), which runs on every image the classifier sees.
 // Figures quoted in docs/analysis.md ("Drawing vocabulary", cost).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { classifyWithFeatures } from '../../src-main/analysis';
-import { DRAWING_TABLE, drawingVotes } from '../../src-main/analysis/drawings';
+import { CHART_TABLE, chartVote, DRAWING_TABLE, drawingVotes } from '../../src-main/analysis/drawings';
 import { renderDrawing } from '../helpers/render-drawing';
 import { repoRoot } from '../helpers/paths';
 import { createEngine, runnerOf } from '../main/analysis/fixtures';
@@ -43,3 +44,12 @@ for (const [kind, lineDrawing, rows] of [
       `load average ${loadavg()[0]!.toFixed(1)}`,
   );
 }
+chartVote(features[0]!, CHART_TABLE, DRAWING_TABLE);
+c0 = cpuMs();
+const t0 = performance.now();
+for (let r = 0; r < ROUNDS; r++) for (const f of features) chartVote(f, CHART_TABLE, DRAWING_TABLE);
+const calls = ROUNDS * features.length;
+console.log(
+  `chart vote: ${((cpuMs() - c0) / calls).toFixed(2)} ms CPU per image (${((performance.now() - t0) / calls).toFixed(2)} ms wall; ` +
+    `mean of ${calls}, ${CHART_TABLE.rows.length} reference charts); load average ${loadavg()[0]!.toFixed(1)}`,
+);

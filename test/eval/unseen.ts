@@ -53,6 +53,19 @@ for (const [name, dir] of [...sets.map((s) => [s.pkg, s.dir] as const), ...Objec
 
 /** Graphics among the sample images (logos). */
 const GRAPHICS = [join(dirs.mpl, 'logo2.png')];
+/** The repository's chart renders and the caption each should have ("a chart" is right for all; a wrong kind is not). */
+const CHARTS: Record<string, string> = {
+  'chart_area_log.jpg': 'an area chart',
+  'chart_bars.jpg': 'a bar chart',
+  'chart_heatmap.jpg': 'a chart',
+  'chart_lines.jpg': 'a line chart',
+  'chart_pie.jpg': 'a pie chart',
+  'chart_scatter.jpg': 'a scatter plot',
+  'chart_with_cartoon_monkey.jpg': 'a bar chart',
+  'chart_with_robot_ganson.jpg': 'a bar chart',
+  'chart_with_robot_saku.jpg': 'a bar chart',
+};
+const SAYS_CHART = /\b(chart|plot)\b/;
 /** Captions that name nothing: the fallbacks of rules/caption.ts. */
 const GENERIC = new Set(['an image', 'a black and white photo', 'a clip art image', 'a black and white line drawing']);
 
@@ -188,6 +201,11 @@ for (const m of manifest.filter((f) => !f.truth.isBW && f.truth.clipArt === fals
   photos.push(await rate(`grey ${m.file}`, await decode(await encode(img, 'grey'))));
 }
 const graphics = await Promise.all(GRAPHICS.map(async (f) => rate(relative(join(f, '..', '..'), f), await decode(readFileSync(f)))));
+// Charts: the repository's gnuplot renders (face-free negatives, CHARTS), which the chart
+// references (matplotlib) never saw; the caption should name the kind.
+const charts = await Promise.all(
+  Object.keys(CHARTS).map(async (f) => rate(f, await decode(readFileSync(join(repoRoot, 'test/fixtures/negatives', f))))),
+);
 
 // Drawings: the held-out sample (every k-th held-out SVG in path order, openclipart.ts).
 const photosOnly = process.env.PICSCAN_UNSEEN_PHOTOS_ONLY === '1';
@@ -252,6 +270,13 @@ console.log(
 for (const r of photos.filter((p) => p.clipArtType >= 1 || p.lineDrawing))
   console.log(`  ${r.name}: clipArtType ${r.clipArtType}${r.lineDrawing ? ', line drawing' : ''}`);
 console.log(`graphics: ${graphics.map((r) => `${r.name} clipArtType ${r.clipArtType}`).join('; ')}`);
+const saysChart = [...photos, ...graphics, ...Object.values(drawings).flat()].filter((r) => SAYS_CHART.test(r.caption));
+console.log(
+  `charts (${charts.length} gnuplot renders): named a chart ${charts.filter((r) => SAYS_CHART.test(r.caption)).length}, ` +
+    `with the right kind ${charts.filter((r) => r.caption === CHARTS[r.name] || r.caption === 'a chart').length}; ` +
+    charts.map((r) => `${r.name} "${r.caption}"`).join('; '),
+);
+console.log(`  other images called a chart: ${saysChart.length}${saysChart.map((r) => `; ${r.name} "${r.caption}"`).join('')}`);
 console.log(`\nOpen Clip Art sample: ${sample.length} of ${all.length} SVGs, ${unrenderable} not renderable`);
 for (const [format, rated] of Object.entries(drawings)) {
   console.log(

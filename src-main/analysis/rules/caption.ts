@@ -16,7 +16,7 @@ interface Phrase {
   text: string;
   conf: number;
   /** Scenes and phrases already placed ("… on a couch") take no setting words. */
-  kind: 'people' | 'thing' | 'placed' | 'scene';
+  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart';
 }
 
 const NUMBER_WORDS = ['no', 'a', 'two', 'three', 'four', 'five'];
@@ -262,7 +262,7 @@ function setting(e: Evidence, d: Derived): { text: string; conf: number } | unde
 
 /**
  * The Description caption: one English sentence from detected and classified things only.
- * Subject = people (count, gender/age words, smiling) or the main thing, detected or classified
+ * Subject = a chart (rules/charts.ts), people (count, gender/age words, smiling) or the main thing, detected or classified
  * (with "lying on"/"on" when it rests on furniture, or "and" a second thing) or a scene phrase
  * (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
  * drawings), "a drawing of …", "a clip art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
@@ -270,7 +270,8 @@ function setting(e: Evidence, d: Derived): { text: string; conf: number } | unde
  * each uncertain wrapper; a fallback "an image" sentence gets 0.2.
  */
 export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Caption {
-  const subject = peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
+  const chart: Phrase | undefined = d.chart && { text: article(d.chart.word), conf: d.chart.conf, kind: 'chart' };
+  const subject = chart ?? peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
   let text: string;
   let conf: number;
   if (!subject) {
@@ -292,8 +293,8 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
         conf *= SETTING_CONF.base + SETTING_CONF.span * where.conf;
       }
     }
-    if (subject.text === TEXT_PHRASE) {
-      // A page of writing is described as such, whatever its colours.
+    if (subject.text === TEXT_PHRASE || subject.kind === 'chart') {
+      // A page of writing and a chart are described as such, whatever their colours and style.
     } else if (d.lineDrawing) text = e.color.isBWImg ? `${text} drawn in black and white` : `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;

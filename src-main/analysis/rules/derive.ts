@@ -3,6 +3,7 @@ import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
 import { band, holds } from './bands';
+import { acceptedChart, type AcceptedChart } from './charts';
 import { calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
 import { classifierVeto, regionOpinion, secondOpinion } from './opinions';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
@@ -109,7 +110,9 @@ export interface Derived {
   night: number;
   /** 0..1 text-like content. */
   text: number;
-  /** The classifier's words, categories and subjects (empty when it did not run). */
+  /** The chart the reference charts name (rules/charts.ts), if any. */
+  chart?: AcceptedChart;
+  /** The classifier's words, categories and subjects (empty when it did not run, or on a chart). */
   classes: ClassEvidence;
   /**
    * 0..1: a thing fills the frame (a big confident detected box, band boxShare.fill, or a thing
@@ -131,7 +134,10 @@ export function derive(e: Evidence): Derived {
     if (c >= PRESENT) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
   }
   const detected = new Map(labels);
-  const classes = classEvidence(e);
+  const chart = acceptedChart(e.chart);
+  // On a chart the classifier's things (a ruler, a crossword) and the drawing vocabulary's are
+  // misreadings of axes, bars and lettering.
+  const classes = classEvidence(chart ? { ...e, classes: undefined, drawingVotes: undefined } : e);
   secondOpinion(labels, counts, classes);
   const things = [...e.objects, ...regionOpinion(e, labels, counts)];
   classifierVeto(e, labels, counts, classes, detected);
@@ -212,6 +218,7 @@ export function derive(e: Evidence): Derived {
     indoor,
     night,
     text,
+    chart,
     classes,
     frameFill,
   };

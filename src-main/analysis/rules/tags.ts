@@ -81,6 +81,12 @@ export const HYPERNYM_FACTOR = 0.95;
  */
 export const TEXT_PAGE_CLASS_FACTOR = 0.5;
 
+/**
+ * The chart's kind ("bar chart") as a tag, × the chart's confidence: a little below it when the
+ * nearest charts agree on the kind, below "present" when they do not.
+ */
+export const CHART_KIND_FACTOR = { said: 0.95, unsure: 0.6 } as const;
+
 /** Per-face tags: weights × the face's detection confidence (man/woman: × gender confidence). */
 export const FACE_TAG_WEIGHTS = { child: 0.85, smiling: 0.75, glasses: 0.8 } as const;
 /** The group tag (≥ 3 people): base + perPerson × people, counted up to `upTo`. */
@@ -107,6 +113,10 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
   }
   const classFactor = d.text >= PRESENT ? TEXT_PAGE_CLASS_FACTOR : 1;
   for (const [word, c] of d.classes.words) put(word, c * classFactor);
+  if (d.chart) {
+    put('chart', d.chart.conf);
+    put(d.chart.kind, d.chart.conf * (d.chart.word === d.chart.kind ? CHART_KIND_FACTOR.said : CHART_KIND_FACTOR.unsure));
+  }
   for (const f of e.faces) {
     const c = f.confidence;
     put('human face', c);
