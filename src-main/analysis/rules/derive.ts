@@ -191,10 +191,11 @@ export function derive(e: Evidence): Derived {
   const G = GREY_SKY_WEIGHT;
   const greyWeight = (e.color.isBWImg ? G.bw : holds('face.portrait', largestFaceShare) ? G.portrait : G.colour) * (1 - text);
   const sky = s.sky - s.skyGrey + s.skyGrey * greyWeight;
-  // Colour cues of a natural setting; a thing filling the frame (a green apple) is not one.
+  // Colour cues of a natural setting; a thing filling the frame (a green apple) is not one. The
+  // white of a page of writing (a typed page, a screenshot, a table) is paper, not snow.
+  const snow = band('snow.natural', s.snow) * (1 - text);
   const natural =
-    (1 - frameFill) *
-    Math.max(band('sky.natural', sky), band('vegetation.natural', s.vegetation), band('water.body', s.water), band('snow.natural', s.snow));
+    (1 - frameFill) * Math.max(band('sky.natural', sky), band('vegetation.natural', s.vegetation), band('water.body', s.water), snow);
   const outdoor = photo * Math.max(natural, outdoorObj);
   const indoor = photo * Math.max(0, indoorObj - INDOOR_NATURAL_PENALTY * natural);
   return {
