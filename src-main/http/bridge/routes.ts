@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toWireError, type Logger } from '../../core';
 import { isBackendChannel, isChannel, type ExportFormat, type HandlerTable, type ResultFilter } from '../../shared';
+import { WEB_INVOKE_BODY_MAX_BYTES } from '../../shared/contract';
 import { wireMapping } from '../errors';
 import { dispatch } from './dispatch';
 import type { EventHub } from './events';
@@ -63,6 +64,46 @@ function fail(reply: FastifyReply, status: number, err: unknown): FastifyReply {
   return reply.code(status).send({ ok: false, error: toWireError(err) });
 }
 
+/** `256 MiB`: a byte limit in binary megabytes. */
+function mibText(bytes: number): string {
+  return `${(bytes / 2 ** 20).toLocaleString('en', { maximumFractionDigits: 1 })} MiB`;
+}
+
+/** `256 MiB (≈ 268 MB)`: with the decimal MB the New batch view gives a held list's size in. */
+function limitText(bytes: number): string {
+  return `${mibText(bytes)} (≈ ${(bytes / 1e6).toLocaleString('en', { maximumFractionDigits: 0 })} MB)`;
+}
+
+/**
+ * What a web-mode call over the body limit says. `batches:create` carries the URL list, so it
+ * names the list and the ways to start a longer one; any other channel gets the plain refusal.
+ * Only a known channel name is repeated (anything else came from the client as is).
+ */
+export function invokeTooLargeMessage(channel: string | undefined, limitBytes: number): string {
+  if (channel === 'batches:create') {
+    return (
+      `The URL list is too large for web mode, which sends it in one request of at most ${limitText(limitBytes)}. ` +
+      'Split it into smaller lists and start a batch for each, or start it with `picscan batch <file>` or in the desktop app, ' +
+      'which have no such limit.'
+    );
+  }
+  const what = channel !== undefined && isChannel(channel) ? `The request to ${channel}` : 'The request';
+  return `${what} is too large for web mode (limit ${mibText(limitBytes)}).`;
+}
+
+/**
+ * The invoke route's own error path: a body over its limit (refused by its Content-Length before
+ * it is read, or once the bytes read pass it) answers the Result envelope with `payload-too-large`
+ * and a message about that channel, not the image API's. Anything else goes on to the server's
+ * error handler (throwing from a route's handler passes the error to its parent).
+ */
+function invokeErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  if (err.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw err;
+  const { channel } = req.params as { channel?: string };
+  const error = new AppError('payload-too-large', invokeTooLargeMessage(channel, WEB_INVOKE_BODY_MAX_BYTES));
+  void fail(reply.header('cache-control', 'no-store'), 413, error);
+}
+
 /**
  * Web mode: the built renderer at `/app/` and the typed API at `/api/*` (invoke, server-sent
  * events, thumbnails, export downloads). Register on the API server as extra routes; the token
@@ -89,7 +130,8 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
       scope.get('/app', async (req, reply) => reply.redirect(`/app/${req.url.slice('/app'.length)}`));
       scope.get('/app/*', (req, reply) => serveApp(req, reply, opts));
 
-      scope.post('/api/invoke/:channel', { bodyLimit: 256 * 1024 * 1024 }, async (req, reply) => {
+      // The body is the call's JSON request, the whole URL list for `batches:create`.
+      scope.post('/api/invoke/:channel', { bodyLimit: WEB_INVOKE_BODY_MAX_BYTES, errorHandler: invokeErrors }, async (req, reply) => {
         const { channel } = req.params as { channel: string };
         if (!isChannel(channel)) return fail(reply, 404, new AppError('not-found', `Unknown channel: ${channel}`));
         // A desktop action (the native save dialog): web mode downloads `/api/export` instead.

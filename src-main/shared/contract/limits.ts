@@ -36,6 +36,15 @@ export const BATCH_NAME_MAX_CHARS = 200;
 /** Largest pasted or opened URL list sent in one request, characters (512 Mi). */
 export const URL_LIST_MAX_CHARS = 512 * 1024 * 1024;
 
+/**
+ * Largest body of one web-mode call (`POST /api/invoke/:channel`), bytes (256 MiB). The whole
+ * URL list of `batches:create` travels as JSON in that body, so this is what bounds a list in
+ * web mode, well before `URL_LIST_MAX_CHARS` (the desktop app's IPC and `picscan batch` have no
+ * body limit): about 4 million 60-character URLs. A Fastify body is buffered whole before it is
+ * parsed, so the bound also caps what one call can make the server hold.
+ */
+export const WEB_INVOKE_BODY_MAX_BYTES = 256 * 1024 * 1024;
+
 /** Longest remote API base URL or Redis URL, characters. */
 export const SERVICE_URL_MAX_CHARS = 2000;
 
