@@ -1,4 +1,4 @@
-import { EVENTS, type EventMap, type EventName, type PicscanApi } from '../../src-main/shared';
+import { codeFromAzure, EVENTS, type EventMap, type EventName, type IpcResult, type PicscanApi } from '../../src-main/shared';
 
 const TOKEN_KEY = 'picscan-session-token';
 
@@ -14,6 +14,36 @@ export function sessionToken(loc: Location = window.location, store: Storage = w
     return fromUrl;
   }
   return store.getItem(TOKEN_KEY);
+}
+
+/** An object, read loosely (a reply body is whatever the server or a proxy in between sent). */
+type Loose = Record<string, unknown> | undefined;
+const loose = (v: unknown): Loose => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined);
+
+/**
+ * The Result of one answer, whatever its status. The bridge answers the envelope even for its
+ * refusals (401, 403, 404, 413); the API server's error handler, which still answers some failures
+ * of the invoke route (a body that is not JSON), sends `{ error: { code, message } }` instead,
+ * read here as a failure with its message and the stable code behind its Azure code. Anything
+ * else (no JSON, e.g. a proxy's page) says the status it came with.
+ */
+async function resultOf<T>(res: Response): Promise<IpcResult<T>> {
+  let body: Loose;
+  try {
+    body = loose(await res.json());
+  } catch {
+    body = undefined;
+  }
+  const error = loose(body?.error);
+  if (body?.ok === true) return body as IpcResult<T>;
+  if (body?.ok === false && typeof error?.message === 'string') return body as IpcResult<T>;
+  if (!res.ok && typeof error?.message === 'string') {
+    const code = codeFromAzure(typeof error.code === 'string' ? error.code : '', res.status);
+    return { ok: false, error: { code, message: error.message } };
+  }
+  if (res.status === 413)
+    return { ok: false, error: { code: 'payload-too-large', message: 'The request was too large for picscan (HTTP 413).' } };
+  return { ok: false, error: { code: 'internal', message: `picscan answered HTTP ${res.status} without a result.` } };
 }
 
 /**
@@ -57,11 +87,7 @@ export function createWebTransport(token: string, base = ''): PicscanApi {
       } catch {
         return { ok: false, error: { code: 'internal', message: 'picscan is not reachable: is `picscan serve` still running?' } };
       }
-      try {
-        return await res.json();
-      } catch {
-        return { ok: false, error: { code: 'internal', message: `picscan answered HTTP ${res.status} without a result.` } };
-      }
+      return resultOf(res);
     },
     on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void) {
       connect();
