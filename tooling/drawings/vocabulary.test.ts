@@ -50,6 +50,12 @@ describe('drawing vocabulary rules', () => {
     expect(words('Man and woman', ['man', 'woman', 'baby'])).toEqual(expect.arrayContaining(['man.n.01', 'woman.n.01', 'baby.n.01']));
   });
 
+  it('keeps a map as a thing drawn, but no other picture or symbol', () => {
+    // geography/aragon_01.svg as the collection files it; "clipart" and "icon" stay no labels.
+    expect(words('Aragón', ['teruel', 'aragon', 'map', 'spain', 'europe'], ['geography'])).toEqual(['map.n.01']);
+    expect(words('', ['clipart', 'icon', 'picture', 'painting'])).toEqual([]);
+  });
+
   it('reads adjectives of titles as descriptions, not herbs or flats', () => {
     expect(words('A simple pig', ['pig', 'simple', 'flat'])).toEqual(['hog.n.03']);
   });

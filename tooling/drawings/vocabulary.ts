@@ -20,6 +20,13 @@ export const CONCRETE_EXTRA = ['gift.n.01', 'present.n.02'];
  */
 export const EXCLUDED_SUBTREES = ['representation.n.02', 'location.n.01', 'part.n.03', 'body_part.n.01', 'creation.n.02', 'sign.n.02'];
 /**
+ * Representations a drawing shows as its subject, kept although EXCLUDED_SUBTREES holds their
+ * subtree (the synset itself only, not its hyponyms). A map of Africa is "a map", not "a
+ * pinwheel": the package's geography section holds over a hundred maps keyworded "map".
+ * Reviewed; each must exist in WordNet.
+ */
+export const REPRESENTATIONS_SHOWN = ['map.n.01'];
+/**
  * People as drawings show them (reviewed; each must exist in WordNet). The rest of WordNet's
  * person subtree names roles, origins and traits that a keyword meant otherwise: the flags'
  * "united_nations_member" is not a member, "white" not a Caucasian, "router" not a worker.
@@ -137,6 +144,7 @@ const DETACH: [string, string][] = [
 export class Vocabulary {
   private readonly root: number;
   private readonly extra: Set<number>;
+  private readonly representationsShown: Set<number>;
   private readonly excluded: Set<number>;
   private readonly general: Set<number>;
   private readonly person: number;
@@ -165,6 +173,7 @@ export class Vocabulary {
     };
     this.root = byName(CONCRETE_ROOT).offset;
     this.extra = new Set(CONCRETE_EXTRA.map((n) => byName(n).offset));
+    this.representationsShown = new Set(REPRESENTATIONS_SHOWN.map((n) => byName(n).offset));
     this.excluded = new Set(EXCLUDED_SUBTREES.map((n) => byName(n).offset));
     this.general = new Set(TOO_GENERAL.map((n) => byName(n).offset));
     this.person = byName('person.n.01').offset;
@@ -199,7 +208,7 @@ export class Vocabulary {
     const walk = hypernymWalk(this.db, s).map((x) => x.offset);
     const ok =
       (walk.includes(this.root) || walk.some((o) => this.extra.has(o))) &&
-      !walk.some((o) => this.excluded.has(o)) &&
+      (!walk.some((o) => this.excluded.has(o)) || this.representationsShown.has(s.offset)) &&
       !this.general.has(s.offset) &&
       (!s.instance || this.namedShown.has(s.offset)) &&
       (!walk.includes(this.person) || this.peopleShown.has(s.offset));
