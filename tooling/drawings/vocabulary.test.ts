@@ -56,6 +56,11 @@ describe('drawing vocabulary rules', () => {
     expect(words('', ['clipart', 'icon', 'picture', 'painting'])).toEqual([]);
   });
 
+  it('names smileys and arrow marks, which WordNet files under abstractions', () => {
+    expect(words('Smiley', ['smiley', 'happy'], ['people', 'smilies'])).toEqual(['smiley.n.01']);
+    expect(words('Arrow right', ['arrow', 'right'], ['shapes', 'arrows'])).toEqual(['arrow.n.01']);
+  });
+
   it('reads adjectives of titles as descriptions, not herbs or flats', () => {
     expect(words('A simple pig', ['pig', 'simple', 'flat'])).toEqual(['hog.n.03']);
   });

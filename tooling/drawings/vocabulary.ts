@@ -8,10 +8,12 @@ import { hypernymWalk, loadNouns, type NounDatabase, type Synset } from '../conv
 /** Every label lies under this synset: a thing one can draw, not an idea. */
 export const CONCRETE_ROOT = 'physical_entity.n.01';
 /**
- * Concrete in a drawing though WordNet files them under abstractions (a gift is a possession).
+ * Concrete in a drawing though WordNet files them under abstractions (a gift is a possession; a
+ * smiley an emoticon, a kind of gesture; an arrow, the mark, a written symbol: the collection's
+ * people/smilies and shapes/arrows sections, 40 and 68 reference drawings without a label before).
  * Reviewed; each must exist in WordNet.
  */
-export const CONCRETE_EXTRA = ['gift.n.01', 'present.n.02'];
+export const CONCRETE_EXTRA = ['gift.n.01', 'present.n.02', 'smiley.n.01', 'arrow.n.01'];
 /**
  * Subtrees that are not things shown: pictures and symbols themselves (a drawing's keywords say
  * "clipart", "icon", "cartoon"), places (country and city names) and body parts (keywords of
