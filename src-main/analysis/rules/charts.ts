@@ -10,9 +10,9 @@ import { CALIBRATED } from './classes';
  * notebook page, which the features put near charts, 0.37–0.42); the kind ("bar chart") is said
  * when that share of the nearest charts' vote agrees on it, else "chart". Chosen with
  * `npx tsx tooling/drawings/charts-calibrate.ts` (docs/analysis.md "Charts"): matplotlib charts of
- * another seed 219/220 named, gnuplot charts 39/40, kinds right 190/190 and 21/23; non-charts
- * named chart 0 of 802 Tux Paint stamps and 245 wallpapers, 5 of 3 568 Open Clip Art renderings
- * (grid and text-alignment icons, a grey skyline). Confidence: `minSimilarity` → present,
+ * another seed 219/220 named, gnuplot charts 39/40, kinds right 190/190 and 22/25; non-charts
+ * named chart 0 of 802 Tux Paint stamps and 245 wallpapers, 6 of 3 568 Open Clip Art renderings
+ * (grid and text-alignment icons, a grey skyline, resistors). Confidence: `minSimilarity` → present,
  * `sureSimilarity` → sure.
  */
 export const CHART_RULE = { minSimilarity: 0.7, overDrawings: 0.05, minBorderFlat: 0.5, kindShare: 0.75, sureSimilarity: 0.9 } as const;
