@@ -26,24 +26,26 @@ export type { ListFormat } from '../shared/list-layout';
  * preview uses (`src-main/shared/list-layout.ts`): text (blank lines and `#` comments skipped) or
  * CSV (one `url` column; other columns kept as metadata; `,`, `;` or tab from the header line).
  * A list that cannot be read as a whole (bad quote, no or two `url` columns) throws `invalid-list`
- * naming the line.
+ * naming the line. `baseDir`, an absolute folder, reads relative paths against it (`checkListUrl`):
+ * `picscan batch` gives the list file's folder, or the working directory for stdin; without it
+ * (the UI: a pasted list has no folder) a relative path is an invalid line.
  */
-export async function* readUrlList(source: Readable, format: ListFormat = 'auto'): AsyncGenerator<ListEntry> {
+export async function* readUrlList(source: Readable, format: ListFormat = 'auto', baseDir?: string): AsyncGenerator<ListEntry> {
   const chunks = decodeUtf8(source);
   const { head, done } = await readHead(chunks);
   const layout = detectListLayout(firstListLine(head) ?? '', format);
   const text = withHead(head, done ? null : chunks);
-  yield* layout.format === 'csv' ? readCsv(text, layout.delimiter) : readText(text);
+  yield* layout.format === 'csv' ? readCsv(text, layout.delimiter, baseDir) : readText(text, baseDir);
 }
 
-async function* readText(text: AsyncIterable<string>): AsyncGenerator<ListEntry> {
+async function* readText(text: AsyncIterable<string>, baseDir: string | undefined): AsyncGenerator<ListEntry> {
   let line = 0;
   let pending = '';
   const take = function* (raw: string): Generator<ListEntry> {
     line++;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text.length > MAX_LIST_RECORD_CHARS) throw listError(lineTooLong(line));
-    const entry = textLineEntry(text, line);
+    const entry = textLineEntry(text, line, baseDir);
     if (entry) yield entry;
   };
   for await (const chunk of text) {
@@ -59,7 +61,7 @@ async function* readText(text: AsyncIterable<string>): AsyncGenerator<ListEntry>
   if (pending !== '') yield* take(pending);
 }
 
-async function* readCsv(text: AsyncIterable<string>, delimiter: string): AsyncGenerator<ListEntry> {
+async function* readCsv(text: AsyncIterable<string>, delimiter: string, baseDir: string | undefined): AsyncGenerator<ListEntry> {
   const records = Readable.from(text).pipe(parse(listCsvOptions(delimiter)));
   let header: ReturnType<typeof readCsvHeader> | undefined;
   try {
@@ -69,7 +71,7 @@ async function* readCsv(text: AsyncIterable<string>, delimiter: string): AsyncGe
         if (!header.ok) throw listError(header.error);
         continue;
       }
-      if (header.ok) yield csvRecordEntry(record, header.value, info.lines);
+      if (header.ok) yield csvRecordEntry(record, header.value, info.lines, baseDir);
     }
   } catch (err) {
     const problem = describeCsvError(err);

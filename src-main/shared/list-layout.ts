@@ -86,8 +86,11 @@ export function readCsvHeader(fields: string[], line: number): Result<CsvHeader>
   return { ok: false, error: { code: 'invalid-list', message } };
 }
 
-/** The entry of one CSV record (after the header); the other named columns become metadata. */
-export function csvRecordEntry(fields: string[], header: CsvHeader, line: number): ListEntry {
+/**
+ * The entry of one CSV record (after the header); the other named columns become metadata.
+ * `baseDir` reads a relative path in the `url` cell against that folder (`checkListUrl`).
+ */
+export function csvRecordEntry(fields: string[], header: CsvHeader, line: number, baseDir?: string): ListEntry {
   const metadata: Record<string, string> = {};
   header.names.forEach((name, i) => {
     if (i !== header.urlIndex && name !== '') metadata[name] = fields[i] ?? '';
@@ -95,14 +98,14 @@ export function csvRecordEntry(fields: string[], header: CsvHeader, line: number
   const meta = Object.keys(metadata).length > 0 ? metadata : null;
   const raw = (fields[header.urlIndex] ?? '').trim();
   if (raw === '') return emptyUrlEntry(line, meta);
-  return { line, metadata: meta, ...checkListUrl(raw, line) };
+  return { line, metadata: meta, ...checkListUrl(raw, line, baseDir) };
 }
 
-/** The entry of one text line, or `null` for a blank or comment line. */
-export function textLineEntry(rawLine: string, line: number): ListEntry | null {
+/** The entry of one text line, or `null` for a blank or comment line; `baseDir` as for `csvRecordEntry`. */
+export function textLineEntry(rawLine: string, line: number, baseDir?: string): ListEntry | null {
   const text = rawLine.trim();
   if (text === '' || isCommentLine(text)) return null;
-  return { line, metadata: null, ...checkListUrl(text, line) };
+  return { line, metadata: null, ...checkListUrl(text, line, baseDir) };
 }
 
 /** Splits text on LF or CRLF (a BOM at the start is dropped). */

@@ -103,8 +103,43 @@ function localPathUrl(text: string): string | undefined {
   }
 }
 
-/** Checks and normalises one URL of a list: http(s) or file:, or an absolute local path; no credentials, at most 64 KiB. */
-export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' | 'error'> {
+/** A URL scheme at the start of a line (RFC 3986: a letter, then letters, digits, `+`, `.` or `-`, then `:`). */
+const SCHEME_PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/** True for an absolute Windows folder: a drive (`C:\Photos`, `C:/Photos`) or a UNC share (`\\server\share`). */
+const isWindowsDir = (dir: string): boolean => /^[A-Za-z]:[\\/]/.test(dir) || /^\\\\[^\\/]+[\\/]/.test(dir);
+
+/** `~` or `~/…`: the home folder, to a shell; a list is read without one. (`~draft.jpg` is a name.) */
+const HOME_PREFIX = /^~([\\/]|$)/;
+
+/**
+ * Whether a line is a relative path: no URL scheme (`a.jpg`, `photos/a.jpg`, `./a.jpg`,
+ * `../shared/a.jpg`, `photos\a.jpg`, but also `example.com/a.jpg`: a list is no address bar, and
+ * `wget -r` mirrors a site into exactly such folders), and not rooted (`/…`, `\…`, `C:…`, `~/…`).
+ */
+function isRelativePath(text: string): boolean {
+  return !SCHEME_PREFIX.test(text) && !/^[\\/]/.test(text) && !HOME_PREFIX.test(text);
+}
+
+/**
+ * The file: URL of a relative path read against `baseDir`, an absolute folder (the list file's,
+ * or the working directory for stdin): the two joined as text, then read as `localPathUrl` reads
+ * an absolute path, whose URL parser drops `.` segments and applies `..` ones. Against a Windows
+ * folder `\` and `/` both separate; against a POSIX one `\` is part of a name (as in an absolute
+ * POSIX line). `undefined` when `baseDir` is not absolute.
+ */
+function relativePathUrl(text: string, baseDir: string): string | undefined {
+  if (isWindowsDir(baseDir)) return localPathUrl(`${baseDir.replace(/[\\/]+$/, '')}\\${text}`);
+  if (!baseDir.startsWith('/')) return undefined;
+  return localPathUrl(`${baseDir.replace(/\/+$/, '')}/${text}`);
+}
+
+/**
+ * Checks and normalises one URL of a list: http(s) or file:, or an absolute local path; no
+ * credentials, at most 64 KiB. With `baseDir` (an absolute folder; only `picscan batch` gives one,
+ * see `isRelativePath`) a relative path is read against it, and the item is its absolute file: URL.
+ */
+export function checkListUrl(raw: string, line: number, baseDir?: string): Pick<ListEntry, 'url' | 'error'> {
   const text = raw.trim();
   // Credentials go before the cut, which could otherwise drop the `@` that marks them.
   const safe = withoutUserinfo(text);
@@ -116,9 +151,13 @@ export function checkListUrl(raw: string, line: number): Pick<ListEntry, 'url' |
   if (text.length > MAX_LIST_URL_CHARS) {
     return refuse('invalid-image-url', `is ${text.length} characters long; URLs are limited to ${MAX_LIST_URL_CHARS}.`);
   }
+  if (baseDir !== undefined && HOME_PREFIX.test(text)) {
+    return refuse('invalid-image-url', 'starts with ~, which only a shell reads as the home folder; write the full path.');
+  }
+  const relative = baseDir !== undefined && isRelativePath(text) ? relativePathUrl(text, baseDir) : undefined;
   let url: URL;
   try {
-    url = new URL(localPathUrl(text) ?? text);
+    url = new URL(relative ?? localPathUrl(text) ?? text);
   } catch {
     return refuse(
       'invalid-image-url',
