@@ -16,7 +16,8 @@ const CHUNK = 5_000;
  * Streams a list into a batch's items in chunked transactions, so memory holds one chunk
  * however long the list is. Duplicates (same normalised URL, or same text when invalid) collapse
  * on the (batch_id, url) unique index. A chunk holds only valid or only invalid entries, so the
- * rows the index kept tell how many distinct invalid items there are, in line order.
+ * rows the index kept tell how many distinct invalid items there are, in line order. `baseDir`
+ * reads relative paths against that folder (`readUrlList`).
  */
 export async function importList(
   items: ItemsRepo,
@@ -24,6 +25,7 @@ export async function importList(
   source: Readable,
   format: ListFormat,
   signal?: AbortSignal,
+  baseDir?: string,
 ): Promise<ImportCounts> {
   const counts: ImportCounts = { lines: 0, items: 0, duplicates: 0, invalid: 0 };
   // Destroying the source also ends a read that waits for more input (a terminal, a slow pipe).
@@ -39,7 +41,7 @@ export async function importList(
     chunk = [];
   };
   try {
-    for await (const entry of readUrlList(source, format)) {
+    for await (const entry of readUrlList(source, format, baseDir)) {
       signal?.throwIfAborted(); // entries already read are not imported after an abort
       counts.lines++;
       if (chunk.length >= CHUNK || (chunk.length > 0 && !chunk[0]?.error !== !entry.error)) flush();

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { AppConfig } from '../config';
 import { AppError, silentLogger, type Logger } from '../core';
@@ -145,10 +146,20 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   /**
    * Creates a batch and streams its list (text, CSV or sniffed) into items; does not start it.
    * `signal` stops the import (Ctrl-C): it rejects with the signal's reason and, as for a list
-   * that cannot be read, leaves no half batch behind.
+   * that cannot be read, leaves no half batch behind. `list.baseDir`, an absolute folder, reads
+   * relative paths against it: `picscan batch` gives the list file's folder (or the working
+   * directory for stdin); the UI and web mode never do, so a relative line stays invalid there.
    */
-  async create(source: Readable, options: BatchOptions, format: ListFormat = 'auto', signal?: AbortSignal): Promise<BatchImportReport> {
+  async create(
+    source: Readable,
+    options: BatchOptions,
+    format: ListFormat = 'auto',
+    signal?: AbortSignal,
+    list: { baseDir?: string } = {},
+  ): Promise<BatchImportReport> {
     validateOptions(options);
+    if (list.baseDir !== undefined && !isAbsolute(list.baseDir))
+      throw new AppError('invalid-parameter', `The list's folder must be an absolute path, not "${list.baseDir}".`);
     const id = this.batches.insert(options);
     // The run lease, held while the list streams in: a delete, pause or resume from another
     // process is refused (naming the import) instead of acting on half a list under the importer.
@@ -156,7 +167,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const heartbeat = setInterval(() => lease.renew(), this.deps.leaseHeartbeatMs ?? LEASE_HEARTBEAT_MS);
     heartbeat.unref();
     try {
-      const counts = await importList(this.items, id, source, format, signal);
+      const counts = await importList(this.items, id, source, format, signal, list.baseDir);
       this.batches.markImported(id);
       // Cancelled from another process while the list was read: the lines read after it are skipped too.
       if (this.batches.status(id) === 'cancelled') this.items.skipQueued(id);

@@ -18,6 +18,8 @@ export interface CliOptions {
   /** Standard input (text or bytes); a child that stops reading it early is no error. */
   input?: string | Buffer;
   timeoutMs?: number;
+  /** Working directory of the child; default the repository. */
+  cwd?: string;
   /** Run as this user (needs root): e.g. `nobody`, to test permissions while the tests run as root. */
   user?: { uid: number; gid: number };
 }
@@ -36,7 +38,7 @@ export interface CliProcess {
 export function startPicscan(args: string[], opts: CliOptions = {}): CliProcess {
   const startedMs = Date.now();
   const child = spawn(process.execPath, [join(repoRoot, 'bin', 'picscan.js'), ...args], {
-    cwd: repoRoot,
+    cwd: opts.cwd ?? repoRoot,
     env: { ...process.env, ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     ...(opts.user ?? {}),

@@ -1,6 +1,6 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
@@ -105,10 +105,28 @@ function operationOf(o: BatchFlags): BatchOperation {
   };
 }
 
-async function openList(list: string, format: string): Promise<{ source: Readable; format: ListFormat; name: string }> {
+/** The working directory, or `undefined` when it was removed (relative lines then stay invalid). */
+function workingDir(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens the list. `baseDir` is where its relative paths are read from, as a media player reads a
+ * playlist's: the folder of a list file (as its path names it: `find photos -name '*.jpg' > list.txt`
+ * writes paths relative to the list's folder), and the working directory for stdin and pipes
+ * (`find … | picscan batch -`, `<(find …)`, whose `/dev/fd/…` folder means nothing).
+ */
+async function openList(
+  list: string,
+  format: string,
+): Promise<{ source: Readable; format: ListFormat; name: string; baseDir: string | undefined }> {
   if (!['auto', 'txt', 'csv'].includes(format))
     throw new AppError('invalid-parameter', `--format must be auto, txt or csv, not "${format}".`);
-  if (list === '-') return { source: process.stdin, format: format as ListFormat, name: 'stdin' };
+  if (list === '-') return { source: process.stdin, format: format as ListFormat, name: 'stdin', baseDir: workingDir() };
   try {
     await access(list, constants.R_OK);
   } catch {
@@ -120,7 +138,9 @@ async function openList(list: string, format: string): Promise<{ source: Readabl
   const byExt = extname(list).toLowerCase() === '.csv' ? 'csv' : extname(list).toLowerCase() === '.txt' ? 'txt' : 'auto';
   // A named pipe (`<(curl …)`) is read so that Ctrl-C stops the import even while it waits for input.
   const source = kind.isFIFO() ? await fifoStream(list) : createReadStream(list);
-  return { source, format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list) };
+  const path = resolve(list);
+  const baseDir = kind.isFile() && !path.startsWith('/dev/') ? dirname(path) : workingDir();
+  return { source, format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list), baseDir };
 }
 
 /** Human one-liner of a batch's progress. */
@@ -274,6 +294,7 @@ export function registerBatch(program: Command): void {
               { name: o.name ?? input.name, operation, backend, analysisConcurrency, downloadConcurrency },
               input.format,
               signal,
+              { baseDir: input.baseDir },
             ),
           );
           if (!('value' in imported)) {

@@ -156,7 +156,7 @@ describe('picscan batch commands', () => {
     expect(JSON.parse((await runPicscan(['batches', '--json', '--db', fresh], { env })).stdout)).toEqual([]);
   });
 
-  it('reads absolute local paths in a list as file URLs, as analyze does; a relative path fails naming the fix', async () => {
+  it("reads absolute local paths in a list as file URLs, as analyze does; a relative one from the list's folder", async () => {
     // `ls /photos/*.jpg > list.txt` gave a batch of failed items: "is not a valid URL".
     const photos = mkdtempSync(join(tmpdir(), 'picscan-local list #1 '));
     const odd = join(photos, 'cat 100% #2?.jpg');
@@ -174,11 +174,10 @@ describe('picscan batch commands', () => {
     expect(items.map((i) => [i.url, i.status])).toEqual([
       [pathToFileURL(fixture('coffee_cup.jpg')).href, 'done'],
       [pathToFileURL(odd).href, 'done'],
-      ['photos/relative.jpg', 'failed'],
+      [pathToFileURL(join(dir, 'photos', 'relative.jpg')).href, 'failed'],
     ]);
-    expect(items[2]!.error!.message).toBe(
-      'Line 3: "photos/relative.jpg" is not a valid URL (http://…, https://… or file:///…) or an absolute path to a local file.',
-    );
+    // There is no such file next to the list: the message names the path the line was read as.
+    expect(items[2]!.error!.message).toBe(`The file ${join(dir, 'photos', 'relative.jpg')} does not exist.`);
   }, 240_000);
 
   it('refuses a --progress-every that is not a positive number of seconds (exit 2), in batch and resume', async () => {
