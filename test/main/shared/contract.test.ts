@@ -120,6 +120,11 @@ describe('UI channels', () => {
     expect(create({ operation: { kind: 'analyze', features: [], details: [] } }).ok).toBe(false);
   });
 
+  it('takes no list folder from a client (relative paths are read from one only by picscan batch)', () => {
+    const list = { text: 'a.jpg', format: 'txt', baseDir: '/etc' };
+    expect(checkRequest('batches:create', { list, options })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+
   it('checks gallery input', () => {
     expect(checkRequest('galleries:add', { kind: 'person', name: 'A', images: ['/a.jpg'] }).ok).toBe(true);
     expect(checkRequest('galleries:add', { kind: 'place', name: 'A', images: ['/a.jpg'], latitude: 91, longitude: 0 }).ok).toBe(false);

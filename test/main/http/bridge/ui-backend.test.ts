@@ -80,6 +80,24 @@ describe('UI backend over the real batch service', () => {
     await close();
   });
 
+  it("reads no relative path, and takes no folder from the client: only picscan batch names a list's folder", async () => {
+    const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
+    const { backend, close } = await open(config, slow(1));
+    const options = { name: 'relative', operation: { kind: 'analyze', features: ['Tags'], details: [] }, backend: { kind: 'local' } };
+    // A client naming a folder is refused before any batch exists (the contract has no such field).
+    await expect(
+      (async () => run(backend, 'batches:create', { list: { text: 'passwd\n', format: 'txt', baseDir: '/etc' }, options }))(),
+    ).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/baseDir/) as unknown });
+    expect(await run(backend, 'batches:list', undefined)).toEqual([]);
+    // A pasted list has no folder: a relative line is an invalid item, as before.
+    const report = (await run(backend, 'batches:create', { list: { text: 'photos/a.jpg\n', format: 'txt' }, options })) as {
+      batch: { id: number };
+      invalid: number;
+    };
+    expect(report.invalid).toBe(1);
+    await close();
+  });
+
   it('resumes on the next start a batch that was running when the app closed', async () => {
     const config = loadConfig({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-ui-')) }, {});
     const first = await open(config, slow(150));
