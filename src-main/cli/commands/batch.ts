@@ -247,7 +247,7 @@ export function registerBatch(program: Command): void {
   program
     .command('batch')
     .description('analyse every image URL of a list (text: one URL per line; CSV: a "url" column; "-" reads stdin) and store the results')
-    .argument('<list>', 'list file, or - for stdin')
+    .argument('<list>', 'list file (relative paths in it are read from its folder), or - for stdin (from the working directory)')
     .option('--db <file>', 'database file (default: the app-data database)')
     .option('--features <list>', `analyze features, comma-separated (default all: ${VISUAL_FEATURES.join(',')})`)
     .option('--details <list>', `analyze details, comma-separated (default all: ${DETAILS.join(',')})`)
