@@ -35,7 +35,8 @@ const listed = async (): Promise<Listed> =>
 describe('picscan resume --retry-failed', () => {
   it('runs the failed items of a finished batch again, leaving refused lines failed', async () => {
     const list = join(dir, 'list.txt');
-    writeFileSync(list, [images.url('/cat.jpg'), images.url('/later.jpg'), 'not a url'].join('\n'));
+    // A line refused at import (no scheme would be a path next to the list, failing only when read).
+    writeFileSync(list, [images.url('/cat.jpg'), images.url('/later.jpg'), 'ftp://example.com/not-http.jpg'].join('\n'));
     const first = await runPicscan(['batch', list, '--db', db, '--features', 'Color'], { env, timeoutMs: 120_000 });
     expect(first.code).toBe(1);
     expect(await listed()).toMatchObject({ status: 'done', counts: { done: 1, failed: 2 } });
@@ -62,6 +63,9 @@ describe('picscan resume --retry-failed', () => {
     expect(later.status).toBe('done');
     expect(later.error ?? null).toBeNull();
     expect(later.response?.color).toBeDefined();
-    expect(exported.find((r) => r.url === 'not a url')).toMatchObject({ status: 'failed', error: { code: 'invalid-image-url' } });
+    expect(exported.find((r) => r.url === 'ftp://example.com/not-http.jpg')).toMatchObject({
+      status: 'failed',
+      error: { code: 'unsupported-scheme' },
+    });
   });
 });

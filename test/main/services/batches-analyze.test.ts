@@ -85,7 +85,7 @@ describe('batches on the real models', () => {
         server.url('/f/cat_chelsea.jpg'),
         server.url('/f/colosseum.jpg'),
         server.url('/f/colosseum.jpg'),
-        'nope',
+        'ftp://example.com/nope.jpg', // refused at import (`nope` would be a file next to the list)
         '',
       ].join('\n'),
     );
