@@ -2,12 +2,13 @@
  * `picscan batch` reads a list's relative paths as a media player reads a playlist's: against the
  * list file's folder, or the working directory for stdin (`find photos -name '*.jpg' > list.txt`).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runPicscan } from '../../helpers/cli';
+import { runPicscan, startPicscan } from '../../helpers/cli';
 import { fixture } from '../../helpers/paths';
 
 interface ExportedItem {
@@ -91,4 +92,18 @@ describe('picscan batch with relative paths in the list', () => {
     ]);
     expect(items[2]!.error).toMatchObject({ code: 'file-not-found', message: `The file ${hostLike} does not exist.` });
   }, 240_000);
+
+  it("reads them against the working directory for a named pipe (<(find …)), not the pipe's folder", async () => {
+    const { root, a } = photoFolder();
+    const env = { PICSCAN_DATA_DIR: root };
+    const db = join(root, 'picscan.db');
+    const pipes = mkdtempSync(join(tmpdir(), 'picscan-relative-pipe-'));
+    const fifo = join(pipes, 'list');
+    execFileSync('mkfifo', [fifo]);
+    const batch = startPicscan(['batch', fifo, '--db', db, ...fast], { env, cwd: root, timeoutMs: 60_000 });
+    createWriteStream(fifo).end('photos/a.jpg\n');
+    const r = await batch.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect((await exported(db, 1, env)).map((i) => [i.url, i.status])).toEqual([[pathToFileURL(a).href, 'done']]);
+  }, 120_000);
 });
