@@ -27,6 +27,22 @@ describe('creating batches from lists', () => {
     });
   });
 
+  it("reads relative paths from the list's folder when given one (an absolute path), and only then", async () => {
+    const service = makeService(createTestDb(), fakeProcessor());
+    const text = 'a.jpg\n../b.jpg\n/srv/p/a.jpg\n';
+    const report = await service.create(listOf([text]), batchOptions(), 'txt', undefined, { baseDir: '/srv/p' });
+    expect(report).toMatchObject({ lines: 3, items: 2, duplicates: 1, invalid: 0 });
+    const urls = service.resultsPage({ filter: { batchId: report.batch.id } }).items.map((i) => i.url);
+    expect(urls).toEqual(['file:///srv/p/a.jpg', 'file:///srv/b.jpg']);
+    expect(await service.create(listOf([text]), batchOptions(), 'txt')).toMatchObject({ items: 3, invalid: 2 });
+    // A folder that is not absolute is a caller's mistake, refused before any batch exists.
+    await expect(service.create(listOf([text]), batchOptions(), 'txt', undefined, { baseDir: 'p' })).rejects.toMatchObject({
+      code: 'invalid-parameter',
+      message: 'The list\'s folder must be an absolute path, not "p".',
+    });
+    expect(service.list()).toHaveLength(2);
+  });
+
   it('leaves no batch behind when the list cannot be read', async () => {
     const service = makeService(createTestDb(), fakeProcessor());
     await expect(service.create(listOf(['a,b\n1,2\n']), batchOptions(), 'csv')).rejects.toMatchObject({ code: 'invalid-list' });
