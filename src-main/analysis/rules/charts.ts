@@ -15,7 +15,22 @@ import { CALIBRATED } from './classes';
  * (grid and text-alignment icons, a grey skyline, resistors). Confidence: `minSimilarity` → present,
  * `sureSimilarity` → sure.
  */
-export const CHART_RULE = { minSimilarity: 0.7, overDrawings: 0.05, minBorderFlat: 0.5, kindShare: 0.75, sureSimilarity: 0.9 } as const;
+export const CHART_RULE = {
+  minSimilarity: 0.7,
+  overDrawings: 0.05,
+  minBorderFlat: 0.5,
+  kindShare: 0.75,
+  sureSimilarity: 0.9,
+} as const satisfies ChartRule;
+
+/** The thresholds of CHART_RULE (the calibration tries others). */
+export interface ChartRule {
+  minSimilarity: number;
+  overDrawings: number;
+  minBorderFlat: number;
+  kindShare: number;
+  sureSimilarity: number;
+}
 
 /** An accepted chart: the caption's phrase word and its calibrated confidence. */
 export interface AcceptedChart {
@@ -27,7 +42,7 @@ export interface AcceptedChart {
 }
 
 /** The chart the evidence names, if any. */
-export function acceptedChart(c: ChartEvidence | undefined, rule = CHART_RULE): AcceptedChart | undefined {
+export function acceptedChart(c: ChartEvidence | undefined, rule: ChartRule = CHART_RULE): AcceptedChart | undefined {
   if (!c || c.similarity < rule.minSimilarity || c.similarity < c.drawingSimilarity + rule.overDrawings) return undefined;
   if (c.borderFlat < rule.minBorderFlat) return undefined;
   const span = CALIBRATED.sure - CALIBRATED.present;
