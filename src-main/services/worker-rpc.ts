@@ -160,7 +160,13 @@ export async function serveRpc<Req, Res>(setup: () => RpcHandler<Req, Res> | Pro
   port.on('message', (msg: RpcRequest<Req>) => {
     if (msg.type === 'cancel') return void aborts.get(msg.id)?.abort();
     if (msg.type === 'close') {
-      void handler.close().finally(() => port.postMessage({ type: 'closed' } satisfies RpcReply<Res>));
+      // Model runs first: a call the parent gave up on (a paused batch's cancelled item) may
+      // still be inside an ONNX Runtime run, and releasing its session under it aborts the
+      // process ('Napi::Error'). The parent bounds the whole close (CLOSE_WAIT_MS).
+      void Promise.resolve(handler.halt?.())
+        .catch(() => undefined)
+        .then(() => handler.close())
+        .finally(() => port.postMessage({ type: 'closed' } satisfies RpcReply<Res>));
       return;
     }
     if (msg.type === 'halt') {
