@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selectorPlan } from '../../../../src-main/analysis/faces';
 import { headPose, keyPoints, mouthOpening, type Point3 } from '../../../../src-main/analysis/faces/mesh-geometry';
-import { combineAttributes } from '../../../../src-main/analysis/faces/attributes';
+import { combineAttributes, GENDER_FUSION } from '../../../../src-main/analysis/faces/attributes';
 import { faceQuality } from '../../../../src-main/analysis/faces/quality';
 import { classifyGlasses } from '../../../../src-main/analysis/faces/glasses';
 
@@ -66,16 +66,25 @@ describe('mesh geometry', () => {
 });
 
 describe('attributes, quality, glasses', () => {
-  it('averages gender log-odds, maps UTKFace races to Kairos shares summing to 1', () => {
-    const a = combineAttributes({
+  it('weighs the gender log-odds by the fitted fusion, maps UTKFace races to Kairos shares summing to 1', () => {
+    const outputs = {
       faceresMale: 0.9,
       faceresAge: Float32Array.from({ length: 100 }, (_, i) => (i === 40 ? 1 : 0)),
       gearGender: [0.1, 0.9],
       gearAge: [0, 0, 0, 0, 1, 0, 0],
       gearRace: [0.5, 0.1, 0.1, 0.1, 0.2],
       emotion: [0, 0, 0, 1, 0, 0, 0],
-    });
-    expect(a.male).toBeCloseTo(0.5, 6);
+    };
+    const a = combineAttributes(outputs);
+    const logit = (p: number) => Math.log(p / (1 - p));
+    const f = GENDER_FUSION;
+    expect(a.male).toBeCloseTo(1 / (1 + Math.exp(-(f.faceres * logit(0.9) + f.gear * logit(0.1) + f.bias))), 6);
+    // gear's lean towards male does not outvote a faceres that is sure of a woman, …
+    const woman = combineAttributes({ ...outputs, faceresMale: 0.1, gearGender: [0.95, 0.05] });
+    expect(woman.male).toBeLessThan(0.3);
+    // … and two sure models agree; a saturated model is clipped (±GENDER_LOGIT_CLIP), not a veto.
+    expect(combineAttributes({ ...outputs, faceresMale: 0.95, gearGender: [0.99, 0.01] }).male).toBeGreaterThan(0.95);
+    expect(combineAttributes({ ...outputs, faceresMale: 0.999999, gearGender: [0, 1] }).male).toBeLessThan(1);
     expect(a.ageYears).toBeCloseTo((40 + 45.5) / 2, 6);
     expect(a.ethnicity).toEqual({ asian: 0.2, hispanic: 0.1, black: 0.1, white: 0.5, other: 0.1 });
     expect(a.emotions.happy).toBe(1);
