@@ -26,7 +26,16 @@ export interface GlassesFeatures {
 }
 
 /** Decision thresholds (see docs/faces.md for how they were chosen and measured). */
-export const GLASSES_THRESHOLDS = { sunDarkness: 0.45, sunStd: 22, bridgeEdges: 3.2, maxAbsYawDeg: 30 } as const;
+export const GLASSES_THRESHOLDS = { sunDarkness: 0.45, sunStd: 40, bridgeEdges: 3.2, maxAbsYawDeg: 30 } as const;
+
+/**
+ * Where a frame's bridge is looked for, in inter-ocular distances (outer eye corners): from the
+ * eye line up to `above` of it, `halfWidth` to either side of the nose bridge (mesh point 168).
+ * The bridge of a pair of glasses sits at eye level; a taller, wider band (0.4 up, ±0.1) took in
+ * the heads of the brows, frown lines and, on faces near the top of the photo, the patch's
+ * padding beyond the image, and fired on 33 of 170 bare faces (docs/faces.md "Glasses").
+ */
+export const BRIDGE_BAND = { above: 0.2, halfWidth: 0.05 } as const;
 
 /** Computes the features from an upright face patch and the mesh (image px). */
 export function glassesFeatures(p: FacePatch, mesh: readonly Point3[]): GlassesFeatures {
@@ -53,7 +62,9 @@ export function glassesFeatures(p: FacePatch, mesh: readonly Point3[]): GlassesF
   return {
     eyeDarkness: cheek > 0 ? (right.mean + left.mean) / 2 / cheek : 1,
     eyeStd: (right.std + left.std) / 2,
-    bridgeEdges: maxRowEdges(p, bx - ied * 0.1, bx + ied * 0.1, eyeY - 0.4 * ied, eyeY - 0.05 * ied) / Math.max(1, skinGrad),
+    bridgeEdges:
+      maxRowEdges(p, bx - ied * BRIDGE_BAND.halfWidth, bx + ied * BRIDGE_BAND.halfWidth, eyeY - BRIDGE_BAND.above * ied, eyeY) /
+      Math.max(1, skinGrad),
     rimEdges: maxRowEdges(p, rOutX, lOutX, eyeY + 0.15 * ied, eyeY + 0.45 * ied) / Math.max(1, skinGrad),
     templeEdges:
       (regionStats(p, rOutX - 0.4 * ied, eyeY - 0.08 * ied, rOutX - 0.15 * ied, eyeY + 0.08 * ied).gy +
