@@ -102,6 +102,12 @@ export const BANDS = {
   'boxShare.fill': { of: 'boxShare', from: 0.3, to: 0.6, why: 'one big confident box fills the frame' },
   'closeUpConf.fill': { of: 'closeUpConf', from: 0.5, to: 0.9, why: 'a surely named close-up thing fills the frame' },
   'maskShare.fill': { of: 'maskShare', from: 0.25, to: 0.5, why: "a thing's own pixels cover a quarter to half of the frame" },
+  'faceShare.fill': {
+    of: 'faceShare',
+    from: 0.1,
+    to: 0.25,
+    why: 'a close-up face fills the frame: the thin margin around it (a backdrop, hair) tells no setting by its colour',
+  },
   // Segmented regions (opinions.ts REGION_CONF).
   'regionShare.thing': { of: 'regionShare', from: 0.01, to: 0.1, why: 'a region of a tenth of the image is surely there' },
 } as const satisfies Record<string, Band>;

@@ -115,9 +115,10 @@ export interface Derived {
   /** The classifier's words, categories and subjects (empty when it did not run, or on a chart). */
   classes: ClassEvidence;
   /**
-   * 0..1: a thing fills the frame (a big confident detected box, band boxShare.fill, or a thing
-   * of a close-up kind the classifier names, band closeUpConf.fill, in a photo without people),
-   * or stands alone cut out on a plain page (ImageType isolatedFigure).
+   * 0..1: a thing fills the frame (a big confident detected box, band boxShare.fill, a close-up
+   * face, band faceShare.fill, or a thing of a close-up kind the classifier names, band
+   * closeUpConf.fill, in a photo without people), or stands alone cut out on a plain page
+   * (ImageType isolatedFigure).
    * Colour-only scene words (grass, sky, night) are scaled by 1 − frameFill: a close-up of a
    * green apple is not a grassy field.
    */
@@ -238,6 +239,8 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
   // A segmented thing's own pixels say how much of the frame it fills.
   for (const r of e.subject?.regions ?? [])
     if (r.label !== 'person' && (labels.get(r.label) ?? 0) >= PRESENT) fill = Math.max(fill, band('maskShare.fill', r.share));
+  // A close-up face is the picture: a blue backdrop behind it is no sky, a dark one no night.
+  for (const f of e.faces) fill = Math.max(fill, band('faceShare.fill', (f.box.width * f.box.height) / area));
   const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= PRESENT);
   const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
   if (thing && !people) fill = Math.max(fill, band('closeUpConf.fill', thing.conf));
