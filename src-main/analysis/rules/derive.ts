@@ -5,6 +5,7 @@ import type { DetectedObject } from '../objects/types';
 import { band, holds } from './bands';
 import { acceptedChart, type AcceptedChart } from './charts';
 import { calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
+import { headsNotAnimals } from './heads';
 import { classifierVeto, regionOpinion, secondOpinion } from './opinions';
 import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
@@ -126,7 +127,9 @@ export interface Derived {
 }
 
 /** Derives the shared rule inputs. */
-export function derive(e: Evidence): Derived {
+export function derive(evidence: Evidence): Derived {
+  // A close-up face's head is no cat, and the classifier's dog breed on it is the face (heads.ts).
+  const e = headsNotAnimals(evidence);
   const labels = new Map<CocoLabel, number>();
   const counts = new Map<CocoLabel, number>();
   for (const o of e.objects) {
