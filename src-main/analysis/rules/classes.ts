@@ -95,6 +95,9 @@ export const CLOSE_UP_KINDS: ReadonlySet<string> = new Set([
   'hat',
   'clothing',
   'footwear',
+  'tool',
+  'kitchen utensil',
+  'toy',
 ]);
 
 /** General tags that read well as a caption's subject ("a building", "a dog", "a flower"). */
