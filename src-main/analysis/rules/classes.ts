@@ -52,6 +52,14 @@ export function calibrate(raw: number, c: Calibration): number {
 export const CLASS_DRAWING_GATE = { photoBins: [8, 24], drawing: { base: 0, slope: 0.06 } } as const;
 
 /**
+ * Classes of printed pictures: what any drawing looks like to the photo-trained classifier (drawn
+ * people are a comic book, a cartoon on a white page a jigsaw puzzle). On an image the pixel rules
+ * rate clip art or a line drawing they name the medium, which the clipart and drawing tags already
+ * say, not the subject, so they are left out there.
+ */
+export const PRINTED_PICTURE_CLASSES: ReadonlySet<string> = new Set(['comic book', 'book jacket', 'jigsaw puzzle', 'crossword puzzle']);
+
+/**
  * The caption names the kind instead of the best thing when the kind's summed probability exceeds
  * this × the thing's (monastery, castle, palace: "a building").
  */
@@ -211,7 +219,10 @@ export function classEvidence(e: Evidence): ClassEvidence {
   const words = new Map<string, number>();
   const categories = new Map<CategoryName, number>();
   const subjects: ClassSubject[] = [];
-  const scores: ClassScore[] = e.classes ?? [];
+  const drawn = e.imageType.lineDrawingType === 1 || e.imageType.clipArtType >= 2;
+  const scores: ClassScore[] = (e.classes ?? []).filter(
+    (c) => !drawn || !PRINTED_PICTURE_CLASSES.has(IMAGENET_HIERARCHY.classes[c.index]?.name ?? ''),
+  );
   if (!scores.length) {
     addDrawingThings(e, words, subjects);
     return { words, categories, subjects };
