@@ -36,8 +36,12 @@ export function queuedOperations(deps: QueuedOperationsDeps): ImageOperations & 
         async () => (await detector.detect({ image: req.image, minHeadScale: req.minHeadScale, selector: req.selector }, signal)).response,
         signal,
       ),
+    // Like the other two: a cancelled call leaves the line, but a started crop keeps its slot
+    // until it has unwound (p-queue's own `signal` would free the slot at the abort while the
+    // smart crop's model runs go on).
     thumbnail: (req, signal) =>
-      queue.add(
+      addCancellable(
+        queue,
         async () => {
           const t = await thumbnails.thumbnail(
             req.image,
@@ -46,7 +50,7 @@ export function queuedOperations(deps: QueuedOperationsDeps): ImageOperations & 
           );
           return { data: t.data, mimeType: t.mimeType, width: t.width, height: t.height };
         },
-        { signal },
+        signal,
       ),
     async close() {
       queue.clear();
