@@ -99,13 +99,67 @@ export function clientErrorHandler(
     const traceId = randomUUID();
     const { status, body } = errorReply(routeFamily(line?.target ?? ''), clientError(err.code), traceId);
     log.debug('api client error', { method: line?.method, status, error: err.code, trace_id: traceId });
-    const text = JSON.stringify(body);
-    if (socket.writable) {
-      socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(text)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${text}`,
-      );
-    }
+    writeClosingReply(socket, status, body, traceId);
     socket.destroy(err);
   };
+}
+
+/** Writes a whole JSON reply on a socket no ServerResponse owns, ending with `Connection: close`. */
+function writeClosingReply(socket: Socket, status: number, body: object, traceId: string): void {
+  const text = JSON.stringify(body);
+  if (!socket.writable) return;
+  socket.write(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nX-Trace-Id: ${traceId}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/**
+ * A CONNECT request (Node gives it to the `connect` event, not to the router, and without a
+ * listener drops the connection unanswered): this server is no proxy, so a 404 in the generic
+ * shape, then the connection is closed. Logged like any request: method, status, trace id.
+ */
+export function connectHandler(log: Logger): (req: IncomingMessage, socket: Socket) => void {
+  return (req, socket) => {
+    const traceId = randomUUID();
+    const { status, body } = errorReply(
+      'generic',
+      {
+        code: 'not-found',
+        message: `No route for ${req.method ?? 'CONNECT'}: this server is not a proxy. The API has GET and POST /ai/vision/analyze, /ai/vision/thumbnail and /ai/faces/detect.`,
+      },
+      traceId,
+    );
+    log.debug('api request', { method: req.method, status, trace_id: traceId });
+    socket.on('error', () => undefined);
+    writeClosingReply(socket, status, body, traceId);
+    socket.end();
+  };
+}
+
+/**
+ * Requests Node's HTTP server would answer by itself with an empty body and no trace id (an
+ * HTTP/1.1 request without `Host` → 400, an `Expect` other than `100-continue` → 417). The
+ * server lets them through to the router instead (`requireHostHeader: false`, a
+ * `checkExpectation` listener that marks them with `expectationFailed`); the `onRequest` hook
+ * refuses them with this, in the route family's shape.
+ */
+export function unmetRequirement(req: IncomingMessage, expectationFailed: WeakSet<IncomingMessage>): ApiError | undefined {
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    return {
+      code: 'invalid-input',
+      message: 'The request is not valid HTTP: an HTTP/1.1 request must carry a Host header.',
+      status: 400,
+      azure: TRANSPORT_AZURE.badRequest,
+    };
+  }
+  if (expectationFailed.has(req)) {
+    return {
+      code: 'invalid-input',
+      message: 'The request\'s Expect header cannot be met: only "100-continue" is supported.',
+      status: 417,
+      azure: TRANSPORT_AZURE.badRequest,
+    };
+  }
+  return undefined;
 }

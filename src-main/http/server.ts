@@ -4,7 +4,8 @@ import { createServer as createHttps } from 'node:https';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { silentLogger, type Logger } from '../core';
 import type { ApiServices } from '../services/api';
-import { clientErrorHandler, requestTracker } from './client-errors';
+import type { IncomingMessage } from 'node:http';
+import { clientErrorHandler, connectHandler, requestTracker, unmetRequirement } from './client-errors';
 import { fromFastifyError, sendError, shuttingDown } from './fastify-errors';
 import { registerOpenApi } from './openapi';
 import { loggablePath } from './route-family';
@@ -63,7 +64,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     requestTimeout: t.requestTimeoutMs,
     keepAliveTimeout: t.keepAliveTimeoutMs,
     connectionsCheckingInterval: t.checkIntervalMs,
+    // Node's own 400 for a missing Host has no body and no trace id: the onRequest hook answers.
+    requireHostHeader: false,
   };
+  // Requests whose Expect header Node cannot meet (it would answer a bare 417 itself).
+  const expectationFailed = new WeakSet<IncomingMessage>();
   const app = Fastify({
     // Fastify's own logger would print URLs, and GET URLs carry the key: never enable it.
     logger: false,
@@ -87,6 +92,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
         opts.tls ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttp(serverOpts, handler)
       ) as HttpServer;
       requests.track(server);
+      server.on('checkExpectation', (req: IncomingMessage, res) => {
+        expectationFailed.add(req);
+        handler(req, res);
+      });
+      server.on('connect', connectHandler(log));
       return server;
     },
   });
@@ -102,6 +112,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-trace-id', String(request.id));
     if (closing) return sendError(reply, request, shuttingDown());
+    const unmet = unmetRequirement(request.raw, expectationFailed);
+    if (unmet) return sendError(reply.header('connection', 'close'), request, unmet);
   });
   app.addHook('onResponse', async (request, reply) => logRequest(log, request, reply.statusCode, reply.elapsedTime));
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, request, fromFastifyError(err, log)));

@@ -84,6 +84,28 @@ const CASES = (k: string): Array<{ name: string; raw: string; status: number; fa
     family: 'detect',
     code: 3002,
   },
+  // Requests Node's HTTP server used to answer itself, with an empty body and no trace id.
+  {
+    name: 'an HTTP/1.1 request without a Host header',
+    raw: `GET /ai/vision/analyze?key=${k} HTTP/1.1\r\nConnection: close\r\n\r\n`,
+    status: 400,
+    family: 'analyze',
+    code: 'BadRequest',
+  },
+  {
+    name: 'an Expect header other than 100-continue',
+    raw: head(`POST /ai/faces/detect?key=${k} HTTP/1.1`, 'Expect: 200-ok\r\n' + json('{"image": "https://example.com/a.jpg"}')),
+    status: 417,
+    family: 'detect',
+    code: 1003,
+  },
+  {
+    name: 'a CONNECT request (this server is no proxy)',
+    raw: `CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\nkey: ${k}\r\n\r\n`,
+    status: 404,
+    family: 'generic',
+    code: 'NotFound',
+  },
   {
     name: 'an unsupported body type',
     raw: head(`POST /ai/faces/detect?key=${k} HTTP/1.1`, 'Content-Type: text/html\r\nContent-Length: 2\r\n') + 'hi',
@@ -94,7 +116,7 @@ const CASES = (k: string): Array<{ name: string; raw: string; status: number; fa
 ];
 
 describe('error replies never echo the key or the query, and always carry a trace id', () => {
-  it('has a case for every request form', () => expect(CASES('k')).toHaveLength(12));
+  it('has a case for every request form', () => expect(CASES('k')).toHaveLength(15));
   for (const c of CASES('KEY')) {
     it(`${c.name} → ${c.status} in the ${c.family} shape`, async () => {
       const raw = CASES(key).find((x) => x.name === c.name)!.raw;
