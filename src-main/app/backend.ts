@@ -12,7 +12,7 @@ import { createImageLoader, intakeOptions, type ImageLoader, type LoadedPixels, 
 import type { ImageFetcher, ImageProcessor } from '../jobs';
 import { branchWorkerFor } from '../services/analyze-worker';
 import { analyzeModelsFromEngine, createAnalyzeService, type AnalyzeService } from '../services/analyze.service';
-import { createApiServices, queuedOperations, type ApiServices, type ImageOperations } from '../services/api';
+import { apiCallSlots, createApiServices, queuedOperations, type ApiServices, type ImageOperations } from '../services/api';
 import { unavailableProcessor } from '../services/batches-processor';
 import { workerBatchProcessor } from '../services/batches-worker-pool';
 import { BatchService, type BatchServiceDeps } from '../services/batches.service';
@@ -211,12 +211,14 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
     'the API operations',
     closed,
     () => {
-      const loader = apiLoader();
+      // Downloads wait apart from the model work: a slow image host holds no model slot.
+      const slots = apiCallSlots(options.apiConcurrency ?? config.analysisConcurrency);
+      const loader = slots.gate(apiLoader());
       return queuedOperations({
         analyzer: analyzeWith(loader),
         detector: createDetectService({ runner: engine(), loader }),
         thumbnails: createThumbnailService({ loader, regionSources: regionSources(engine()) }),
-        concurrency: options.apiConcurrency ?? config.analysisConcurrency,
+        slots,
       });
     },
     (o) => o.close(),

@@ -39,6 +39,8 @@ export interface LoadedImage extends LoadedPixels {
  */
 export interface LoadOptions {
   thumbnail: false;
+  /** As in `load(input, signal, { beforeDecode })`: awaited with the pixel count before decoding. */
+  beforeDecode?: DecodeGate;
 }
 
 /**

@@ -57,6 +57,6 @@ export function createApiServices(opts: {
   const gateway = new ApiGateway(keys, new RateLimiter(opts.db, nowMs, opts.limits), credits, opts.operations);
   return { keys, credits, gateway };
 }
-export { queuedOperations, type QueuedOperationsDeps } from './queued-operations';
+export { apiCallSlots, queuedOperations, type ApiCallSlots, type QueuedOperationsDeps } from './queued-operations';
 export { createRemoteClient, type RemoteClient, type RemoteClientOptions } from './remote-client';
 export { createRemoteProcessor, remoteProcessorFactory } from './remote-processor';

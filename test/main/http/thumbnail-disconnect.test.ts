@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyzeService } from '../../../src-main/services/analyze.service';
 import type { DetectService } from '../../../src-main/services/detect.service';
-import { queuedOperations } from '../../../src-main/services/api';
+import { apiCallSlots, queuedOperations } from '../../../src-main/services/api';
 import { createThumbnailService, type ThumbnailService } from '../../../src-main/services/thumbnail.service';
 import type { RegionSource } from '../../../src-main/services/thumbnail/regions';
 import { createImageLoader, intakeOptions } from '../../../src-main/intake';
@@ -22,7 +22,10 @@ let api: ApiHarness;
 let ops: ReturnType<typeof queuedOperations>;
 let key: string;
 let keyId: number;
-const loader = createImageLoader(intakeOptions('api', { blockPrivateNetworks: false, maxRetries: 0 }));
+const rawLoader = createImageLoader(intakeOptions('api', { blockPrivateNetworks: false, maxRetries: 0 }));
+// One model slot: one call at a time may decode and crop.
+const slots = apiCallSlots(1);
+const loader = slots.gate(rawLoader);
 
 // The first smart crop's region search blocks until the test opens the gate, ignoring the
 // cancellation the way an ONNX Runtime run does (it cannot be interrupted).
@@ -37,22 +40,8 @@ const blockingFirstSearch: RegionSource = {
   },
 };
 
-// The real thumbnail service (loopback intake, crop, encode), counted at its door.
-const thumbnails = createThumbnailService({ loader, regionSources: [blockingFirstSearch] });
-let started = 0;
-let running = 0;
-let mostAtOnce = 0;
-const counted: ThumbnailService = {
-  async thumbnail(input, opts, signal) {
-    started++;
-    mostAtOnce = Math.max(mostAtOnce, ++running);
-    try {
-      return await thumbnails.thumbnail(input, opts, signal);
-    } finally {
-      running--;
-    }
-  },
-};
+// The real thumbnail service (loopback intake, crop, encode).
+const thumbnails: ThumbnailService = createThumbnailService({ loader, regionSources: [blockingFirstSearch] });
 
 beforeAll(async () => {
   images = await startFixtureServer();
@@ -61,8 +50,8 @@ beforeAll(async () => {
   ops = queuedOperations({
     analyzer: unused as AnalyzeService,
     detector: unused as DetectService,
-    thumbnails: counted,
-    concurrency: 1,
+    thumbnails,
+    slots,
   });
   api = await startApi({ operations: ops });
   ({ id: keyId, key } = api.api.keys.create({ name: 'cropper', tier: 'pro' }));
@@ -72,7 +61,7 @@ afterAll(async () => {
   await api?.close();
   await ops?.close();
   await images?.close();
-  await loader.close();
+  await rawLoader.close();
 });
 
 const held = (): number =>
@@ -101,20 +90,19 @@ describe('thumbnail calls and the concurrency bound', () => {
     // The server has read the disconnect: A's hold is released (it is never charged).
     await until("the server to release the leaving call's hold", () => held() === 0, 30_000);
 
-    // B: admitted (its hold is taken in the same synchronous step that queues its work)…
+    // B: its image arrives, but it must wait for the model slot: A's crop is still running.
     const b = thumbnailCall();
-    await until('the second call to be admitted', () => held() === 1, 30_000);
-    // …but it must wait: A's work is still running and holds the only slot.
-    expect(started).toBe(1);
-    expect(running).toBe(1);
+    await until('the second call to wait for the model slot', () => slots.models().waiting === 1, 30_000);
+    expect(slots.models().running).toBe(1);
+    expect(searches).toBe(1);
+    expect(held()).toBe(1);
 
     openGate();
     const res = await b;
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/jpeg');
     await res.body.arrayBuffer();
-    expect(started).toBe(2);
-    expect(mostAtOnce).toBe(1);
+    expect(searches).toBe(2);
     expect(held()).toBe(0);
     expect(api.api.credits.chargedCount(keyId)).toBe(1);
   });
