@@ -12,8 +12,9 @@ export function callFromRequest(request: FastifyRequest, signal: AbortSignal): A
   const header = request.headers.key;
   const key = first(header) ?? first(queryKey);
   let params: RawParams = query;
-  if (request.method === 'POST' && request.body !== undefined && request.body !== null) {
-    if (typeof request.body !== 'object' || Array.isArray(request.body)) {
+  // No body at all is `undefined`; a JSON `null` is a body that is not an object, like `42` or `[]`.
+  if (request.method === 'POST' && request.body !== undefined) {
+    if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
       throw new AppError('malformed-json', 'The JSON body must be an object such as {"image": "https://example.com/photo.jpg"}.');
     }
     const { key: _bodyKey, ...body } = request.body as RawParams;

@@ -84,6 +84,14 @@ const CASES = (k: string): Array<{ name: string; raw: string; status: number; fa
     family: 'detect',
     code: 3002,
   },
+  {
+    // `null` is a JSON body that is not an object: refused like `42` or `[]`, not read as no body.
+    name: 'a JSON null body',
+    raw: head(`POST /ai/faces/detect?key=${k}&image=http://127.0.0.1:1/a.jpg HTTP/1.1`, json('null')),
+    status: 400,
+    family: 'detect',
+    code: 1003,
+  },
   // Requests Node's HTTP server used to answer itself, with an empty body and no trace id.
   {
     name: 'an HTTP/1.1 request without a Host header',
@@ -116,7 +124,7 @@ const CASES = (k: string): Array<{ name: string; raw: string; status: number; fa
 ];
 
 describe('error replies never echo the key or the query, and always carry a trace id', () => {
-  it('has a case for every request form', () => expect(CASES('k')).toHaveLength(15));
+  it('has a case for every request form', () => expect(CASES('k')).toHaveLength(16));
   for (const c of CASES('KEY')) {
     it(`${c.name} → ${c.status} in the ${c.family} shape`, async () => {
       const raw = CASES(key).find((x) => x.name === c.name)!.raw;
