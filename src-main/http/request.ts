@@ -12,8 +12,9 @@ export function callFromRequest(request: FastifyRequest, signal: AbortSignal): A
   const header = request.headers.key;
   const key = first(header) ?? first(queryKey);
   let params: RawParams = query;
-  // No body at all is `undefined`; a JSON `null` is a body that is not an object, like `42` or `[]`.
-  if (request.method === 'POST' && request.body !== undefined) {
+  // No body at all is `undefined` (or `null` on some routes); a JSON `null` that was sent is a
+  // body that is not an object, like `42` or `[]`.
+  if (request.method === 'POST' && request.body !== undefined && (request.body !== null || sentBody(request))) {
     if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
       throw new AppError('malformed-json', 'The JSON body must be an object such as {"image": "https://example.com/photo.jpg"}.');
     }
@@ -21,6 +22,12 @@ export function callFromRequest(request: FastifyRequest, signal: AbortSignal): A
     params = { ...query, ...body };
   }
   return { key, params, traceId: String(request.id), signal };
+}
+
+/** Whether the client sent body bytes (a length above 0 or a chunked body). */
+function sentBody(request: FastifyRequest): boolean {
+  const length = Number(request.headers['content-length'] ?? 0);
+  return length > 0 || request.headers['transfer-encoding'] !== undefined;
 }
 
 function first(v: unknown): string | undefined {
