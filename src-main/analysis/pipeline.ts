@@ -253,7 +253,7 @@ function describe(e: Evidence, features: ReadonlySet<VisualFeature>, nsfw: Conte
     const caption = buildCaption(e, d, scoreCategories(e, d));
     data.description = { tags: tags.filter((t) => t.confidence >= DESCRIPTION_TAG_CONFIDENCE).map((t) => t.name), captions: [caption] };
   }
-  if (features.has('Faces')) data.faces = toAnalyzeFaces(e.faces);
+  if (features.has('Faces')) data.faces = toAnalyzeFaces(e.faces, e.width, e.height);
   if (features.has('Color')) data.color = e.color;
   if (features.has('ImageType')) data.imageType = { clipArtType: e.imageType.clipArtType, lineDrawingType: e.imageType.lineDrawingType };
   return data;

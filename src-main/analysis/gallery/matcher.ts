@@ -5,7 +5,7 @@
 import type { ModelRunner } from '../../inference';
 import type { Celebrity } from '../../shared/spec';
 import type { GalleryMatcher, LandmarkMatch } from '../details';
-import type { FaceEvidence } from '../people';
+import { insideImage, type FaceEvidence } from '../people';
 import { centred } from './centre';
 import type { GalleryContents, GalleryEntryInfo } from './contents';
 import { cosine, FACE_DESCRIPTOR, PLACE_DESCRIPTOR } from './descriptor-spec';
@@ -44,7 +44,7 @@ export function createSnapshotMatcher(engine: ModelRunner, contents: GalleryCont
       }
       return assignPeople(candidates).map((a) => ({
         name: entries.get(a.entryId)?.name ?? '',
-        faceRectangle: roundBox(faces[a.face]!.box),
+        faceRectangle: insideImage(roundBox(faces[a.face]!.box), img.width, img.height),
         confidence: matchConfidence(a.score, PERSON_MATCH.minScore, PERSON_MATCH.confidenceScale),
       }));
     },

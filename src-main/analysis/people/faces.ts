@@ -44,7 +44,21 @@ export function faceEvidenceFromDetected(faces: readonly DetectedFace[]): FaceEv
   }));
 }
 
-/** The Faces feature: the same faces detect finds, as `{ age, gender, faceRectangle }`. */
-export function toAnalyzeFaces(faces: readonly FaceEvidence[]): AnalyzeFace[] {
-  return faces.map((f) => ({ age: Math.round(f.age), gender: f.gender, faceRectangle: { ...f.box } }));
+/**
+ * The Faces feature: the same faces detect finds, as `{ age, gender, faceRectangle }`. The
+ * rectangle is the part of the face box inside the `width` × `height` image: a face cut by the
+ * photo's edge (a forehead above the frame) has a box reaching outside it, and an Azure face
+ * rectangle lies in the image.
+ */
+export function toAnalyzeFaces(faces: readonly FaceEvidence[], width: number, height: number): AnalyzeFace[] {
+  return faces.map((f) => ({ age: Math.round(f.age), gender: f.gender, faceRectangle: insideImage(f.box, width, height) }));
+}
+
+/** The part of an integer pixel box inside a `width` × `height` image (at least 1 × 1 px). */
+export function insideImage(b: FaceEvidence['box'], width: number, height: number): FaceEvidence['box'] {
+  const left = Math.min(Math.max(0, b.left), width - 1);
+  const top = Math.min(Math.max(0, b.top), height - 1);
+  const right = Math.max(left + 1, Math.min(width, b.left + b.width));
+  const bottom = Math.max(top + 1, Math.min(height, b.top + b.height));
+  return { left, top, width: right - left, height: bottom - top };
 }

@@ -1,2 +1,9 @@
 /** Face evidence for the analysis rules, adapted from the faces module's detect output. */
-export { faceEvidenceFromDetected, faceEvidenceFromResults, toAnalyzeFaces, SMILE_MIN_HAPPY, type FaceEvidence } from './faces';
+export {
+  faceEvidenceFromDetected,
+  faceEvidenceFromResults,
+  insideImage,
+  toAnalyzeFaces,
+  SMILE_MIN_HAPPY,
+  type FaceEvidence,
+} from './faces';

@@ -122,7 +122,7 @@ async function profile(img: RgbImage): Promise<{ stages: Map<string, Cost>; face
   }
   // The whole pipeline once more, for the people adapters' input (and as a cross-check).
   const results: FaceResult[] = await detectFacesInImage(img, opts, stack.runner);
-  await timed('people: evidence + analyze faces', () => toAnalyzeFaces(faceEvidenceFromResults(results)));
+  await timed('people: evidence + analyze faces', () => toAnalyzeFaces(faceEvidenceFromResults(results), img.width, img.height));
   return { stages, faces: ok.length, candidates: candidates.length, meshCrops };
 }
 
