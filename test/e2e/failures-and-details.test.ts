@@ -1,0 +1,89 @@
+import { createServer } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/paths';
+import { startFixtureServer, type FixtureServer } from '../helpers/http-server';
+import { browserAvailable, launchChromium, snap } from './support/browser';
+import { fixtureProcessor } from './support/fixture-processor';
+import { startWebApp, type WebApp } from './support/web-app';
+
+// What a user sees of items that failed (a 404, a file that is no image, a host that refuses the
+// connection) and of an item's analysis, at a small window (800 × 600), in Debian's Chromium.
+
+let images: FixtureServer;
+let web: WebApp;
+let browser: Browser;
+let page: Page;
+let closedPort: number;
+
+/** A loopback port nothing listens on: connecting to it is refused. */
+async function freeClosedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((resolve) => s.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  images = await startFixtureServer();
+  for (const file of ['family_six_faces.jpg', 'cat_chelsea.jpg']) {
+    images.route(`/img/${file}`, { file: fixture(file), headers: { 'content-type': 'image/jpeg' } });
+  }
+  images.route('/img/notes.jpg', { body: 'these are notes, not a picture', headers: { 'content-type': 'text/plain' } });
+  closedPort = await freeClosedPort();
+  web = await startWebApp({ processor: fixtureProcessor() });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+  await images?.close();
+});
+
+const card = (file: string) => page.locator(`[data-testid="result-card"][title$="${file}"]`);
+
+describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600', () => {
+  it('runs a batch with three failures', async () => {
+    await page.goto(web.appUrl);
+    await page.getByRole('navigation').getByRole('button', { name: 'New batch' }).click();
+    const urls = [
+      images.url('/img/family_six_faces.jpg'),
+      images.url('/img/cat_chelsea.jpg'),
+      images.url('/img/missing.jpg'),
+      images.url('/img/notes.jpg'),
+      `http://127.0.0.1:${closedPort}/img/unreachable.jpg`,
+    ];
+    await page.getByLabel('Name').fill('Failures');
+    await page.getByTestId('url-list').fill(urls.join('\n'));
+    await expect.poll(() => page.getByTestId('url-counts').innerText()).toBe('5 read · 5 valid · 0 invalid');
+    await page.getByTestId('start-batch').click();
+    const row = page.locator('[data-testid="batch-row"][data-status="done"]').filter({ hasText: 'Failures' });
+    await row.waitFor({ timeout: 60_000 });
+    expect(await row.innerText()).toContain('3 failed');
+  });
+
+  it('shows on each failed card why it failed, in full', async () => {
+    await page.getByTestId('batch-row').getByRole('button', { name: 'Failures' }).click();
+    await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results in batch 1/);
+    const reasons: Record<string, RegExp> = {
+      'missing.jpg': /HTTP 404/,
+      'notes.jpg': /not a recognised image/,
+      'unreachable.jpg': /connection was refused/,
+    };
+    for (const [file, reason] of Object.entries(reasons)) {
+      const error = card(file).locator('.error');
+      await error.scrollIntoViewIfNeeded();
+      expect(await error.innerText()).toMatch(reason);
+      // Every line of it on the card: not cut off at the end of a line or below the card.
+      const cut = await error.evaluate((el) => {
+        const body = el.parentElement!;
+        return { x: el.scrollWidth - el.clientWidth, y: el.scrollHeight - el.clientHeight, body: body.scrollHeight - body.clientHeight };
+      });
+      expect([file, cut]).toEqual([file, { x: 0, y: 0, body: 0 }]);
+    }
+    await snap(page, 'failures-cards-800');
+  });
+});
