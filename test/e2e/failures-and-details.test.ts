@@ -86,4 +86,26 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     }
     await snap(page, 'failures-cards-800');
   });
+
+  it('lists every face of a detail with its gender, age and box, readable however small the image is drawn', async () => {
+    await card('family_six_faces.jpg').click();
+    await page.getByTestId('face-box').first().waitFor();
+    expect(await page.getByTestId('face-box').count()).toBe(6);
+    // The fixture analysis gives face i the age 30 + i and alternating genders (Male first).
+    const listed = await page.getByTestId('face-list').locator('li').allInnerTexts();
+    expect(listed).toHaveLength(6);
+    const rects = await page
+      .getByTestId('face-box')
+      .locator('rect')
+      .evaluateAll((all) => all.map((r) => ['x', 'y', 'width', 'height'].map((a) => r.getAttribute(a))));
+    listed.forEach((text, i) => {
+      const [x, y, w, h] = rects[i]!;
+      expect(text).toBe(`${i + 1}. ${i % 2 ? 'Female' : 'Male'}, ${30 + i} · at ${x}, ${y} · ${w} × ${h} px`);
+    });
+    // Each face box carries its number, so a list entry can be found on the image.
+    const numbers = await page.getByTestId('face-box').locator('text').allTextContents();
+    expect(numbers.map((t) => t.split(' ')[0])).toEqual(['1', '2', '3', '4', '5', '6']);
+    await snap(page, 'details-faces-800');
+    await page.goBack();
+  });
 });
