@@ -108,4 +108,23 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     await snap(page, 'details-faces-800');
     await page.goBack();
   });
+
+  it('opens a failed item with the reason at the top, not a page of empty analysis fields', async () => {
+    for (const [file, reason] of [
+      ['missing.jpg', /^Not analysed: Could not fetch the image at \S+missing\.jpg: the server answered HTTP 404/],
+      ['unreachable.jpg', /^Not analysed: Could not fetch the image at \S+unreachable\.jpg: the connection was refused/],
+    ] as const) {
+      await card(file).scrollIntoViewIfNeeded();
+      await card(file).click();
+      await page.getByTestId('detail-fields').waitFor();
+      expect(await page.getByRole('alert').count()).toBe(1);
+      expect(await page.getByRole('alert').innerText()).toMatch(reason);
+      const fields = await page.getByTestId('detail-fields').locator('dt').allInnerTexts();
+      expect(fields).toEqual(['URL', 'Status']);
+      expect(await page.locator('main').innerText()).not.toMatch(/No image stored|faces? marked|Adult score|Raw JSON/);
+      await snap(page, `details-failed-${file}-800`);
+      await page.goBack();
+      await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results/);
+    }
+  });
 });
