@@ -46,6 +46,17 @@ afterAll(async () => {
 const card = (file: string) => page.locator(`[data-testid="result-card"][title$="${file}"]`);
 
 describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600', () => {
+  it('says how to get results when there are none yet, and opens New batch from there', async () => {
+    await page.goto(web.appUrl);
+    await page.getByRole('navigation').getByRole('button', { name: 'Results' }).click();
+    await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^0 results/);
+    const empty = page.getByTestId('results-empty');
+    expect(await empty.innerText()).toMatch(/^No results yet\. Start a batch with New batch: paste image URLs/);
+    await snap(page, 'results-empty-800');
+    await empty.getByRole('button', { name: 'New batch' }).click();
+    await page.getByTestId('url-list').waitFor();
+  });
+
   it('runs a batch with three failures', async () => {
     await page.goto(web.appUrl);
     await page.getByRole('navigation').getByRole('button', { name: 'New batch' }).click();
@@ -85,6 +96,13 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
       expect([file, cut]).toEqual([file, { x: 0, y: 0, body: 0 }]);
     }
     await snap(page, 'failures-cards-800');
+
+    // A filter that matches nothing: said so, with the way back.
+    await page.getByLabel('Caption contains').fill('no such caption');
+    await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^0 results in batch 1/);
+    expect(await page.getByTestId('results-empty').innerText()).toBe('No results match these filters. Clear filters');
+    await page.getByTestId('results-empty').getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results in batch 1/);
   });
 
   it('lists every face of a detail with its gender, age and box, readable however small the image is drawn', async () => {
