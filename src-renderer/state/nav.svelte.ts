@@ -47,7 +47,23 @@ export class NavState {
   go(route: Route): void {
     this.route = route;
     const hash = routeHash(route);
-    if (typeof location !== 'undefined' && location.hash !== hash) location.hash = hash;
+    if (typeof location !== 'undefined' && location.hash !== hash) {
+      location.hash = hash;
+      // Marks the new history entry as reached from another screen of the app, so "Back" knows
+      // that history.back() stays in the app (browser back and forward restore the mark).
+      history.replaceState({ ...(history.state as object | null), picscanFromApp: true }, '');
+    }
+  }
+
+  /**
+   * Back to the previous screen when this one was opened from the app; else (a link opened in a
+   * new tab, a bookmark, the app started on this screen) to `fallback` rather than out of the app
+   * or nowhere.
+   */
+  back(fallback: Route): void {
+    const state = typeof history === 'undefined' ? null : (history.state as { picscanFromApp?: boolean } | null);
+    if (state?.picscanFromApp) history.back();
+    else this.go(fallback);
   }
 }
 

@@ -145,4 +145,25 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
       await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results/);
     }
   });
+
+  it("goes Back to the screen it came from, and to its batch's results when opened from a link", async () => {
+    // Opened from the results of all batches: Back returns there.
+    await page.getByTestId('results-total').getByRole('button', { name: '(all batches)' }).click();
+    await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results$/);
+    const itemId = await card('cat_chelsea.jpg').getAttribute('data-item-id');
+    await card('cat_chelsea.jpg').click();
+    await page.getByTestId('detail-fields').waitFor();
+    await page.getByRole('button', { name: '← Back' }).click();
+    await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results$/);
+    expect(new URL(page.url()).hash).toBe('#/results');
+
+    // The detail's address opened in a new tab: Back shows the item's batch instead of leaving the app.
+    const tab = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await tab.goto(`${web.appUrl}#/item/${itemId}`);
+    await tab.getByTestId('detail-fields').waitFor();
+    await tab.getByRole('button', { name: '← Back' }).click();
+    await expect.poll(() => tab.getByTestId('results-total').innerText()).toMatch(/^5 results in batch 1/);
+    expect(new URL(tab.url()).hash).toBe('#/results/1');
+    await tab.close();
+  });
 });
