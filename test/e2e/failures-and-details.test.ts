@@ -127,6 +127,23 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     await page.goBack();
   });
 
+  it("shows the response's caption confidence, adult and racy verdicts, clip art type and colours", async () => {
+    await card('family_six_faces.jpg').click();
+    await page.getByTestId('detail-fields').waitFor();
+    // The response's verdicts and details next to the stored columns (fixture analysis: caption
+    // confidence 0.7, adult 0.01 and racy 0.02 and neither, no clip art, Brown on Blue).
+    const fields = await page.getByTestId('detail-fields').innerText();
+    for (const shown of [
+      'a picture of family six faces (confidence 0.70)',
+      '0.01 · not adult content',
+      '0.02 · not racy',
+      '0 · not clip art',
+      '(foreground Brown, background Blue)',
+    ])
+      expect(fields).toContain(shown);
+    await page.goBack();
+  });
+
   it('opens a failed item with the reason at the top, not a page of empty analysis fields', async () => {
     for (const [file, reason] of [
       ['missing.jpg', /^Not analysed: Could not fetch the image at \S+missing\.jpg: the server answered HTTP 404/],
