@@ -183,4 +183,39 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     expect(new URL(tab.url()).hash).toBe('#/results/1');
     await tab.close();
   });
+
+  it('keeps the header of a detail whose file name is long within the window', async () => {
+    const long = 'IMG_20240101_123456_holiday_in_the_mountains_with_the_whole_family_final_v2.jpg';
+    images.route(`/img/${long}`, { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
+    await page.getByRole('navigation').getByRole('button', { name: 'New batch' }).click();
+    await page.getByLabel('Name').fill('Long name');
+    await page.getByTestId('url-list').fill(images.url(`/img/${long}`));
+    await expect.poll(() => page.getByTestId('url-counts').innerText()).toBe('1 read · 1 valid · 0 invalid');
+    await page.getByTestId('start-batch').click();
+    await page.locator('[data-testid="batch-row"][data-status="done"]').filter({ hasText: 'Long name' }).waitFor();
+    await page.getByTestId('batch-row').getByRole('button', { name: 'Long name' }).click();
+    await card(long).click();
+    await page.getByTestId('detail-fields').waitFor();
+    const header = page.locator('header.bar');
+    expect(await header.getByRole('heading').innerText()).toBe(long);
+    const viewport = page.viewportSize()!;
+    for (const control of [
+      header.getByRole('button', { name: '← Back' }),
+      header.getByRole('heading'),
+      header.getByRole('button', { name: 'Batch 2' }),
+      header.getByRole('button', { name: 'Re-analyse' }),
+    ]) {
+      const box = (await control.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      // Nothing cut off inside it either (the name wraps rather than running out of its box).
+      expect(await control.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    }
+    // The buttons keep their one-line labels.
+    const back = (await header.getByRole('button', { name: '← Back' }).boundingBox())!;
+    const reanalyse = (await header.getByRole('button', { name: 'Re-analyse' }).boundingBox())!;
+    expect(back.height).toBe(reanalyse.height);
+    expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth - document.querySelector('main')!.clientWidth)).toBe(0);
+    await snap(page, 'details-long-name-800');
+  });
 });
