@@ -19,6 +19,13 @@ describe('New batch screen', () => {
     expect(start.textContent).toContain('Start batch of 3 URLs');
   });
 
+  it('counts a single URL in the singular on the start button', async () => {
+    newBatchState.reset();
+    render(NewBatchView);
+    await fireEvent.input(screen.getByTestId('url-list'), { target: { value: 'https://a.example/1.jpg\n' } });
+    expect(screen.getByTestId('start-batch').textContent?.trim()).toBe('Start batch of 1 URL');
+  });
+
   it('switches to face detection parameters', async () => {
     newBatchState.reset();
     render(NewBatchView);
