@@ -218,4 +218,23 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth - document.querySelector('main')!.clientWidth)).toBe(0);
     await snap(page, 'details-long-name-800');
   });
+
+  it("gives a detail's values the whole width of their column in a small window", async () => {
+    const viewport = page.viewportSize()!;
+    // Labels go above the values in a narrow window…
+    const widths = async () =>
+      page.getByTestId('detail-fields').evaluate((dl) => ({
+        list: dl.clientWidth,
+        values: Array.from(dl.querySelectorAll('dd'), (dd) => dd.clientWidth),
+        sideBySide: dl.querySelector('dt')!.getBoundingClientRect().top === dl.querySelector('dd')!.getBoundingClientRect().top,
+      }));
+    const narrow = await widths();
+    expect(narrow.sideBySide).toBe(false);
+    for (const w of narrow.values) expect(w).toBe(narrow.list);
+    // …and beside them in a wide one.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(async () => (await widths()).sideBySide).toBe(true);
+    await page.setViewportSize(viewport);
+    await snap(page, 'details-narrow-fields-800');
+  });
 });
