@@ -100,8 +100,8 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     // A filter that matches nothing: said so, with the way back.
     await page.getByLabel('Caption contains').fill('no such caption');
     await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^0 results in batch 1/);
-    expect(await page.getByTestId('results-empty').innerText()).toBe('No results match these filters. Clear filters');
-    await page.getByTestId('results-empty').getByRole('button', { name: 'Clear filters' }).click();
+    expect(await page.getByTestId('results-empty').innerText()).toBe('No results match these filters. Remove the filters');
+    await page.getByTestId('results-empty').getByRole('button', { name: 'Remove the filters' }).click();
     await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results in batch 1/);
   });
 
