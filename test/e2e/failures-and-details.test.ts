@@ -237,4 +237,19 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     await page.setViewportSize(viewport);
     await snap(page, 'details-narrow-fields-800');
   });
+
+  it('says why the Distributed workers backend cannot be chosen yet in Settings', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    const radio = page.getByRole('radio', { name: 'Distributed workers' });
+    await radio.waitFor();
+    expect(await radio.isDisabled()).toBe(true);
+    expect(await radio.evaluate((el) => (el as HTMLInputElement).labels![0]!.closest('fieldset')!.innerText)).toContain(
+      'Needs a Redis URL: set one under Distributed workers.',
+    );
+    expect(await radio.getAttribute('aria-describedby')).toBe('redis-needed');
+    await page.getByTestId('redis-url').fill('redis://127.0.0.1:6379');
+    expect(await radio.isDisabled()).toBe(false);
+    expect(await page.locator('#redis-needed').count()).toBe(0);
+    await page.getByTestId('redis-url').fill('');
+  });
 });
