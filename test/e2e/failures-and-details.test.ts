@@ -105,6 +105,21 @@ describe.skipIf(!browserAvailable)('failed items and item details at 800 × 600'
     await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^5 results in batch 1/);
   });
 
+  it('leaves the results grid most of two rows of cards at 800 × 600', async () => {
+    // At 800 × 600 the grid has the room for most of two rows of cards (the charts, whose tags
+    // and categories the filter panel lists with the same counts, make way); taller, they show.
+    const grid = page.getByRole('grid', { name: 'Results' });
+    const cardRow = await page
+      .locator('[role="gridcell"]')
+      .first()
+      .evaluate((c) => c.getBoundingClientRect().height + 12);
+    expect((await grid.boundingBox())!.height).toBeGreaterThanOrEqual(1.6 * cardRow);
+    expect(await page.getByRole('figure', { name: 'Top tags' }).isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => page.getByRole('figure', { name: 'Top tags' }).isVisible()).toBe(true);
+    await page.setViewportSize({ width: 800, height: 600 });
+  });
+
   it('lists every face of a detail with its gender, age and box, readable however small the image is drawn', async () => {
     await card('family_six_faces.jpg').click();
     await page.getByTestId('face-box').first().waitFor();
