@@ -7,8 +7,9 @@ import { browserAvailable, launchChromium, snap } from './support/browser';
 import { fixtureProcessor } from './support/fixture-processor';
 import { startWebApp, type WebApp } from './support/web-app';
 
-// What a user sees of items that failed (a 404, a file that is no image, a host that refuses the
-// connection) and of an item's analysis, at a small window (800 × 600), in Debian's Chromium.
+// What a user sees in a small window (800 × 600), in Debian's Chromium: Results before any batch,
+// items that failed (a 404, a file that is no image, a host that refuses the connection), an
+// item's analysis, faces and header, the way Back, and Settings' choice of backend.
 
 let images: FixtureServer;
 let web: WebApp;
