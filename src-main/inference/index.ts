@@ -22,6 +22,7 @@ export {
   batchItem,
   DYNAMIC_BATCH,
   fitsShape,
+  intersectionArea,
   iou,
   l2Normalize,
   nms,

@@ -82,13 +82,18 @@ export function l2Normalize(v: ArrayLike<number>): Float32Array {
   return out;
 }
 
-/** Intersection over union, 0..1 (0 when either box is empty). */
-export function iou(a: Box, b: Box): number {
+/** Area (px²) the two boxes share; 0 when they do not overlap. */
+export function intersectionArea(a: Box, b: Box): number {
   const x1 = Math.max(a.left, b.left);
   const y1 = Math.max(a.top, b.top);
   const x2 = Math.min(a.left + a.width, b.left + b.width);
   const y2 = Math.min(a.top + a.height, b.top + b.height);
-  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
+  return Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
+}
+
+/** Intersection over union, 0..1 (0 when either box is empty). */
+export function iou(a: Box, b: Box): number {
+  const inter = intersectionArea(a, b);
   const union = a.width * a.height + b.width * b.height - inter;
   return union > 0 ? inter / union : 0;
 }

@@ -1,4 +1,5 @@
 import type { Box } from '../../inference';
+import { intersectionArea } from '../../inference/tensor';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
@@ -145,9 +146,10 @@ export function derive(evidence: Evidence): Derived {
   secondOpinion(labels, counts, classes);
   const things = [...e.objects, ...regionOpinion(e, labels, counts)];
   classifierVeto(e, labels, counts, classes, detected);
-  const frameFill = frameFilling(e, labels, classes);
   const area = e.width * e.height;
   const faces = e.faces;
+  const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
+  const frameFill = frameFilling(e, labels, classes, largestFaceShare);
   // Person boxes the classifier vetoed (an ape) count nobody.
   const persons = faces.length + ((labels.get('person') ?? 0) >= PRESENT ? extraPeople(e) : 0);
   const faceConf = faces.reduce((m, f) => Math.max(m, f.confidence), 0);
@@ -181,7 +183,6 @@ export function derive(evidence: Evidence): Derived {
     (1 - frameFill) *
     (1 - band('vegetation.green', s.vegetation)) *
     (holds('brightness.dim', s.brightness) ? band('dark.night', s.dark) * (nightSkyOrLights ? 1 : NIGHT_WITHOUT_SKY_OR_LIGHTS) * photo : 0);
-  const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
   // Text: many text-like blocks, or several lines of writing on a plain page.
   // Text blocks count on a page-like image (test 'page.yes'): grass, gravel or stone also make
   // bimodal blocks, but most of their pixels sit well below the bright specks around them.
@@ -230,7 +231,7 @@ export function derive(evidence: Evidence): Derived {
 }
 
 /** How much a single thing fills the frame (see Derived.frameFill). */
-function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: ClassEvidence): number {
+function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: ClassEvidence, largestFaceShare: number): number {
   const area = e.width * e.height;
   let fill = 0;
   for (const o of e.objects) {
@@ -243,7 +244,7 @@ function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: Clas
   for (const r of e.subject?.regions ?? [])
     if (r.label !== 'person' && (labels.get(r.label) ?? 0) >= PRESENT) fill = Math.max(fill, band('maskShare.fill', r.share));
   // A close-up face is the picture: a blue backdrop behind it is no sky, a dark one no night.
-  for (const f of e.faces) fill = Math.max(fill, band('faceShare.fill', (f.box.width * f.box.height) / area));
+  fill = Math.max(fill, band('faceShare.fill', largestFaceShare));
   const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= PRESENT);
   const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
   if (thing && !people) fill = Math.max(fill, band('closeUpConf.fill', thing.conf));
@@ -279,7 +280,5 @@ function extraPeople(e: Evidence): number {
 
 /** Intersection area over the smaller box's area. */
 function overlapOfSmaller(a: Box, b: Box): number {
-  const w = Math.max(0, Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left));
-  const h = Math.max(0, Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top));
-  return (w * h) / Math.max(MIN_BOX_AREA_PX, Math.min(a.width * a.height, b.width * b.height));
+  return intersectionArea(a, b) / Math.max(MIN_BOX_AREA_PX, Math.min(a.width * a.height, b.width * b.height));
 }

@@ -5,6 +5,7 @@
  * A face the face search verified (faceres' descriptor, face-verify.ts) outweighs them.
  */
 import type { Box } from '../../inference';
+import { intersectionArea } from '../../inference/tensor';
 import type { Evidence } from '../evidence';
 import { IMAGENET_HIERARCHY } from '../classifier';
 import type { DetectedObject } from '../objects/types';
@@ -22,17 +23,11 @@ export const HEAD_AS_ANIMAL = {
 
 const area = (b: Box): number => Math.max(0, b.width) * Math.max(0, b.height);
 
-function overlap(a: Box, b: Box): number {
-  const w = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left);
-  const h = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
 /** An animal box that holds a verified face which is a good part of it: the head. */
 export function isHeadReadAsAnimal(o: DetectedObject, faces: Evidence['faces']): boolean {
   if (!ANIMALS.has(o.label)) return false;
   const H = HEAD_AS_ANIMAL;
-  return faces.some((f) => overlap(f.box, o.box) >= H.faceInside * area(f.box) && area(f.box) >= H.faceOfBox * area(o.box));
+  return faces.some((f) => intersectionArea(f.box, o.box) >= H.faceInside * area(f.box) && area(f.box) >= H.faceOfBox * area(o.box));
 }
 
 /**

