@@ -12,7 +12,7 @@ export {
   type BranchResult,
   type ModelBranch,
 } from './pipeline';
-export { measurePixels, shrinkTo, TEXTURE_SIDE_PX, type PixelEvidence } from './pixel-evidence';
+export { imageTypeEvidence, measurePixels, shrinkTo, TEXTURE_SIDE_PX, type PixelEvidence } from './pixel-evidence';
 export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
 export { faceEvidenceFromDetected, faceEvidenceFromResults, toAnalyzeFaces, type FaceEvidence } from './people';
 export type { Evidence } from './evidence';

@@ -3,14 +3,13 @@ import type { AnalyzeData, Celebrity, Color, Detail, ImageType, LandmarkDetail, 
 import { adultFromProbabilities } from './adult';
 import { contentProbabilities, runContentNet, type ContentProbabilities } from './content-net';
 import { classifyWithFeatures, type ClassScore } from './classifier';
-import { isBlackAndWhite } from './color';
 import type { Evidence } from './evidence';
 import { CHART_TABLE, chartVote, DRAWING_TABLE, drawingVotes, type ChartEvidence, type DrawingVote } from './drawings';
 import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
-import { classifyImageType } from './image-type';
+import { classifyImageType, photoProbability } from './image-type';
 import { detectObjects, type DetectedObject } from './objects';
 import { toAnalyzeFaces, type FaceEvidence } from './people';
-import { measurePixels, type PixelEvidence } from './pixel-evidence';
+import { imageTypeEvidence, measurePixels, type PixelEvidence } from './pixel-evidence';
 import { seenVocThings, segmentImage, subjectFromMask, type SubjectEvidence } from './subject';
 import type { RgbImage } from '../inference';
 import {
@@ -112,7 +111,14 @@ export async function analyzePixels(
   const needNsfw = features.has('Adult') || features.has('ImageType');
   const facesP = needFaces ? timed('faces', () => deps.detectFaces!(img, signal)) : Promise.resolve<FaceEvidence[]>([]);
   const pixelsHere = !!deps.modelBranch && !deps.pixelsInBranch;
-  const want: BranchRequest = { objects: describing, classes: describing, subject: describing, nsfw: needNsfw, pixels: !pixelsHere };
+  // The classifier's features also feed the image type (the photo probe).
+  const want: BranchRequest = {
+    objects: describing,
+    classes: describing || features.has('ImageType'),
+    subject: describing,
+    nsfw: needNsfw,
+    pixels: !pixelsHere,
+  };
   const branchP = deps.modelBranch
     ? timed('branch', () => deps.modelBranch!(img, want, signal))
     : runModelBranch(img, want, deps.runModel, signal);
@@ -131,7 +137,7 @@ export async function analyzePixels(
   const { chroma, scene, ink, texture } = pixels;
   Object.assign(timingsMs, branch.timingsMs);
   const t1 = performance.now();
-  const imageType = imageTypeOf(pixels, nsfw);
+  const imageType = imageTypeOf(pixels, nsfw, classFeatures);
   const photo = isPhoto(imageType);
   const color = photo ? withSubjectColour(pixels.color, subject) : pixels.color;
   const lineDrawing = imageType.lineDrawingType === 1;
@@ -183,7 +189,6 @@ export async function runModelBranch(
   const noObjects: DetectedObject[] = [];
   const objectsP = want.objects ? timed('objects', () => detectObjects(img, runModel, signal)) : Promise.resolve(noObjects);
   const classifiedP = want.classes ? timed('classes', () => classifyWithFeatures(img, runModel, signal)) : Promise.resolve(undefined);
-  const classesP = classifiedP.then((c) => c?.classes);
   const nsfwP = want.nsfw
     ? timed('nsfw', async () => contentProbabilities(await runContentNet(img, runModel, signal)))
     : Promise.resolve(undefined);
@@ -191,9 +196,9 @@ export async function runModelBranch(
   // The subject counts on photos only (analyzePixels): with the pixel statistics here, the same
   // image type decides first and drawings skip the segmenter (it starts after the NSFW net and
   // the pixels then, not only after the detector and the classifier).
-  const subjectP = Promise.all([objectsP, classesP, nsfwP, pixelsP]).then(([objects, classes, nsfw, pixels]) => {
-    const seen = want.subject ? seenVocThings(objects, classes) : new Set<never>();
-    if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw)))) return undefined;
+  const subjectP = Promise.all([objectsP, classifiedP, nsfwP, pixelsP]).then(([objects, classified, nsfw, pixels]) => {
+    const seen = want.subject ? seenVocThings(objects, classified?.classes) : new Set<never>();
+    if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw, classified?.features)))) return undefined;
     return timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen));
   });
   for (const p of [objectsP, classifiedP, nsfwP, pixelsP, subjectP]) p.catch(() => undefined);
@@ -213,17 +218,13 @@ function chartEvidence(features: Float32Array, votes: DrawingVote[] | undefined,
   return { ...vote, drawingSimilarity: drawing.reduce((m, v) => Math.max(m, v.similarity), 0), borderFlat };
 }
 
-/** The image type from the pixel statistics and the NSFW net's drawing probability. */
-function imageTypeOf(pixels: PixelEvidence, nsfw: ContentProbabilities | undefined): ReturnType<typeof classifyImageType> {
-  const { chroma, scene, ink, texture } = pixels;
-  return classifyImageType({
-    texture,
-    ink,
-    chromaP90: chroma.p90,
-    isBW: isBlackAndWhite(chroma),
-    drawingProb: nsfw?.Drawing,
-    textLines: scene.textLines,
-  });
+/** The image type from the pixel statistics, the NSFW net's drawing probability and the photo probe on the classifier's features. */
+function imageTypeOf(
+  pixels: PixelEvidence,
+  nsfw: ContentProbabilities | undefined,
+  classFeatures: Float32Array | undefined,
+): ReturnType<typeof classifyImageType> {
+  return classifyImageType(imageTypeEvidence(pixels, nsfw?.Drawing, classFeatures ? photoProbability(classFeatures) : undefined));
 }
 
 /** A photo: neither clip art nor a line drawing (DeepLab's regions and colour count on photos only). */

@@ -1,7 +1,7 @@
 import { resizeRgb } from '../inference';
 import type { Color } from '../shared/spec';
-import { analyzeColor, chromaStats, type ChromaStats } from './color';
-import { measureInk, type InkStats } from './image-type';
+import { analyzeColor, chromaStats, isBlackAndWhite, type ChromaStats } from './color';
+import { measureInk, type ImageTypeEvidence, type InkStats } from './image-type';
 import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail, type TextureStats } from './pixels';
 import type { RgbImage } from '../inference';
 import { measureScene, type SceneCues } from './scene';
@@ -16,6 +16,15 @@ export interface PixelEvidence {
   scene: SceneCues;
   ink: InkStats;
   texture: TextureStats;
+}
+
+/**
+ * The image type's evidence: the pixel statistics with the NSFW net's P(Drawing) and the photo
+ * probe's P(photo) (image-type/photo-probe.ts), each when its model ran.
+ */
+export function imageTypeEvidence(pixels: PixelEvidence, drawingProb?: number, photoProb?: number): ImageTypeEvidence {
+  const { chroma, scene, ink, texture } = pixels;
+  return { texture, ink, chromaP90: chroma.p90, isBW: isBlackAndWhite(chroma), drawingProb, textLines: scene.textLines, photoProb };
 }
 
 /**

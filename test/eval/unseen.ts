@@ -6,6 +6,11 @@
 //     abstract renders and paintings left out) and Palapeli's puzzle photos (palapeli-data),
 //     labelled by hand with the objects they show in unseen-photos.json, plus greyscale copies of
 //     the wallpapers, the puzzle photos and the fixtures' colour photos;
+//   - GCompris' pictures (gcompris-qt-data, read from its Qt resource bundles): the
+//     categorization activity's photographs (tools, household things, fish, monuments, wind and
+//     solar power; public domain or CC0, many product shots on plain backgrounds) and the
+//     vocabulary activity's cartoon word pictures (Arts4Apps, CC-BY-SA-3.0): photo or drawing,
+//     and generic captions;
 //   - graphics: matplotlib's logo (python-matplotlib-data);
 //   - drawings: an evenly spread sample of the held-out part of Open Clip Art (openclipart-svg;
 //     openclipart.ts: the drawing vocabulary is built from the other part), rendered at 256 px by
@@ -13,8 +18,8 @@
 //     lineArtSvg); their captions are checked against their keywords.
 // Install the data with
 //   apt-get install tuxpaint-stamps-default mate-backgrounds plasma-workspace-wallpapers palapeli-data \
-//     python-matplotlib-data openclipart-svg
-// (or point the variables named in unseen-photos.json, PICSCAN_MPL_DATA and PICSCAN_OPENCLIPART at
+//     python-matplotlib-data openclipart-svg gcompris-qt-data
+// (or point the variables named in unseen-photos.json, PICSCAN_MPL_DATA, PICSCAN_GCOMPRIS_RCC and PICSCAN_OPENCLIPART at
 // copies). Prints the figures quoted in docs/analysis.md; tooling, not a CI test (the data is not
 // in CI). PICSCAN_UNSEEN_PHOTOS_ONLY=1 rates the labelled photos only (a few minutes instead of
 // the 720 drawing analyses).
@@ -29,6 +34,7 @@ import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
 import { sameThing } from './analyze-metrics';
 import { drawingMeta, evalSample, lineArtSvg, OPENCLIPART_DIR, renderDrawingSvg, svgFiles } from './openclipart';
+import { readQtResources } from './qt-resources';
 
 interface PhotoSet {
   dir: string;
@@ -41,11 +47,12 @@ const sets = Object.entries(labels.packages).map(([pkg, s]) => ({ pkg, ...s, dir
 const dirs = {
   mpl: process.env.PICSCAN_MPL_DATA ?? '/usr/share/matplotlib/mpl-data/sample_data',
   openclipart: OPENCLIPART_DIR,
+  gcompris: process.env.PICSCAN_GCOMPRIS_RCC ?? '/usr/share/gcompris-qt/rcc',
 };
 for (const [name, dir] of [...sets.map((s) => [s.pkg, s.dir] as const), ...Object.entries(dirs)]) {
   if (!existsSync(dir)) {
     console.error(
-      `${name}: ${dir} not found (apt-get install tuxpaint-stamps-default mate-backgrounds plasma-workspace-wallpapers palapeli-data python-matplotlib-data openclipart-svg)`,
+      `${name}: ${dir} not found (apt-get install tuxpaint-stamps-default mate-backgrounds plasma-workspace-wallpapers palapeli-data python-matplotlib-data openclipart-svg gcompris-qt-data)`,
     );
     process.exit(2);
   }
@@ -207,6 +214,23 @@ const charts = await Promise.all(
   Object.keys(CHARTS).map(async (f) => rate(f, await decode(readFileSync(join(repoRoot, 'test/fixtures/negatives', f))))),
 );
 
+// GCompris: photographs (many product shots on plain backgrounds, which the pixel terms read as
+// synthetic) and cartoon word pictures, as the package ships them (WebP).
+const GCOMPRIS = {
+  photos: {
+    bundle: 'categorization.rcc',
+    under: /\/categorization\/resource\/images\/(fishes|monuments|others|renewable|tools)\/[^/]+\.webp$/,
+  },
+  cartoons: { bundle: 'lang.rcc', under: /\/lang\/resource\/words_sample\/[^/]+\.webp$/ },
+} as const;
+const gcompris: Record<keyof typeof GCOMPRIS, Rated[]> = { photos: [], cartoons: [] };
+for (const [part, { bundle, under }] of Object.entries(GCOMPRIS) as [keyof typeof GCOMPRIS, (typeof GCOMPRIS)[keyof typeof GCOMPRIS]][]) {
+  const files = [...readQtResources(join(dirs.gcompris, bundle))]
+    .filter(([path]) => under.test(path))
+    .sort((a, b) => a[0].localeCompare(b[0]));
+  for (const [path, bytes] of files) gcompris[part].push(await rate(path.split('/').slice(-2).join('/'), await decode(bytes)));
+}
+
 // Drawings: the held-out sample (every k-th held-out SVG in path order, openclipart.ts).
 const photosOnly = process.env.PICSCAN_UNSEEN_PHOTOS_ONLY === '1';
 const all = photosOnly ? [] : svgFiles(dirs.openclipart);
@@ -277,6 +301,14 @@ console.log(
     charts.map((r) => `${r.name} "${r.caption}"`).join('; '),
 );
 console.log(`  other images called a chart: ${saysChart.length}${saysChart.map((r) => `; ${r.name} "${r.caption}"`).join('')}`);
+for (const [part, rated] of Object.entries(gcompris)) {
+  console.log(
+    `gcompris ${part} (${rated.length}): clip art (≥ 2) ${count(rated, (r) => r.clipArtType >= 2)}, line drawing ${count(rated, (r) => r.lineDrawing)}, generic caption ${count(rated, (r) => GENERIC.has(r.caption))}, with a setting ${count(rated, (r) => SETTING.test(r.caption))}`,
+  );
+  if (part === 'photos')
+    for (const r of rated.filter((x) => x.clipArtType >= 2 || GENERIC.has(x.caption) || SETTING.test(x.caption)))
+      console.log(`  ${r.name}: clipArtType ${r.clipArtType}, "${r.caption}"`);
+}
 console.log(`\nOpen Clip Art sample: ${sample.length} of ${all.length} SVGs, ${unrenderable} not renderable`);
 for (const [format, rated] of Object.entries(drawings)) {
   console.log(

@@ -9,14 +9,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classifyWithFeatures } from '../../src-main/analysis/classifier';
-import { isBlackAndWhite } from '../../src-main/analysis/color';
-import { contentProbabilities, runContentNet } from '../../src-main/analysis/content-net';
 import { DRAWING_TABLE, drawingVotes } from '../../src-main/analysis/drawings';
 import { CHART_TABLE } from '../../src-main/analysis/drawings/chart-table';
 import { chartVote, type ChartVote } from '../../src-main/analysis/drawings/charts';
-import { classifyImageType } from '../../src-main/analysis/image-type';
-import { measurePixels } from '../../src-main/analysis/pixel-evidence';
+import { classifyImageType, photoProbability } from '../../src-main/analysis/image-type';
+import { imageTypeEvidence } from '../../src-main/analysis/pixel-evidence';
+import { analysisView } from '../analysis-view';
 import { InferenceEngine, loadManifest, resizeRgb } from '../../src-main/inference';
 import { decodeImage } from '../../src-main/inference/image';
 import { evalSample, splitOf } from '../../test/eval/openclipart';
@@ -56,24 +54,13 @@ async function scoreImages(files: string[], charts: boolean): Promise<Scored[]> 
     // Wallpapers are large: the analysis's own copies are ≤ 640 px anyway.
     if (img.width * img.height > 4e6)
       img = await resizeRgb(img, Math.round(img.width / 3), Math.round(img.height / 3), { fit: 'fill', kernel: 'linear' });
-    const [{ features }, nsfw, pixels] = await Promise.all([
-      classifyWithFeatures(img, engine),
-      runContentNet(img, engine).then(contentProbabilities),
-      measurePixels(img),
-    ]);
-    const type = classifyImageType({
-      texture: pixels.texture,
-      ink: pixels.ink,
-      chromaP90: pixels.chroma.p90,
-      isBW: isBlackAndWhite(pixels.chroma),
-      drawingProb: nsfw.Drawing,
-      textLines: pixels.scene.textLines,
-    });
+    const { features, nsfw, pixels } = await analysisView(img, engine);
+    const type = classifyImageType(imageTypeEvidence(pixels, nsfw.Drawing, photoProbability(features)));
     const lineDrawing = type.lineDrawingType === 1;
-    const votes = drawingVotes(features!, DRAWING_TABLE, { lineDrawing });
+    const votes = drawingVotes(features, DRAWING_TABLE, { lineDrawing });
     out.push({
       name: file,
-      vote: chartVote(features!, CHART_TABLE, DRAWING_TABLE),
+      vote: chartVote(features, CHART_TABLE, DRAWING_TABLE),
       drawing: Math.max(0, ...votes.map((v) => v.similarity)),
       drawn: lineDrawing || type.clipArtType >= 2,
       borderFlat: pixels.texture.borderFlat,

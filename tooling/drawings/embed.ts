@@ -1,22 +1,21 @@
 // `npx tsx tooling/drawings/embed.ts`: renders every Open Clip Art drawing (sharp, 256 px on white, as
 // `npm run eval:unseen` does) and records what the analysis sees in it: the classifier's top
-// classes and pooled features, and the image type (pixel rules + content net), with the drawing's
+// classes and pooled features, and the image type (pixel rules, content net, photo probe), with the drawing's
 // title, keywords and split. Writes a JSON-lines work file (default .cache/drawings/embed.jsonl,
 // not committed) that `npx tsx tooling/drawings/table.ts` and `npx tsx tooling/drawings/calibrate.ts` read. Resumes:
 // drawings already in the file are skipped.
 //   --style line  render each drawing as line art (lineArtSvg) into .cache/drawings/embed-line.jsonl
 //   --out FILE    work file
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classifyWithFeatures } from '../../src-main/analysis/classifier';
-import { isBlackAndWhite } from '../../src-main/analysis/color';
-import { contentProbabilities, runContentNet } from '../../src-main/analysis/content-net';
-import { classifyImageType } from '../../src-main/analysis/image-type';
-import { measurePixels } from '../../src-main/analysis/pixel-evidence';
+import { classifyImageType, photoProbability } from '../../src-main/analysis/image-type';
+import { imageTypeEvidence } from '../../src-main/analysis/pixel-evidence';
 import { InferenceEngine, loadManifest } from '../../src-main/inference';
 import type { RgbImage } from '../../src-main/inference/image';
+import { analysisView } from '../analysis-view';
 import { arg } from '../convert/build';
+import { readJsonLines } from '../json-lines';
 import {
   lineArtSvg,
   OPENCLIPART_DIR,
@@ -48,11 +47,7 @@ export interface EmbeddedDrawing extends DrawingMeta {
 
 /** Reads a work file. */
 export function readWorkFile(file = DEFAULT_WORK_FILE): EmbeddedDrawing[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as EmbeddedDrawing);
+  return readJsonLines<EmbeddedDrawing>(file);
 }
 
 /** The features of a work-file line as numbers. */
@@ -81,25 +76,14 @@ async function main(): Promise<void> {
       failed++;
       continue;
     }
-    const [{ classes, features }, nsfw, pixels] = await Promise.all([
-      classifyWithFeatures(img, engine),
-      runContentNet(img, engine).then(contentProbabilities),
-      measurePixels(img),
-    ]);
-    const type = classifyImageType({
-      texture: pixels.texture,
-      ink: pixels.ink,
-      chromaP90: pixels.chroma.p90,
-      isBW: isBlackAndWhite(pixels.chroma),
-      drawingProb: nsfw.Drawing,
-      textLines: pixels.scene.textLines,
-    });
+    const { classes, features, nsfw, pixels } = await analysisView(img, engine);
+    const type = classifyImageType(imageTypeEvidence(pixels, nsfw.Drawing, photoProbability(features)));
     const line: EmbeddedDrawing = {
       rel,
       split: splitOf(rel),
       ...readMeta(OPENCLIPART_DIR, rel),
       classes: classes.map((c) => [c.index, Math.round(c.p * 1e4) / 1e4]),
-      features: Buffer.from(Uint8Array.from(features!)).toString('base64'),
+      features: Buffer.from(Uint8Array.from(features)).toString('base64'),
       clipArtType: type.clipArtType,
       lineDrawingType: type.lineDrawingType,
       colorBins90: pixels.texture.colorBins90,

@@ -14,7 +14,18 @@ export interface ImageTypeEvidence {
   drawingProb?: number;
   /** Lines of writing found (scene/text-lines.ts): a page of text is neither art nor drawing. */
   textLines?: number;
+  /** P(photo) of the photo probe (photo-probe.ts); undefined when the classifier did not run. */
+  photoProb?: number;
 }
+
+/** How the photo probe's P(photo) acts on the clip-art score: two ramps, each [from, to]. */
+export interface PhotoProbeRule {
+  veto: readonly [number, number];
+  drawing: readonly [number, number];
+}
+
+/** The part of the evidence the clip-art score reads. */
+export type ClipArtEvidence = Pick<ImageTypeEvidence, 'texture' | 'isBW' | 'drawingProb' | 'textLines' | 'photoProb'>;
 
 /** Thresholds of the ImageType rules (docs/analysis.md). */
 export const IMAGE_TYPE_RULES = {
@@ -46,7 +57,19 @@ export const IMAGE_TYPE_RULES = {
    * no scene (`isolatedFigure`).
    */
   plainBorder: [0.3, 0.6],
+  /**
+   * The photo probe (photo-probe.ts, P(photo) from the classifier's features) against the pixel
+   * terms, which read flat fills and a plain page as synthetic: P(photo) rising over `veto`
+   * scales the clip-art score down to 0 (a hammer on a flat blue card, a statue against a
+   * JPEG-smoothed sky), and P(photo) below `drawing[1]` (down to `drawing[0]`) withdraws the
+   * cut-out discount (a gradient-shaded drawing whose JPEG ringing looks like a textured figure).
+   * Chosen on calibration images outside every eval (docs/analysis.md "ImageType").
+   */
+  photoProbe: { veto: [0.5, 0.9], drawing: [0.1, 0.3] },
 } as const;
+
+/** 0 at or below `lo`, 1 at or above `hi`, linear between. */
+const ramp = (x: number, lo: number, hi: number): number => clamp01((x - lo) / (hi - lo));
 
 /**
  * Line drawing: mostly white paper with a little dark ink in thin strokes and almost no
@@ -73,17 +96,32 @@ export function isLineDrawing(e: ImageTypeEvidence): boolean {
  * Clip-art score 0..1. Synthetic graphics have exactly flat fills (camera noise, gradients and
  * JPEG make photos' neighbours differ by a level or two), a small palette and usually a plain
  * synthetic background:
- *   (0.45·flat + 0.25·palette + 0.2·plain border + 0.1·P(Drawing)) × (1 − cut-out photo)
+ *   (0.45·flat + 0.25·palette + 0.2·plain border + 0.1·P(Drawing)) × (1 − cut-out photo × w) × (1 − photo veto)
  * flat = (flatFraction − 0.2)/0.35, palette = (80 − colorBins90)/60 (for greyscale images, where
  * the palette is small anyway, the flat term stands in), plain border = (borderFlat − 0.2)/0.3,
- * where the flat shares count exactly equal neighbours (docs/analysis.md "ImageType").
+ * where the flat shares count exactly equal neighbours; w and the veto come from the photo
+ * probe's P(photo) (IMAGE_TYPE_RULES.photoProbe; docs/analysis.md "ImageType").
  */
-export function clipArtScore(e: ImageTypeEvidence): number {
+export function clipArtScore(e: ClipArtEvidence, rules: { photoProbe: PhotoProbeRule } = IMAGE_TYPE_RULES): number {
+  return pixelClipArtScore(e, rules) * (1 - photoVeto(e.photoProb, rules));
+}
+
+/** The clip-art score before the photo probe's veto: what the pixel terms (and the cut-out test) read. */
+function pixelClipArtScore(e: ClipArtEvidence, rules: { photoProbe: PhotoProbeRule }): number {
   const flat = clamp01((e.texture.flatFraction - 0.2) / 0.35);
   const palette = e.isBW ? flat : clamp01((80 - e.texture.colorBins90) / 60);
   const border = clamp01((e.texture.borderFlat - 0.2) / 0.3);
-  const score = (0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0)) * (1 - cutoutPhoto(e.texture));
+  const { drawing } = rules.photoProbe;
+  // Without the probe (the classifier did not run) the cut-out test applies as it stands.
+  const cutoutWeight = e.photoProb === undefined ? 1 : ramp(e.photoProb, drawing[0], drawing[1]);
+  const score = (0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0)) * (1 - cutoutPhoto(e.texture) * cutoutWeight);
   return (e.textLines ?? 0) >= IMAGE_TYPE_RULES.textPageLines ? 0.3 * score : score;
+}
+
+/** 0..1: how far the photo probe overrules the pixel terms (0 without the probe). */
+function photoVeto(photoProb: number | undefined, rules: { photoProbe: PhotoProbeRule }): number {
+  const { veto } = rules.photoProbe;
+  return photoProb === undefined ? 0 : ramp(photoProb, veto[0], veto[1]);
 }
 
 /** 0..1: how much the image looks like a photo cut out on a plain background (IMAGE_TYPE_RULES.cutout, cutoutLossy). */
@@ -97,18 +135,23 @@ export function cutoutPhoto(t: TextureStats): number {
 }
 
 /**
- * 0..1: a photographed thing cut out on a plain background (a product shot): cutoutPhoto × the
- * plain-border ramp. Its white page is not sky, snow or a setting (rules/derive.ts frameFill).
+ * 0..1: a photographed thing on a plain page (a product shot) × the plain-border ramp. Its page
+ * is not sky, snow or a setting (rules/derive.ts frameFill). The thing is photographed when the
+ * cut-out test says so, or when the photo probe overruled a clip-art verdict of the pixel terms
+ * (their flat fills are then the page: smooth metal or lacquer on a studio backdrop leaves the
+ * cut-out test no texture to find).
  */
-export function isolatedFigure(t: TextureStats): number {
+export function isolatedFigure(e: ClipArtEvidence): number {
   const [lo, hi] = IMAGE_TYPE_RULES.plainBorder;
-  return cutoutPhoto(t) * clamp01((t.borderFlat - lo) / (hi - lo));
+  const c = IMAGE_TYPE_RULES.clip;
+  const overruled = photoVeto(e.photoProb, IMAGE_TYPE_RULES) * ramp(pixelClipArtScore(e, IMAGE_TYPE_RULES), c.ambiguous, c.normal);
+  return Math.max(cutoutPhoto(e.texture), overruled) * ramp(e.texture.borderFlat, lo, hi);
 }
 
-/** The ImageType feature from pixel evidence (and the drawing probability when available). */
+/** The ImageType feature from pixel evidence (and the drawing and photo probabilities when available). */
 export function classifyImageType(e: ImageTypeEvidence): ImageType & { clipArtScore: number; isolatedFigure: number } {
   const s = clipArtScore(e);
   const c = IMAGE_TYPE_RULES.clip;
   const clipArtType = s >= c.good ? 3 : s >= c.normal ? 2 : s >= c.ambiguous ? 1 : 0;
-  return { clipArtType, lineDrawingType: isLineDrawing(e) ? 1 : 0, clipArtScore: s, isolatedFigure: isolatedFigure(e.texture) };
+  return { clipArtType, lineDrawingType: isLineDrawing(e) ? 1 : 0, clipArtScore: s, isolatedFigure: isolatedFigure(e) };
 }
