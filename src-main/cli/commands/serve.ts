@@ -16,8 +16,9 @@ interface ServeFlags {
   db?: string;
 }
 
+/** A port in decimal digits (Number() would read "" as 0, "0x1F90" as 8080 and "8e3" as 8000). */
 function parsePort(text: string): number {
-  const port = Number(text);
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new AppError('invalid-parameter', `"${text}" is not a port (0..65535; 0 picks a free one).`);
   return port;

@@ -175,6 +175,16 @@ describe('picscan serve', SEQUENTIAL_CLI, () => {
     expect(refused.stderr).toMatch(/--http is allowed only on loopback/);
   });
 
+  it('takes a port in decimal digits only: an empty, spaced, hex or exponent port is refused, not read as another port', async () => {
+    // Number('') is 0 (any free port), Number('0x1F90') 8080, Number('8e3') 8000.
+    const env = tempEnv();
+    for (const port of ['', ' ', ' 8443', '0x1F90', '8e3', '+80', '65536']) {
+      const refused = await runPicscan(['serve', '--http', '--port', port], { env });
+      expect(refused.code, JSON.stringify(port)).toBe(2);
+      expect(refused.stderr, JSON.stringify(port)).toMatch(/is not a port/);
+    }
+  });
+
   it('refuses a --cert or --key that is missing or not PEM, or a key of another certificate, with one line and exit 2', async () => {
     const env = tempEnv();
     const dir = env.PICSCAN_DATA_DIR!;
