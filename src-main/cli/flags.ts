@@ -17,6 +17,14 @@ export function countFlag(text: string, flag: string, bounds: { readonly min: nu
   return n;
 }
 
+/** A number of seconds within `bounds` (fractions allowed); "", "abc" and "Infinity" are refused, not read as 0 or a default. */
+export function secondsFlag(text: string, flag: string, bounds: { readonly min: number; readonly max: number }): number {
+  const seconds = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(seconds) || seconds < bounds.min || seconds > bounds.max)
+    throw new AppError('invalid-parameter', `${flag} must be a number of seconds from ${bounds.min} to ${bounds.max}, not "${text}".`);
+  return seconds;
+}
+
 /** Decimal digits only: `Number()` would also take "0x1", "1e0", "1.0" and " 1 " as id 1. */
 const DECIMAL_ID = /^[1-9][0-9]*$/;
 

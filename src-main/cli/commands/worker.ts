@@ -12,11 +12,14 @@ import { ExitCode } from '../exit-codes';
 import { quitNow } from '../quit-now';
 import { catchStopSignal } from '../stop-signal';
 import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
-import { countFlag } from '../flags';
+import { countFlag, secondsFlag } from '../flags';
 import { givenRedisUrl } from './distributed-backend';
 
 /** How long the start-up check waits for Redis to answer, ms. */
 const REDIS_CHECK_MS = 5_000;
+/** `--grace`: seconds to finish the jobs in hand on SIGTERM (0: hand them back at once). */
+const GRACE_S = { min: 0, max: 86_400 } as const;
+
 /** After the grace time, how long stopping may still take before the process exits anyway, ms. */
 const STOP_MARGIN_MS = 3_000;
 /**
@@ -62,7 +65,7 @@ export function registerWorker(program: Command): void {
       if (!url) throw new AppError('invalid-parameter', 'picscan worker needs --redis <url> (or PICSCAN_REDIS_URL).');
       const redis = parseRedisUrl(url);
       const concurrency = countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
-      const graceMs = Number(o.grace) * 1000 || 30_000;
+      const graceMs = secondsFlag(o.grace, '--grace', GRACE_S) * 1000;
       const stop = catchStopSignal();
       const config = loadConfig({});
       const modelSet = modelSetOf(config.modelsDir);

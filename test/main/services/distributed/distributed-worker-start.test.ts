@@ -134,6 +134,15 @@ describe.skipIf(!redisAvailable)('picscan worker: start-up checks and stopping',
     expect(redis.cli('KEYS', 'picscan:batch*').trim()).toBe('');
   });
 
+  it('a --grace that is not a number of seconds is a bad command line (exit 2), not a silent 30 s or a negative wait', async () => {
+    for (const grace of ['abc', '', '-5', 'Infinity']) {
+      const w = track(startPicscan(['worker', '--redis', redis.url, '--name', 'w-start', '--grace', grace]));
+      expect(await w.exited, `${JSON.stringify(grace)}: ${w.output()}`).toBe(2);
+      expect(w.output()).toMatch(/--grace must be a number of seconds/);
+      expect(w.output()).not.toMatch(/ready|connected to Redis/);
+    }
+  });
+
   it('missing or corrupt model files: refuses to start, naming the first bad file, before touching Redis', async () => {
     const { dir, corrupt } = brokenModels();
     const w = worker(redis.url, { PICSCAN_MODELS_DIR: dir });
