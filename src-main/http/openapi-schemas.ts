@@ -198,6 +198,7 @@ const FAILURES = {
   408: 'The request did not arrive in time; the connection is closed.',
   413: 'Body over 64 KiB.',
   415: 'Not `application/json` (uploads, raw bytes, forms).',
+  417: 'An `Expect` header other than `100-continue`.',
   429: 'Per-minute, daily or monthly bound reached; see `Retry-After`.',
   431: 'Request head too large; the connection is closed.',
   500: 'Model failure or unexpected error.',

@@ -109,6 +109,7 @@ describe('OpenAPI document', () => {
           '408',
           '413',
           '415',
+          '417',
           '429',
           '431',
           '500',
@@ -241,7 +242,7 @@ describe('real responses validate against the document', () => {
     }
   });
 
-  it('connection-level refusals (unparsable HTTP, oversized head, timeout) on every operation', async () => {
+  it('connection-level refusals (unparsable HTTP, oversized head, unmet Expect, timeout) on every operation', async () => {
     // What Node refuses before a route runs still answers in the operation's shape: the document must say so.
     const slow = await startApi({ operations: ops, timeouts: { headersTimeoutMs: 500, requestTimeoutMs: 1_000, checkIntervalMs: 100 } });
     try {
@@ -250,6 +251,7 @@ describe('real responses validate against the document', () => {
         const cases = [
           { url: api.url, raw: head('Content-Length: ten\r\n\r\n'), status: 400 },
           { url: api.url, raw: head(`X-Pad: ${'a'.repeat(20_000)}\r\n\r\n`), status: 431 },
+          { url: api.url, raw: head('Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'), status: 417 },
           // The body never arrives in full: the request timeout answers.
           { url: slow.url, raw: head('Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"im'), status: 408 },
         ];
