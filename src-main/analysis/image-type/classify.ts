@@ -135,17 +135,19 @@ export function cutoutPhoto(t: TextureStats): number {
 }
 
 /**
- * 0..1: a photographed thing on a plain page (a product shot) × the plain-border ramp. Its page
- * is not sky, snow or a setting (rules/derive.ts frameFill). The thing is photographed when the
- * cut-out test says so, or when the photo probe overruled a clip-art verdict of the pixel terms
- * (their flat fills are then the page: smooth metal or lacquer on a studio backdrop leaves the
- * cut-out test no texture to find).
+ * 0..1: a photographed thing on a plain page (a product shot). Its page is not sky, snow or a
+ * setting (rules/derive.ts frameFill). The thing is photographed when the cut-out test says so
+ * (× the plain-border ramp), or when the photo probe overruled a clip-art verdict of the pixel
+ * terms: smooth metal or lacquer on a studio backdrop leaves the cut-out test no texture to find.
+ * Then the flat fills must surround the figure (the ramp on the band's least flat side): a statue
+ * or a windmill against a flat sky stands on ground, and keeps its outdoor setting.
  */
 export function isolatedFigure(e: ClipArtEvidence): number {
   const [lo, hi] = IMAGE_TYPE_RULES.plainBorder;
   const c = IMAGE_TYPE_RULES.clip;
+  const cutout = cutoutPhoto(e.texture) * ramp(e.texture.borderFlat, lo, hi);
   const overruled = photoVeto(e.photoProb, IMAGE_TYPE_RULES) * ramp(pixelClipArtScore(e, IMAGE_TYPE_RULES), c.ambiguous, c.normal);
-  return Math.max(cutoutPhoto(e.texture), overruled) * ramp(e.texture.borderFlat, lo, hi);
+  return Math.max(cutout, overruled * ramp(e.texture.borderFlatLeast, lo, hi));
 }
 
 /** The ImageType feature from pixel evidence (and the drawing and photo probabilities when available). */

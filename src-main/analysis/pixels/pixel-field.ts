@@ -79,6 +79,11 @@ export interface TextureStats {
   /** flatFraction restricted to the outer 10 % band: ≈ 1 for a plain synthetic background. */
   borderFlat: number;
   /**
+   * The same share on the band's least flat side (top, bottom, left or right strip): a page or
+   * studio backdrop surrounds its figure (high on every side), a flat sky only tops a scene.
+   */
+  borderFlatLeast: number;
+  /**
    * The figure: the pixels outside the border band's most common colour bin (the background of a
    * drawing or of a photo cut out on white; on a photo filling the frame, nearly every pixel).
    * `flat` is flatFraction among them, `bins90` the colour bins covering 90 % of them: a photo cut
@@ -103,6 +108,15 @@ export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID
   let sampled = 0;
   let borderFlat = 0;
   let borderSampled = 0;
+  // Per side of the band (corners count for two sides): samples and flat ones, in locals (hot loop).
+  let topN = 0;
+  let topFlat = 0;
+  let bottomN = 0;
+  let bottomFlat = 0;
+  let leftN = 0;
+  let leftFlat = 0;
+  let rightN = 0;
+  let rightFlat = 0;
   const bx = width * 0.1;
   const by = height * 0.1;
   const bins = new Uint32Array(4096);
@@ -112,7 +126,9 @@ export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID
   let figure = 0;
   let figureFlat = 0;
   for (let y = 0; y + 1 < height; y += stride) {
-    const inBandY = y < by || y >= height - by;
+    const top = y < by;
+    const bottom = y >= height - by;
+    const inBandY = top || bottom;
     for (let x = 0; x + 1 < width; x += stride) {
       const p = (y * width + x) * 3;
       const r0 = data[p]!;
@@ -127,9 +143,28 @@ export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID
         b0 === data[p + row + 2];
       if (isFlat) flat++;
       sampled++;
-      if (inBandY || x < bx || x >= width - bx) {
+      const left = x < bx;
+      const right = x >= width - bx;
+      if (inBandY || left || right) {
         borderSampled++;
-        if (isFlat) borderFlat++;
+        const f = isFlat ? 1 : 0;
+        borderFlat += f;
+        if (top) {
+          topN++;
+          topFlat += f;
+        }
+        if (bottom) {
+          bottomN++;
+          bottomFlat += f;
+        }
+        if (left) {
+          leftN++;
+          leftFlat += f;
+        }
+        if (right) {
+          rightN++;
+          rightFlat += f;
+        }
       }
       const k = ((r0 >> 4) << 8) | ((g0 >> 4) << 4) | (b0 >> 4);
       bins[k] = bins[k]! + 1;
@@ -145,10 +180,14 @@ export function measureTexture(img: RgbImage, mid: RgbImage = thumbnail(img, MID
     edgeDensity: sobelDensity(mid),
     colorBins90: binsCovering(bins, 0.9 * sampled),
     borderFlat: borderSampled ? borderFlat / borderSampled : 0,
+    borderFlatLeast: Math.min(share(topFlat, topN), share(bottomFlat, bottomN), share(leftFlat, leftN), share(rightFlat, rightN)),
     figure: { flat: figure ? figureFlat / figure : 0, bins90: binsCovering(figureBins, 0.9 * figure) },
     lossy,
   };
 }
+
+/** `part` of `total`, 0 when nothing was counted. */
+const share = (part: number, total: number): number => (total ? part / total : 0);
 
 /** How many of the fullest bins it takes to cover `share` counts. */
 function binsCovering(bins: Uint32Array, share: number): number {

@@ -81,6 +81,17 @@ describe('photo probe', () => {
     }
   });
 
+  it('lets a statue against a flat sky keep its outdoor setting: the sky tops it, no page surrounds it', async () => {
+    // Clip art before the probe (the JPEG-smoothed sky is exactly flat); the band's bottom is rock.
+    for (const file of ['statue_christTheRedeemer.jpg', 'statue_statueOfLiberty.jpg']) {
+      const img = await load('negatives', file);
+      expect(await pixelsOnlyType(img), file).toBeGreaterThanOrEqual(2);
+      const { data } = await analyzePixels(img, features, new Set(), { runModel });
+      expect(data.imageType!.clipArtType, file).toBeLessThan(2);
+      expect(data.description!.captions[0]!.text, file).toMatch(/ outdoors$/);
+    }
+  });
+
   it('keeps the face-free photographs photos and their cartoons, charts and patterns clip art', async () => {
     let photosRated = 0;
     for (const e of negatives) {
