@@ -3,9 +3,12 @@
  * faces on face-free images, gender of the named people and per-image timings, for the default
  * selector (FRONTAL) and for FULL; false faces on the negative images (test/fixtures/negatives) per
  * split, the verification evidence (descriptor spread) the threshold was chosen on, and gender
- * and age at the `full` and `summary` attribute levels (attribute-levels.ts). Prints
- * markdown (copied into docs/benchmarks.md, "## Faces", and docs/faces.md, "Verification").
+ * and age at the `full` and `summary` attribute levels (attribute-levels.ts), then the gender
+ * fusion's fit (both models' log-odds, the shipped weights, a refit and its leave-one-out count)
+ * and the glasses rule's confusion on the labelled faces (attribute-fit.ts). Prints markdown
+ * (copied into docs/benchmarks.md, "## Faces", and docs/faces.md, "Verification", "Gender", "Glasses").
  */
+import { GENDER_LOGIT_CLIP } from '../../src-main/analysis/faces/attributes';
 import { FACE_VERIFY_RULES } from '../../src-main/analysis/faces/face-verify';
 import {
   evaluate,
@@ -17,6 +20,7 @@ import {
 } from '../main/analysis/faces/fixture-eval';
 import { collectEvidence, type CandidateEvidence } from '../main/analysis/faces/verification-evidence';
 import { compareLevels, summarizeLevels, type LevelPair } from '../main/analysis/faces/attribute-levels';
+import { collectAttributeFaces, genderFigures, sign, type GenderFace, type GlassesFace } from '../main/analysis/faces/attribute-fit';
 
 const stack = openFaceStack(2);
 const pct = (x: number): string => x.toFixed(3);
@@ -131,6 +135,78 @@ function printEvidence(ev: CandidateEvidence[]): void {
   }
 }
 
+function median(v: readonly number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1]! : NaN;
+}
+
+function printGenderFit(faces: GenderFace[], labelled: number): void {
+  console.log("\n### Gender fusion: fit over the labelled faces (analyze's search: minHeadScale 0.1, FRONTAL)\n");
+  const women = faces.filter((f) => f.gender === 'F');
+  const men = faces.filter((f) => f.gender === 'M');
+  console.log(
+    `${faces.length} of ${labelled} labelled faces found (${women.length} women, ${men.length} men; the fixtures' named persons and the people crops, attribute-levels.ts). L = each model's male log-odds clipped to ±${GENDER_LOGIT_CLIP}, as attributes.ts computes them; right = male probability ≥ 0.5 for a man. Refit: maximum-likelihood logistic regression (Newton, L2 0.01 on the weights); leave-one-out predicts each face by a fit without it.\n`,
+  );
+  const g = genderFigures(faces);
+  console.log('| form | shipped | shipped right | refit | refit right | leave-one-out right |');
+  console.log('|---|---|---:|---|---:|---:|');
+  for (const r of g.rows) {
+    const w = r.refit.weights;
+    const refit =
+      w.length === 2
+        ? `${w[0]!.toFixed(2)} · L(faceres) + ${w[1]!.toFixed(2)} · L(gear) ${sign(r.refit.bias, 2)}`
+        : `${w[0]!.toFixed(2)} · L(faceres) ${sign(r.refit.bias, 2)}`;
+    console.log(`| ${r.form} | ${r.shipped} | ${r.shippedRight} | ${refit} | ${r.refitRight} | ${r.looRight} |`);
+  }
+  console.log(`| plain mean of the two log-odds | (L(faceres) + L(gear)) / 2 | ${g.meanRight} | - | - | - |`);
+  console.log(
+    `\nmedian L: faceres men ${median(men.map((f) => f.faceres)).toFixed(2)}, women ${median(women.map((f) => f.faceres)).toFixed(2)}; gear men ${median(men.map((f) => f.gear)).toFixed(2)}, women ${median(women.map((f) => f.gear)).toFixed(2)}. Women called men (L > 0): faceres ${women.filter((f) => f.faceres > 0).length}, gear ${women.filter((f) => f.gear > 0).length}; men called women (L < 0): faceres ${men.filter((f) => f.faceres < 0).length}, gear ${men.filter((f) => f.gear < 0).length}.`,
+  );
+  console.log(`faces whose re-run fusion differs from the search's own male probability by more than 0.001: ${g.searchMismatches}`);
+  const wrong = faces
+    .filter((f) => f.fusionMale >= 0.5 !== (f.gender === 'M') || f.faceresAloneMale >= 0.5 !== (f.gender === 'M'))
+    .map(
+      (f) =>
+        `${f.label} (${f.gender}): L(faceres) ${f.faceres.toFixed(2)}, L(gear) ${f.gear.toFixed(2)}, fusion ${f.fusionMale.toFixed(2)}, faceres alone ${f.faceresAloneMale.toFixed(2)}`,
+    );
+  if (wrong.length) console.log(`\nwrong by a shipped form: ${wrong.join('; ')}`);
+}
+
+function printGlassesConfusion(faces: GlassesFace[]): void {
+  console.log("\n### Glasses: the shipped rule on the labelled faces (analyze's search: minHeadScale 0.1, FRONTAL)\n");
+  console.log(
+    "Truth: `PEOPLE_GLASSES` (people crops, all of them) and `GLASSES_TRUTH` (the fixtures' named faces); rows truth, columns the rule's call.\n",
+  );
+  const kinds = ['None', 'Eye', 'Sun'] as const;
+  const part = (label: string, set: GlassesFace[]): void => {
+    const found = set.filter((f) => f.got);
+    const bare = found.filter((f) => f.truth === 'None');
+    console.log(
+      `${label}: right ${found.filter((f) => f.got === f.truth).length} of ${found.length} found; bare faces called "Eye" ${bare.filter((f) => f.got === 'Eye').length} of ${bare.length}`,
+    );
+  };
+  console.log('| truth | labelled | not found | None | Eye | Sun |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const t of kinds) {
+    const row = faces.filter((f) => f.truth === t);
+    console.log(
+      `| ${t} | ${row.length} | ${row.filter((f) => !f.got).length} | ${kinds.map((k) => row.filter((f) => f.got === k).length).join(' | ')} |`,
+    );
+  }
+  console.log('');
+  part('all', faces);
+  part(
+    'people crops',
+    faces.filter((f) => f.set === 'people'),
+  );
+  part(
+    "fixtures' named faces",
+    faces.filter((f) => f.set === 'fixtures'),
+  );
+  const wrong = faces.filter((f) => f.got && f.got !== f.truth).map((f) => `${f.label}: ${f.got} (truth ${f.truth})`);
+  if (wrong.length) console.log(`\nwrong: ${wrong.join('; ')}`);
+}
+
 try {
   // Warm the sessions so the first image's timing is not model loading.
   await evaluate(stack.service, { minHeadScale: 0.5 });
@@ -141,6 +217,9 @@ try {
   printNegatives('FULL, minHeadScale 0.015', await evaluateNegatives(stack.service, { selector: 'FULL' }));
   printEvidence(await collectEvidence(stack));
   printLevels(await compareLevels(stack.runner, stack.loader));
+  const attributeFaces = await collectAttributeFaces(stack.runner, stack.loader);
+  printGenderFit(attributeFaces.gender, attributeFaces.genderLabelled);
+  printGlassesConfusion(attributeFaces.glasses);
 } finally {
   await stack.close();
 }

