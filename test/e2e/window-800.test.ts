@@ -49,4 +49,60 @@ describe.skipIf(!browserAvailable)('web mode at 800 × 600', () => {
       await message.waitFor({ state: 'hidden', timeout: 10_000 });
     }
   });
+
+  it('the results bar keeps the total, Sort and Export on one line, all in view', async () => {
+    const controls = [page.getByRole('combobox', { name: 'Sort' }), page.getByTestId('export-format'), page.getByTestId('export-button')];
+    async function measure(view: string): Promise<{ bar: { x: number; y: number; width: number; height: number }; centres: number[] }> {
+      const bar = (await page.getByTestId('results-bar').boundingBox())!;
+      const centres: number[] = [];
+      for (const [i, control] of controls.entries()) {
+        expect(await control.isVisible(), `${view}: control ${i} visible`).toBe(true);
+        const b = (await control.boundingBox())!;
+        expect(b.x + b.width, `${view}: control ${i} within the bar`).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+        centres.push(b.y + b.height / 2);
+      }
+      // The controls never wrap below one another.
+      expect(Math.max(...centres) - Math.min(...centres), `${view}: controls on one row`).toBeLessThan(3);
+      return { bar, centres };
+    }
+    /** The bar's heights, frame by frame, while a new sort loads: "· loading…" must not move anything. */
+    async function heightsWhileLoading(sort: string): Promise<number[]> {
+      await page.evaluate(() => {
+        const w = window as unknown as { heights: number[]; sampling: boolean };
+        w.heights = [];
+        w.sampling = true;
+        const bar = document.querySelector('[data-testid="results-bar"]')!;
+        const sample = (): void => {
+          w.heights.push(bar.getBoundingClientRect().height);
+          if (w.sampling) requestAnimationFrame(sample);
+        };
+        sample();
+      });
+      await page.getByRole('combobox', { name: 'Sort' }).selectOption(sort);
+      await page.waitForTimeout(1_000);
+      return page.evaluate(() => {
+        const w = window as unknown as { heights: number[]; sampling: boolean };
+        w.sampling = false;
+        return w.heights;
+      });
+    }
+
+    await openResults();
+    const { bar, centres } = await measure('all batches');
+    const total = (await page.getByTestId('results-total').boundingBox())!;
+    const controlHeight = Math.max(...(await Promise.all(controls.map(async (c) => (await c.boundingBox())!.height))));
+    // One line: the bar is no taller than a control (plus the total's top margin), and the total
+    // sits on the controls' line.
+    expect(bar.height, 'all batches: bar height').toBeLessThanOrEqual(controlHeight + 10);
+    expect(total.y + total.height / 2).toBeGreaterThan(Math.min(...centres) - controlHeight / 2);
+    expect(total.y + total.height / 2).toBeLessThan(Math.max(...centres) + controlHeight / 2);
+    expect(new Set(await heightsWhileLoading('faces')), 'all batches: bar heights while loading').toEqual(new Set([bar.height]));
+
+    // One batch: "… in batch 1 (all batches)" is longer; its words may wrap, the controls may not.
+    await page.getByRole('button', { name: 'Batches', exact: true }).click();
+    await page.getByRole('button', { name: /^Seeded/ }).click();
+    await expect.poll(() => page.getByTestId('results-total').innerText()).toMatch(/^1,234 results in batch 1/);
+    const oneBatch = await measure('one batch');
+    expect(new Set(await heightsWhileLoading('adult')), 'one batch: bar heights while loading').toEqual(new Set([oneBatch.bar.height]));
+  });
 });
