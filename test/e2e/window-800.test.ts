@@ -105,4 +105,36 @@ describe.skipIf(!browserAvailable)('web mode at 800 × 600', () => {
     const oneBatch = await measure('one batch');
     expect(new Set(await heightsWhileLoading('adult')), 'one batch: bar heights while loading').toEqual(new Set([oneBatch.bar.height]));
   });
+
+  it('Settings: Save comes right after the fields it saves, and the Redis URL placeholder fits', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const redis = page.getByTestId('redis-url');
+    await redis.waitFor();
+
+    const { placeholder, room } = await redis.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = style.font;
+      return {
+        placeholder: ctx.measureText(input.placeholder).width,
+        room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+      };
+    });
+    expect(placeholder, 'placeholder width vs the field').toBeLessThanOrEqual(room);
+
+    const saved = ['Backend', 'Distributed workers', 'Performance', 'Local API server'];
+    const boxes = await Promise.all(
+      saved.map(async (legend) => (await page.locator('fieldset', { has: page.locator('legend', { hasText: legend }) }).boundingBox())!),
+    );
+    const save = (await page.getByRole('button', { name: 'Save', exact: true }).boundingBox())!;
+    const lastBottom = Math.max(...boxes.map((b) => b.y + b.height));
+    const left = Math.min(...boxes.map((b) => b.x));
+    // Directly below the last of them, at the start of the line (not beside another card)…
+    expect(save.y).toBeGreaterThanOrEqual(lastBottom);
+    expect(save.y - lastBottom).toBeLessThanOrEqual(24);
+    expect(Math.abs(save.x - left)).toBeLessThanOrEqual(1);
+    // …and the theme, which applies as soon as it is picked, is not in between nor beside it.
+    const theme = (await page.getByRole('combobox', { name: 'Theme' }).boundingBox())!;
+    expect(theme.y).toBeGreaterThan(save.y + save.height);
+  });
 });
