@@ -10,7 +10,7 @@ import { checkRedis, defaultWorkerName, modelSetOf, parseRedisUrl, startWorker }
 import type { ImageProcessor } from '../../jobs';
 import { ExitCode } from '../exit-codes';
 import { quitNow } from '../quit-now';
-import { catchStopSignal } from '../stop-signal';
+import { catchStopSignals } from '../stop-signal';
 import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
 import { countFlag, secondsFlag } from '../flags';
 import { givenRedisUrl } from './distributed-backend';
@@ -66,7 +66,7 @@ export function registerWorker(program: Command): void {
       const redis = parseRedisUrl(url);
       const concurrency = countFlag(o.concurrency, '--concurrency', ANALYSIS_CONCURRENCY);
       const graceMs = secondsFlag(o.grace, '--grace', GRACE_S) * 1000;
-      const stop = catchStopSignal();
+      const stop = catchStopSignals();
       const config = loadConfig({});
       const modelSet = modelSetOf(config.modelsDir);
       // Every model file now, before taking any job: the engine checks each only at its first use,
@@ -85,6 +85,10 @@ export function registerWorker(program: Command): void {
       // The worker's own network policy: a coordinator elsewhere must not make it read local
       // files or, unless allowed, reach this machine's private network.
       const fetcher = createIntakeFetcher(intakeOptions('api', { blockPrivateNetworks: !o.allowPrivateNetworks }));
+      let givingUp: Promise<never> | undefined;
+      const giveUp = (why: string): Promise<never> => (givingUp ??= abandon(why, processor));
+      // A second signal, however soon after the first: stop now. A third one during the halt joins it.
+      stop.onAgain((signal) => void giveUp(`${signal} again`));
       const host = await startWorker({
         redis,
         modelSet,
@@ -99,14 +103,8 @@ export function registerWorker(program: Command): void {
       });
       const signal = await stop.received;
       consoleLogger.info(`${signal}: finishing the jobs in hand…`);
-      let givingUp: Promise<never> | undefined;
-      const giveUp = (why: string): Promise<never> => (givingUp ??= abandon(why, processor));
       // Whatever state Redis is in, the process ends shortly after the grace time.
       setTimeout(() => void giveUp('did not stop in time'), graceMs + STOP_MARGIN_MS).unref();
-      // A second signal: stop now. Listeners stay (not `once`): a third one during the halt must
-      // not fall back to Node's default and kill the process by the signal.
-      process.on('SIGTERM', () => void giveUp('SIGTERM again'));
-      process.on('SIGINT', () => void giveUp('SIGINT again'));
       if (!(await host.close(graceMs))) await giveUp('Redis did not answer');
       await fetcher.close?.();
       await backend.close();
