@@ -19,8 +19,11 @@ import type { ImageOperations } from './operations';
 export interface ApiCallSlots {
   /** `loader` whose `load` takes the calling operation's model slot before it decodes. Give it to the services. */
   gate(loader: ImageLoader): ImageLoader;
-  /** Runs one call's operation under the two bounds (`op` loads its image through a gated loader). */
-  run<T>(signal: AbortSignal | undefined, op: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one call's operation under the two bounds (`op` loads its image through a gated loader).
+   * `host` (the image URL's host and port) also bounds the downloads from one image host.
+   */
+  run<T>(signal: AbortSignal | undefined, op: () => Promise<T>, host?: string): Promise<T>;
   /** Calls holding a model slot, and calls whose image has arrived and waits for one. */
   models(): { running: number; waiting: number };
   /** Drops the calls still waiting and waits for those holding a slot. */
@@ -31,6 +34,23 @@ export interface ApiCallSlots {
 export const DOWNLOADS_PER_MODEL_SLOT = 4;
 /** The least number of downloads in flight at once, however few model slots there are. */
 export const MIN_DOWNLOADS = 8;
+
+/**
+ * The share of the download slots that calls for images on one host may hold at once: a hanging
+ * host (every request waits the 30 s total timeout) then leaves the other half to other hosts'
+ * calls, while one fast host still gets several downloads in flight.
+ */
+export const HOST_SHARE_OF_DOWNLOADS = 0.5;
+
+/** The image host of an API call's image URL (host and port), or undefined when it is not a URL. */
+export function imageHost(image: string): string | undefined {
+  try {
+    const url = new URL(image.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** One call's place in the two lines. */
 interface CallState {
@@ -47,7 +67,23 @@ function takeSlot(queue: PQueue, signal: AbortSignal | undefined): Promise<() =>
 /** The bounds for `concurrency` model calls at once (and `downloads` fetches; default 4 per model slot, at least 8). */
 export function apiCallSlots(concurrency: number, downloads?: number): ApiCallSlots {
   const models = new PQueue({ concurrency: Math.max(1, concurrency) });
-  const fetches = new PQueue({ concurrency: Math.max(1, downloads ?? Math.max(MIN_DOWNLOADS, DOWNLOADS_PER_MODEL_SLOT * concurrency)) });
+  const downloadSlots = Math.max(1, downloads ?? Math.max(MIN_DOWNLOADS, DOWNLOADS_PER_MODEL_SLOT * concurrency));
+  const fetches = new PQueue({ concurrency: downloadSlots });
+  // Per image host, a line in front of the download slots; dropped once idle (hosts are unbounded).
+  const hostSlots = Math.max(1, Math.floor(downloadSlots * HOST_SHARE_OF_DOWNLOADS));
+  const hosts = new Map<string, PQueue>();
+  const hostLine = (host: string): PQueue => {
+    let line = hosts.get(host);
+    if (!line) {
+      const created = new PQueue({ concurrency: hostSlots });
+      created.on('idle', () => {
+        if (hosts.get(host) === created) hosts.delete(host);
+      });
+      hosts.set(host, created);
+      line = created;
+    }
+    return line;
+  };
   const current = new AsyncLocalStorage<CallState>();
   return {
     gate(loader) {
@@ -65,11 +101,21 @@ export function apiCallSlots(concurrency: number, downloads?: number): ApiCallSl
       }
       return { load: load as ImageLoader['load'], close: () => loader.close() };
     },
-    async run(signal, op) {
-      const releaseDownload = await takeSlot(fetches, signal);
+    async run(signal, op, host) {
+      const releaseHost = host === undefined ? undefined : await takeSlot(hostLine(host), signal);
+      let releaseDownload: () => void;
+      try {
+        releaseDownload = await takeSlot(fetches, signal);
+      } catch (err) {
+        releaseHost?.();
+        throw err;
+      }
       let downloadHeld = true;
       const leaveDownloads = (): void => {
-        if (downloadHeld) releaseDownload();
+        if (downloadHeld) {
+          releaseDownload();
+          releaseHost?.();
+        }
         downloadHeld = false;
       };
       let releaseModels: (() => void) | undefined;
@@ -92,9 +138,10 @@ export function apiCallSlots(concurrency: number, downloads?: number): ApiCallSl
     },
     models: () => ({ running: models.pending, waiting: models.size }),
     async close() {
+      for (const line of hosts.values()) line.clear();
       fetches.clear();
       models.clear();
-      await Promise.all([fetches.onIdle(), models.onIdle()]);
+      await Promise.all([...[...hosts.values()].map((line) => line.onIdle()), fetches.onIdle(), models.onIdle()]);
     },
   };
 }
@@ -119,17 +166,26 @@ export function queuedOperations(deps: QueuedOperationsDeps): ImageOperations & 
   const { analyzer, detector, thumbnails, slots } = deps;
   return {
     analyze: (req, signal) =>
-      slots.run(signal, async () => (await analyzer.analyze(req.image, { features: req.features, details: req.details }, signal)).data),
+      slots.run(
+        signal,
+        async () => (await analyzer.analyze(req.image, { features: req.features, details: req.details }, signal)).data,
+        imageHost(req.image),
+      ),
     detect: (req, signal) =>
       slots.run(
         signal,
         async () => (await detector.detect({ image: req.image, minHeadScale: req.minHeadScale, selector: req.selector }, signal)).response,
+        imageHost(req.image),
       ),
     thumbnail: (req, signal) =>
-      slots.run(signal, async () => {
-        const t = await thumbnails.thumbnail(req.image, { width: req.width, height: req.height, smartCropping: req.smartCropping }, signal);
-        return { data: t.data, mimeType: t.mimeType, width: t.width, height: t.height };
-      }),
+      slots.run(
+        signal,
+        async () => {
+          const t = await thumbnails.thumbnail(req.image, { width: req.width, height: req.height, smartCropping: req.smartCropping }, signal);
+          return { data: t.data, mimeType: t.mimeType, width: t.width, height: t.height };
+        },
+        imageHost(req.image),
+      ),
     close: () => slots.close(),
   };
 }

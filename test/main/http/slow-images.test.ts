@@ -18,6 +18,8 @@ import { until } from '../../helpers/until';
 import { getQuery, postJson, startApi, type ApiHarness } from './harness';
 
 let images: FixtureServer;
+/** A second image host (another port: another origin). */
+let otherHost: FixtureServer;
 let api: ApiHarness;
 let key: string;
 // The real operations under a bound of one model call at a time.
@@ -26,24 +28,33 @@ const backend = createBackend(loadConfig({ dataDir: mkdtempSync(join(tmpdir(), '
   apiConcurrency: 1,
 });
 const ops = backend.operations();
+/** More calls to one hanging host than there are download slots (8 with one model slot). */
+const HANGING_CALLS = 10;
 
 // Requests for /slow/* wait here until the test answers them.
 const heldBack: ServerResponse[] = [];
 const portrait = readFileSync(fixture('obama_portrait.jpg'));
-const answerHeldBack = (): void => {
-  for (const res of heldBack.splice(0))
-    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': portrait.length }).end(portrait);
+const answer = (held: ServerResponse[]): void => {
+  for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': portrait.length }).end(portrait);
 };
+const answerHeldBack = (): void => answer(heldBack);
+// Requests for /hang/* on the first host wait here.
+const hanging: ServerResponse[] = [];
 
 beforeAll(async () => {
   images = await startFixtureServer();
   images.route('/cat.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
   for (const path of ['/slow/a.jpg', '/slow/b.jpg', '/slow/c.jpg']) images.route(path, (_req, res) => void heldBack.push(res));
+  for (let i = 0; i < HANGING_CALLS; i++) images.route(`/hang/${i}.jpg`, (_req, res) => void hanging.push(res));
+  otherHost = await startFixtureServer();
+  otherHost.route('/cat.jpg', { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } });
   api = await startApi({ operations: ops });
   key = api.api.keys.create({ name: 'patient', tier: 'pro' }).key;
 });
 afterAll(async () => {
   answerHeldBack();
+  answer(hanging);
+  await otherHost?.close();
   await api?.close();
   await backend.close();
   await images?.close();
@@ -81,5 +92,32 @@ describe('calls whose image is still downloading', () => {
     expect(thumbnail.statusCode).toBe(200);
     expect(thumbnail.headers['content-type']).toBe('image/jpeg');
     await thumbnail.body.arrayBuffer();
+  });
+});
+
+describe('an image host that hangs', () => {
+  it('holds at most half of the download slots: calls for images elsewhere are served meanwhile', async () => {
+    const stuck = Array.from({ length: HANGING_CALLS }, (_, i) =>
+      getQuery(`${api.url}/ai/vision/analyze`, { image: images.url(`/hang/${i}.jpg`), features: 'Color', key }),
+    );
+    await until('the hanging host to hold its share of the downloads', () => hanging.length >= 4, 30_000);
+
+    // Without a per-host bound, all 8 download slots wait on the hanging host until its 30 s timeout.
+    const elsewhere = await Promise.race([
+      getQuery(`${api.url}/ai/vision/analyze`, { image: otherHost.url('/cat.jpg'), features: 'Color', key }),
+      new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 15_000)),
+    ]);
+    expect(elsewhere).not.toBe('still waiting');
+    expect(elsewhere).toMatchObject({ status: 200, json: { status: true, data: { metadata: { width: 451, height: 300 } } } });
+    expect(hanging).toHaveLength(4);
+
+    // The host answers: every waiting call is served in turn.
+    const answering = setInterval(() => answer(hanging), 50);
+    try {
+      const done = await Promise.all(stuck);
+      for (const r of done) expect(r).toMatchObject({ status: 200, json: { status: true } });
+    } finally {
+      clearInterval(answering);
+    }
   });
 });
