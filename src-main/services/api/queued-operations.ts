@@ -181,7 +181,11 @@ export function queuedOperations(deps: QueuedOperationsDeps): ImageOperations & 
       slots.run(
         signal,
         async () => {
-          const t = await thumbnails.thumbnail(req.image, { width: req.width, height: req.height, smartCropping: req.smartCropping }, signal);
+          const t = await thumbnails.thumbnail(
+            req.image,
+            { width: req.width, height: req.height, smartCropping: req.smartCropping },
+            signal,
+          );
           return { data: t.data, mimeType: t.mimeType, width: t.width, height: t.height };
         },
         imageHost(req.image),

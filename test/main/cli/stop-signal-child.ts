@@ -5,10 +5,11 @@ import { catchStopSignals } from '../../../src-main/cli/stop-signal';
 
 const BLOCK_MS = 1_500;
 const stop = catchStopSignals();
-if (process.argv[2] === 'again') stop.onAgain((signal) => {
-  process.stdout.write(`again ${signal}\n`);
-  process.exit(7);
-});
+if (process.argv[2] === 'again')
+  stop.onAgain((signal) => {
+    process.stdout.write(`again ${signal}\n`);
+    process.exit(7);
+  });
 // Signal listeners do not keep a process alive; a host's server or queue does.
 const alive = setInterval(() => {}, 60_000);
 process.stdout.write('ready\n');
