@@ -28,6 +28,10 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
   // a batch shares one long-lived signal, and explicit listener removal keeps nothing behind.)
   const controller = new AbortController();
   let timedOut = false;
+  // Whether the host sent a response (status line and headers) before the fetch ended: a timeout
+  // then means a slow transfer, not a host that does not answer (jobs/host-breaker.ts).
+  let answered = false;
+  const onAnswer = (): void => void (answered = true);
   const deadline = new Deadline(opts.totalTimeoutMs, () => {
     timedOut = true;
     controller.abort();
@@ -39,7 +43,7 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
     let current = url;
     for (let redirects = 0; ; redirects++) {
       checkLiteralHost(current, shown, ctx);
-      const outcome = await getWithRetries(current, shown, ctx, controller.signal, deadline);
+      const outcome = await getWithRetries(current, shown, ctx, controller.signal, deadline, onAnswer);
       if (outcome.kind === 'body') return outcome.bytes;
       if (outcome.kind === 'status') throw statusError(outcome.status, shown);
       if (redirects >= opts.maxRedirects) {
@@ -53,6 +57,7 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
     throw toFetchError(err, shown, {
       cancelled: signal?.aborted === true,
       timedOut,
+      answered,
       totalTimeoutMs: opts.totalTimeoutMs,
       connectTimeoutMs: opts.connectTimeoutMs,
     });
@@ -67,12 +72,27 @@ export async function fetchUrlBytes(url: URL, shown: string, ctx: FetchContext, 
  * A Retry-After is honoured up to `maxRetryAfterMs` (the total deadline paused meanwhile); a longer
  * one, or one still sent when no retry is left, throws `image-rate-limited` at once.
  */
-async function getWithRetries(url: URL, shown: string, ctx: FetchContext, signal: AbortSignal, deadline: Deadline): Promise<GetOutcome> {
+async function getWithRetries(
+  url: URL,
+  shown: string,
+  ctx: FetchContext,
+  signal: AbortSignal,
+  deadline: Deadline,
+  onAnswer: () => void,
+): Promise<GetOutcome> {
   const { opts } = ctx;
   for (let retry = 0; ; retry++) {
     let failure: { outcome: GetOutcome } | { error: unknown };
     try {
-      const outcome = await httpGet({ url, shown, dispatcher: ctx.dispatcher, signal, userAgent: opts.userAgent, maxBytes: opts.maxBytes });
+      const outcome = await httpGet({
+        url,
+        shown,
+        dispatcher: ctx.dispatcher,
+        signal,
+        userAgent: opts.userAgent,
+        maxBytes: opts.maxBytes,
+        onAnswer,
+      });
       if (outcome.kind !== 'status' || !isRetryableStatus(outcome.status)) return outcome;
       const retryAfterMs = parseRetryAfterMs(outcome.retryAfter);
       if (retryAfterMs !== undefined) {

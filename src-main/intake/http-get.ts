@@ -19,6 +19,8 @@ export interface GetRequest {
   signal: AbortSignal;
   userAgent: string;
   maxBytes: number;
+  /** Called once the response's status line and headers have arrived (the host answers). */
+  onAnswer?: () => void;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -31,6 +33,7 @@ export async function httpGet(req: GetRequest): Promise<GetOutcome> {
     signal: req.signal,
     headers: { 'user-agent': req.userAgent, accept: 'image/jpeg, image/png;q=0.9, */*;q=0.1', 'accept-encoding': ACCEPT_IDENTITY },
   });
+  req.onAnswer?.();
   const header = (name: string): string | undefined => {
     const v = res.headers[name];
     return Array.isArray(v) ? v[0] : v;

@@ -9,6 +9,8 @@ export interface AbortCauses {
   cancelled: boolean;
   /** The total deadline passed. */
   timedOut: boolean;
+  /** The host had sent a response (status line and headers) before the fetch ended. */
+  answered: boolean;
   totalTimeoutMs: number;
   connectTimeoutMs: number;
 }
@@ -44,7 +46,7 @@ export function toFetchError(err: unknown, shown: string, causes: AbortCauses): 
   if (causes.timedOut) {
     return new AppError('image-timeout', `Fetching the image at ${shown} took longer than ${formatMs(causes.totalTimeoutMs)}.`, {
       cause: err,
-      details: { timeoutMs: causes.totalTimeoutMs, phase: 'total' },
+      details: { timeoutMs: causes.totalTimeoutMs, phase: 'total', answered: causes.answered },
     });
   }
   if (err instanceof AppError) return err;
@@ -67,7 +69,10 @@ export function toFetchError(err: unknown, shown: string, causes: AbortCauses): 
     );
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new AppError('image-timeout', `The server of ${shown} stopped responding.`, { cause: err, details: { phase: 'response' } });
+    return new AppError('image-timeout', `The server of ${shown} stopped responding.`, {
+      cause: err,
+      details: { phase: 'response', answered: code === 'UND_ERR_BODY_TIMEOUT' },
+    });
   }
   const malformed = malformedReplyReason(err);
   const reason =

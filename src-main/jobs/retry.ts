@@ -21,7 +21,9 @@ export function isTransient(err: unknown): boolean {
   // The image's server asked for a longer wait than intake holds an item (or kept asking after
   // intake's retries): asking again within this run would only be refused again.
   if (err.code === 'image-rate-limited') return false;
-  if (err.code === 'image-timeout' || err.code === 'rate-limited' || err.code === 'remote-failed') return true;
+  // A host the breaker stopped asking (jobs/host-breaker.ts) stays stopped for its cool-down.
+  if (err.code === 'image-timeout') return err.details?.phase !== 'host';
+  if (err.code === 'rate-limited' || err.code === 'remote-failed') return true;
   if (err.code !== 'image-fetch-failed') return false;
   const status = err.details?.status;
   if (typeof status === 'number') return status === 429 || status === 408 || (status >= 500 && status !== 501 && status !== 505);

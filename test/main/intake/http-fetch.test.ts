@@ -119,15 +119,20 @@ describe('fetching over HTTP', () => {
       'image-timeout',
     );
     expect(Date.now() - start).toBeLessThan(1500);
-    expect(err.details).toMatchObject({ timeoutMs: 500, phase: 'total' });
+    // The host answered (headers, then a slow body): a slow transfer, not a host that is down.
+    expect(err.details).toMatchObject({ timeoutMs: 500, phase: 'total', answered: true });
     expect(err.message).toContain('/trickle.jpg');
   });
 
   it('times out a server that never sends headers', async () => {
     server.route('/silent.jpg', { file: CAT, delayMs: 3000 });
     const start = Date.now();
-    await expectAppError(loadImage(server.url('/silent.jpg'), testOptions('desktop', { totalTimeoutMs: 300 })), 'image-timeout');
+    const err = await expectAppError(
+      loadImage(server.url('/silent.jpg'), testOptions('desktop', { totalTimeoutMs: 300 })),
+      'image-timeout',
+    );
     expect(Date.now() - start).toBeLessThan(1000);
+    expect(err.details).toMatchObject({ phase: 'total', answered: false });
   });
 
   it('times out a connection that cannot be opened within connectTimeoutMs', async () => {
