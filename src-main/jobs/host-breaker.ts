@@ -1,25 +1,34 @@
-import { AppError } from '../core';
+import { AppError, sleep } from '../core';
 
 /**
  * When an image host stops answering. A batch's list often holds many URLs of one host; when that
- * host is down in a way that makes requests hang (a black-holed address, a server that accepts and
- * never replies), each of its URLs would hold a download slot for the whole fetch timeout on every
- * attempt (3 attempts of up to 30 s), and a list with thousands of them would crawl. After
- * `openAfterTimeouts` requests in a row that the host did not answer in time (no connection, or no
- * response; a slow transfer after a response does not count), its further URLs are not fetched for
- * `coolDownMs`: they fail at once with a message that says why (the failed items can be retried
- * later); then one more request is let through, and the next answer from the host closes it again.
+ * host hangs (a black-holed address, a server that accepts and never replies), each of its URLs
+ * would hold a download slot for the whole fetch timeout on every attempt (3 attempts of up to
+ * 30 s), and a list with thousands of them would crawl. After `openAfterUnanswered` requests in a
+ * row that the host did not answer in time (no connection, or no response; a slow transfer after
+ * a response does not count), the host's further URLs wait instead of being fetched, and one
+ * request every `coolDownMs` asks whether it is back; the first answer lets them all go on. So a
+ * short outage costs a pause, not failed items. A host still silent `giveUpAfterMs` after its
+ * first unanswered request is taken for down: its waiting and further URLs fail at once with a
+ * message that says why (the failed items can be retried later), while it is still asked once
+ * per cool-down.
  */
 export const HOST_BREAKER = {
-  /** Requests in a row that one host did not answer in time, which stop fetching from it. */
-  openAfterTimeouts: 3,
-  /** How long its URLs fail at once before it is tried again, ms. */
-  coolDownMs: 60_000,
+  /** Requests in a row that one host did not answer in time, after which its URLs wait. */
+  openAfterUnanswered: 3,
+  /** While it is silent, one request per this long asks whether it is back, ms. */
+  coolDownMs: 30_000,
+  /** Silent this long since its first unanswered request: its URLs fail at once, ms. */
+  giveUpAfterMs: 5 * 60_000,
+  /** How often a waiting URL looks whether its host answered or was given up, ms. */
+  pollMs: 250,
 } as const;
 
 export interface HostBreakerRule {
-  openAfterTimeouts: number;
+  openAfterUnanswered: number;
   coolDownMs: number;
+  giveUpAfterMs: number;
+  pollMs: number;
 }
 
 /** The host of an image URL (host and port), or undefined for a file path or a non-http URL. */
@@ -35,24 +44,30 @@ export function urlHost(url: string): string | undefined {
 /**
  * True for the fetch failure the breaker counts: the host did not answer in time (no connection,
  * or no response to the request). A transfer that was too slow after the host answered is not
- * counted: that host is alive, and a few large images in a row must not stop its other URLs.
+ * counted: that host is alive, and a few large images in a row must not hold its other URLs.
  */
 const isUnanswered = (err: unknown): boolean =>
   err instanceof AppError && err.code === 'image-timeout' && err.details?.phase !== 'host' && err.details?.answered !== true;
 
-/** True for the breaker's own refusal (never worth retrying within the cool-down). */
+/** True for the breaker's own refusal (a host given up for down; not retried within the run). */
 export function isHostRefusal(err: unknown): boolean {
   return err instanceof AppError && err.code === 'image-timeout' && err.details?.phase === 'host';
 }
 
 interface HostState {
-  /** Timeouts in a row. */
-  timeouts: number;
-  /** While open: when fetching may resume (ms since the epoch). */
-  openUntil?: number;
+  /** Requests in a row without an answer. */
+  unanswered: number;
+  /** When the first of them was sent on its way (ms since the epoch). */
+  since: number;
+  /** While silent (≥ openAfterUnanswered): when the next request may ask whether it is back. */
+  nextProbeAt?: number;
+  /** A request is asking now. */
+  probing: boolean;
+  /** URLs waiting for the host, oldest first: the turn to ask goes in this order. */
+  waiting: object[];
 }
 
-/** Per-host count of timeouts in a row; refuses a host's URLs while it is open. */
+/** Per-host count of requests without an answer; holds or refuses a silent host's URLs. */
 export class HostBreaker {
   private readonly hosts = new Map<string, HostState>();
 
@@ -61,37 +76,77 @@ export class HostBreaker {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Throws the refusal when `url`'s host is open (its last requests timed out). */
-  check(url: string): void {
+  /**
+   * Resolves when `url` may be fetched now: at once for a host that answers; for a silent one,
+   * when it is this request's turn to ask whether the host is back (then with `probe: true`) or
+   * the host answered another. Throws the refusal once the host is given up for down, and
+   * `cancelled` when `signal` aborts while waiting. Pass `probe` on to `record` or `release`.
+   */
+  async admit(url: string, signal: AbortSignal): Promise<{ probe: boolean }> {
     const host = urlHost(url);
-    if (host === undefined) return;
-    const state = this.hosts.get(host);
-    if (state?.openUntil === undefined) return;
-    if (this.now() >= state.openUntil) {
-      // Cool-down over: let requests through; one more timeout opens it again.
-      state.openUntil = undefined;
-      state.timeouts = this.rule.openAfterTimeouts - 1;
-      return;
+    if (host === undefined) return { probe: false };
+    // The turn to ask goes to the URL that has waited longest, so a URL whose request went
+    // unanswered waits behind the others instead of spending its attempts on every turn.
+    const ticket = {};
+    let queuedIn: HostState | undefined;
+    try {
+      for (;;) {
+        const state = this.hosts.get(host);
+        if (state?.nextProbeAt === undefined) return { probe: false };
+        if (queuedIn !== state) {
+          state.waiting.push(ticket);
+          queuedIn = state;
+        }
+        const t = this.now();
+        if (!state.probing && t >= state.nextProbeAt && state.waiting[0] === ticket) {
+          state.probing = true;
+          return { probe: true };
+        }
+        if (t - state.since >= this.rule.giveUpAfterMs) throw this.refusal(host, state, t);
+        await sleep(this.rule.pollMs, signal);
+      }
+    } finally {
+      const at = queuedIn?.waiting.indexOf(ticket) ?? -1;
+      if (at >= 0) queuedIn!.waiting.splice(at, 1);
     }
-    throw new AppError(
-      'image-timeout',
-      `Not fetched: the last ${state.timeouts} requests to ${host} got no answer in time, so the host is not answering; ` +
-        `its images are tried again after ${Math.round(this.rule.coolDownMs / 1000)} s (retry the failed items later).`,
-      { details: { phase: 'host', host, timeouts: state.timeouts } },
-    );
   }
 
-  /** Records how a fetch from `url` ended: a timeout counts, anything else (an answer) resets. */
-  record(url: string, err?: unknown): void {
+  /**
+   * Records how a fetch from `url` ended (`probe` as `admit` said): no answer in time counts,
+   * anything else (an answer, even an error status) resets the host.
+   */
+  record(url: string, probe: boolean, err?: unknown): void {
     const host = urlHost(url);
     if (host === undefined || isHostRefusal(err)) return;
     if (!isUnanswered(err)) {
       this.hosts.delete(host);
       return;
     }
-    const state = this.hosts.get(host) ?? { timeouts: 0 };
-    state.timeouts++;
-    if (state.timeouts >= this.rule.openAfterTimeouts && state.openUntil === undefined) state.openUntil = this.now() + this.rule.coolDownMs;
+    const t = this.now();
+    const state = this.hosts.get(host) ?? { unanswered: 0, since: t, probing: false, waiting: [] };
+    state.unanswered++;
+    // Silent from now on, or the probe went unanswered: the next one after the cool-down. (A
+    // request sent before the host went silent that fails now changes no turn.)
+    if (probe || (state.nextProbeAt === undefined && state.unanswered >= this.rule.openAfterUnanswered)) {
+      state.probing = false;
+      state.nextProbeAt = t + this.rule.coolDownMs;
+    }
     this.hosts.set(host, state);
+  }
+
+  /** A fetch that ended neither way (cancelled): a probe gives its turn back. */
+  release(url: string, probe: boolean): void {
+    const state = this.hosts.get(urlHost(url) ?? '');
+    if (probe && state) state.probing = false;
+  }
+
+  private refusal(host: string, state: HostState, t: number): AppError {
+    const silentS = Math.round((t - state.since) / 1000);
+    return new AppError(
+      'image-timeout',
+      `Not fetched: ${host} has not answered for ${silentS} s (the last ${state.unanswered} requests got no answer in time), ` +
+        `so the host is taken for down; retry the failed items later.`,
+      { details: { phase: 'host', host, unanswered: state.unanswered, silentMs: t - state.since } },
+    );
   }
 }

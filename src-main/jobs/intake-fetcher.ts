@@ -4,22 +4,23 @@ import type { ImageFetcher } from './types';
 
 /**
  * The production fetcher: image intake with one pooled, policy-guarded agent for the whole batch,
- * and a host breaker (jobs/host-breaker.ts): a host whose requests keep timing out is not asked
- * again for a while.
+ * and a host breaker (jobs/host-breaker.ts): the URLs of a host that stopped answering wait for it,
+ * and fail once it is taken for down.
  */
 export function createIntakeFetcher(opts: IntakeOptions, breakerRule?: HostBreakerRule): ImageFetcher {
   const loader = createImageLoader(opts);
   const breaker = new HostBreaker(breakerRule);
   return {
     async fetch(url, signal, beforeDecode) {
-      breaker.check(url);
+      const { probe } = await breaker.admit(url, signal);
       try {
         const image = await loader.load(url, signal, { beforeDecode });
-        breaker.record(url);
+        breaker.record(url, probe);
         return image;
       } catch (err) {
         // A run that stops aborts its fetches: that says nothing about the host.
-        if (!signal.aborted) breaker.record(url, err);
+        if (signal.aborted) breaker.release(url, probe);
+        else breaker.record(url, probe, err);
         throw err;
       }
     },

@@ -1,113 +1,168 @@
 import type { ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-main/core';
-import { HOST_BREAKER, HostBreaker, isTransient } from '../../../src-main/jobs';
+import { createIntakeFetcher, HostBreaker, isTransient, type HostBreakerRule } from '../../../src-main/jobs';
+import { intakeOptions } from '../../../src-main/intake';
 import { createTestDb } from '../../helpers/db';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { batchOptions, fakeProcessor, fixture, listOf, makeService } from './support';
 
-// A host that stops answering must not hold a batch's downloads: after a few timeouts in a row
-// its further URLs fail at once, saying why. Real loopback servers: one that accepts requests
-// and never answers, one that serves images.
+// A host that stops answering must not hold a batch's downloads: after a few requests without an
+// answer its URLs wait while one request at a time asks whether it is back; a host silent for
+// long is taken for down and its URLs fail at once, saying why. Real loopback servers.
 
-const timeout = (): AppError => new AppError('image-timeout', 'took too long', { details: { phase: 'total', answered: false } });
+const unanswered = (): AppError => new AppError('image-timeout', 'took too long', { details: { phase: 'total', answered: false } });
+const RULE: HostBreakerRule = { openAfterUnanswered: 3, coolDownMs: 1_000, giveUpAfterMs: 5_000, pollMs: 5 };
+const settled = async (p: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> =>
+  Promise.race([
+    p.then(
+      () => 'resolved' as const,
+      () => 'rejected' as const,
+    ),
+    new Promise<'pending'>((r) => setTimeout(() => r('pending'), 30)),
+  ]);
 
 describe('HostBreaker', () => {
-  it('opens after the timeouts in a row, for that host only, and lets requests through again after the cool-down', () => {
+  it('holds a silent host’s URLs, lets one ask after the cool-down, releases them all on an answer', async () => {
     let now = 0;
-    const breaker = new HostBreaker({ openAfterTimeouts: 3, coolDownMs: 60_000 }, () => now);
+    const breaker = new HostBreaker(RULE, () => now);
+    const signal = new AbortController().signal;
     const dead = 'http://dead.example:8080/a.jpg';
-    for (let i = 0; i < 2; i++) breaker.record(dead, timeout());
-    expect(() => breaker.check(dead)).not.toThrow();
-    breaker.record(dead, timeout());
-    let refusal: unknown;
-    try {
-      breaker.check('http://dead.example:8080/other.jpg');
-    } catch (err) {
-      refusal = err;
-    }
-    expect(refusal).toMatchObject({ code: 'image-timeout', details: { phase: 'host', host: 'dead.example:8080', timeouts: 3 } });
-    expect((refusal as Error).message).toMatch(/last 3 requests to dead\.example:8080 got no answer in time.*tried again after 60 s/);
-    expect(isTransient(refusal)).toBe(false);
-    expect(isTransient(timeout())).toBe(true);
+    for (let i = 0; i < 2; i++) breaker.record(dead, false, unanswered());
+    expect(await breaker.admit(dead, signal)).toEqual({ probe: false });
+    breaker.record(dead, false, unanswered());
+
+    const waiting = breaker.admit('http://dead.example:8080/b.jpg', signal);
+    expect(await settled(waiting)).toBe('pending');
     // Another port is another host; a file path has none.
-    expect(() => breaker.check('http://dead.example:8081/a.jpg')).not.toThrow();
-    expect(() => breaker.check('/photos/a.jpg')).not.toThrow();
+    expect(await breaker.admit('http://dead.example:8081/a.jpg', signal)).toEqual({ probe: false });
+    expect(await breaker.admit('/photos/a.jpg', signal)).toEqual({ probe: false });
 
-    // After the cool-down one more request goes out; another timeout opens it again at once.
-    now = 60_000;
-    expect(() => breaker.check(dead)).not.toThrow();
-    breaker.record(dead, timeout());
-    now = 60_001;
-    expect(() => breaker.check(dead)).toThrow(/not answering/);
+    now = 1_000; // the cool-down is over: one request asks, the other keeps waiting
+    expect(await waiting).toEqual({ probe: true });
+    const next = breaker.admit('http://dead.example:8080/c.jpg', signal);
+    expect(await settled(next)).toBe('pending');
+    breaker.record(dead, true); // the host answered the probe
+    expect(await next).toEqual({ probe: false });
+  });
 
-    // A slow transfer after the host answered is no sign of a host that is down.
+  it('takes a host silent for giveUpAfterMs for down: its URLs fail at once with the reason, one still asks per cool-down', async () => {
+    let now = 0;
+    const breaker = new HostBreaker(RULE, () => now);
+    const signal = new AbortController().signal;
+    const url = 'http://dead.example/a.jpg';
+    for (let i = 0; i < 3; i++) breaker.record(url, false, unanswered());
+    now = 4_800;
+    expect(await breaker.admit(url, signal)).toEqual({ probe: true });
+    breaker.record(url, true, unanswered()); // the next probe at 5 800
+    now = 5_500;
+    const refusal = await breaker.admit(url, signal).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ code: 'image-timeout', details: { phase: 'host', host: 'dead.example', unanswered: 4 } });
+    expect((refusal as Error).message).toMatch(
+      /dead\.example has not answered for 6 s \(the last 4 requests got no answer in time\).*retry the failed items later/,
+    );
+    expect(isTransient(refusal)).toBe(false);
+    expect(isTransient(unanswered())).toBe(true);
+    now = 5_800; // the probe's cool-down is over: it is asked again
+    expect(await breaker.admit(url, signal)).toEqual({ probe: true });
+  });
+
+  it('counts no slow transfer after an answer, resets on any answer, and stops waiting when the run stops', async () => {
+    const breaker = new HostBreaker(RULE, () => 0);
     const slow = new AppError('image-timeout', 'took too long', { details: { phase: 'total', answered: true } });
-    const other = 'http://slow.example/a.jpg';
-    for (let i = 0; i < 5; i++) breaker.record(other, slow);
-    expect(() => breaker.check(other)).not.toThrow();
+    for (let i = 0; i < 5; i++) breaker.record('http://slow.example/a.jpg', false, slow);
+    expect(await breaker.admit('http://slow.example/b.jpg', new AbortController().signal)).toEqual({ probe: false });
 
-    // An answer, even an error response, closes it.
-    now = 120_001;
-    breaker.check(dead);
-    breaker.record(dead, new AppError('image-fetch-failed', 'HTTP 404', { details: { status: 404 } }));
-    breaker.record(dead, timeout());
-    breaker.record(dead, timeout());
-    expect(() => breaker.check(dead)).not.toThrow();
+    const url = 'http://flaky.example/a.jpg';
+    breaker.record(url, false, unanswered());
+    breaker.record(url, false, unanswered());
+    breaker.record(url, false, new AppError('image-fetch-failed', 'HTTP 404', { details: { status: 404 } }));
+    breaker.record(url, false, unanswered());
+    breaker.record(url, false, unanswered());
+    expect(await breaker.admit(url, new AbortController().signal)).toEqual({ probe: false });
+
+    breaker.record(url, false, unanswered());
+    const stop = new AbortController();
+    const waiting = breaker.admit(url, stop.signal);
+    stop.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
   });
 });
 
-let dead: FixtureServer;
+let silent: FixtureServer;
 let good: FixtureServer;
-const hanging: ServerResponse[] = [];
-const DEAD_URLS = 12;
+const held: ServerResponse[] = [];
+const cat = readFileSync(fixture('cat_chelsea.jpg'));
+/** While true, /p/* on the flaky server hangs; then it serves. */
+let flakyDown = true;
+let flaky: FixtureServer;
+const URLS = 12;
 const SLOW_URLS = 5;
+/** Short times for a test: fetch timeout 300 ms, so a silent host costs about a second. */
+const TEST_RULE: HostBreakerRule = { openAfterUnanswered: 3, coolDownMs: 300, giveUpAfterMs: 1_500, pollMs: 20 };
+const fetcherWith = (rule: HostBreakerRule) =>
+  createIntakeFetcher(intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50, totalTimeoutMs: 300, maxRetries: 0 }), rule);
 
 beforeAll(async () => {
-  dead = await startFixtureServer();
-  good = await startFixtureServer();
-  for (let i = 0; i < DEAD_URLS; i++) dead.route(`/p/${i}.jpg`, (_req, res) => void hanging.push(res));
+  [silent, good, flaky] = await Promise.all([startFixtureServer(), startFixtureServer(), startFixtureServer()]);
+  for (let i = 0; i < URLS; i++) {
+    silent.route(`/p/${i}.jpg`, (_req, res) => void held.push(res));
+    flaky.route(`/p/${i}.jpg`, (_req, res) => {
+      if (flakyDown) return void held.push(res);
+      res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': cat.length }).end(cat);
+    });
+  }
   for (let i = 0; i < 4; i++) good.route(`/p/${i}.jpg`, [{ file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } }]);
   // Answers at once, then sends the image far slower than the fetch timeout allows.
   for (let i = 0; i < SLOW_URLS; i++) good.route(`/slow/${i}.jpg`, { file: fixture('cat_chelsea.jpg'), chunkSize: 256, chunkDelayMs: 100 });
 });
 afterAll(async () => {
-  for (const res of hanging.splice(0)) res.destroy();
-  await dead?.close();
-  await good?.close();
+  for (const res of held.splice(0)) res.destroy();
+  await Promise.all([silent?.close(), good?.close(), flaky?.close()]);
 });
 
+const requestsTo = (s: FixtureServer): number => Array.from({ length: URLS }, (_, i) => s.hits(`/p/${i}.jpg`)).reduce((a, b) => a + b, 0);
+
 describe('a batch with a host that does not answer', () => {
-  it('stops asking it after a few timeouts: its other URLs fail at once with the reason, the rest is analysed', async () => {
+  it('stops asking it: once taken for down its URLs fail at once with the reason, and the other host’s images are analysed', async () => {
     const db = createTestDb();
-    const service = makeService(db, fakeProcessor(), { totalTimeoutMs: 400, maxRetries: 0 });
+    const service = makeService(db, fakeProcessor(), {}, { fetcher: fetcherWith(TEST_RULE) });
     const urls = [
-      ...Array.from({ length: DEAD_URLS }, (_, i) => dead.url(`/p/${i}.jpg`)),
+      ...Array.from({ length: URLS }, (_, i) => silent.url(`/p/${i}.jpg`)),
       ...[0, 1, 2, 3].map((i) => good.url(`/p/${i}.jpg`)),
     ];
-    const downloadConcurrency = 4;
-    const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency }));
+    const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 4 }));
     const summary = await service.start(batch.id);
-    expect(summary.counts).toMatchObject({ done: 4, failed: DEAD_URLS });
-
-    // Without the breaker: every URL three times (36 requests). With it: the requests in flight
-    // when it opened, and none after.
-    const requests = Array.from({ length: DEAD_URLS }, (_, i) => dead.hits(`/p/${i}.jpg`)).reduce((a, b) => a + b, 0);
-    expect(requests).toBeGreaterThanOrEqual(HOST_BREAKER.openAfterTimeouts);
-    expect(requests).toBeLessThanOrEqual(downloadConcurrency + HOST_BREAKER.openAfterTimeouts);
-
+    expect(summary.counts).toMatchObject({ done: 4, failed: URLS });
+    // Without the breaker every URL is asked three times (36 requests, each a 300 ms timeout).
+    expect(requestsTo(silent)).toBeLessThanOrEqual(12);
     const failed = service.resultsPage({ filter: { batchId: batch.id, status: ['failed'] } }).items;
-    expect(failed).toHaveLength(DEAD_URLS);
     for (const item of failed) expect(item.error?.code).toBe('image-timeout');
-    const refused = failed.filter((item) => /is not answering/.test(item.error?.message ?? ''));
-    expect(refused.length).toBeGreaterThanOrEqual(DEAD_URLS - downloadConcurrency);
+    expect(failed.filter((item) => /taken for down/.test(item.error?.message ?? '')).length).toBeGreaterThanOrEqual(URLS / 2);
+  });
+
+  it('waits through a short outage: its URLs are fetched once the host answers again, none fails', async () => {
+    const db = createTestDb();
+    const service = makeService(db, fakeProcessor(), {}, { fetcher: fetcherWith({ ...TEST_RULE, giveUpAfterMs: 20_000 }) });
+    const urls = Array.from({ length: URLS }, (_, i) => flaky.url(`/p/${i}.jpg`));
+    const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 4 }));
+    const back = setTimeout(() => (flakyDown = false), 1_500);
+    try {
+      // Asking whether the host is back costs the asking URL an attempt; the turn goes round
+      // the waiting URLs, so none spends its three attempts before the host is back.
+      const summary = await service.start(batch.id);
+      expect(summary.counts).toMatchObject({ done: URLS, failed: 0 });
+    } finally {
+      clearTimeout(back);
+    }
   });
 });
 
 describe('a batch with a host that answers but sends too slowly', () => {
   it('keeps asking it: each URL gets its three attempts (a slow transfer is not a host that is down)', async () => {
     const db = createTestDb();
-    const service = makeService(db, fakeProcessor(), { totalTimeoutMs: 300, maxRetries: 0 });
+    const service = makeService(db, fakeProcessor(), {}, { fetcher: fetcherWith(TEST_RULE) });
     const urls = Array.from({ length: SLOW_URLS }, (_, i) => good.url(`/slow/${i}.jpg`));
     const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 4 }));
     const summary = await service.start(batch.id);
