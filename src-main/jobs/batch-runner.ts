@@ -146,7 +146,9 @@ export class BatchRunner {
     };
     let handedOver = false;
     try {
-      const image = await this.withRetries(item, () => this.deps.fetcher.fetch(item.url, this.controller.signal, beforeDecode));
+      const image = await this.withRetries(item, () =>
+        this.deps.fetcher.fetch(item.url, this.controller.signal, beforeDecode, this.s.batchId),
+      );
       if (!image) return;
       const { sha256 } = image;
       if (await this.tryReuse(item, sha256)) return;

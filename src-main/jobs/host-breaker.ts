@@ -1,4 +1,5 @@
 import { AppError, sleep } from '../core';
+import type { SilentHost } from '../shared/batch';
 
 /**
  * When an image host stops answering. A batch's list often holds many URLs of one host; when that
@@ -63,8 +64,8 @@ interface HostState {
   nextProbeAt?: number;
   /** A request is asking now. */
   probing: boolean;
-  /** URLs waiting for the host, oldest first: the turn to ask goes in this order. */
-  waiting: object[];
+  /** URLs waiting for the host, oldest first (each with its batch): the turn to ask goes in this order. */
+  waiting: Array<{ batchId?: number }>;
 }
 
 /** Per-host count of requests without an answer; holds or refuses a silent host's URLs. */
@@ -82,12 +83,12 @@ export class HostBreaker {
    * the host answered another. Throws the refusal once the host is given up for down, and
    * `cancelled` when `signal` aborts while waiting. Pass `probe` on to `record` or `release`.
    */
-  async admit(url: string, signal: AbortSignal): Promise<{ probe: boolean }> {
+  async admit(url: string, signal: AbortSignal, batchId?: number): Promise<{ probe: boolean }> {
     const host = urlHost(url);
     if (host === undefined) return { probe: false };
     // The turn to ask goes to the URL that has waited longest, so a URL whose request went
     // unanswered waits behind the others instead of spending its attempts on every turn.
-    const ticket = {};
+    const ticket = { batchId };
     let queuedIn: HostState | undefined;
     try {
       for (;;) {
@@ -132,6 +133,17 @@ export class HostBreaker {
       state.nextProbeAt = t + this.rule.coolDownMs;
     }
     this.hosts.set(host, state);
+  }
+
+  /** The silent hosts that URLs of `batchId` wait for now. */
+  silentHosts(batchId: number): SilentHost[] {
+    const t = this.now();
+    const out: SilentHost[] = [];
+    for (const [host, state] of this.hosts) {
+      const waiting = state.waiting.filter((w) => w.batchId === batchId).length;
+      if (state.nextProbeAt !== undefined && waiting > 0) out.push({ host, silentSeconds: Math.floor((t - state.since) / 1000), waiting });
+    }
+    return out;
   }
 
   /** A fetch that ended neither way (cancelled): a probe gives its turn back. */

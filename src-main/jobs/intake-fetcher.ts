@@ -11,8 +11,8 @@ export function createIntakeFetcher(opts: IntakeOptions, breakerRule?: HostBreak
   const loader = createImageLoader(opts);
   const breaker = new HostBreaker(breakerRule);
   return {
-    async fetch(url, signal, beforeDecode) {
-      const { probe } = await breaker.admit(url, signal);
+    async fetch(url, signal, beforeDecode, batchId) {
+      const { probe } = await breaker.admit(url, signal, batchId);
       try {
         const image = await loader.load(url, signal, { beforeDecode });
         breaker.record(url, probe);
@@ -24,6 +24,7 @@ export function createIntakeFetcher(opts: IntakeOptions, breakerRule?: HostBreak
         throw err;
       }
     },
+    silentHosts: (batchId) => breaker.silentHosts(batchId),
     close: () => loader.close(),
   };
 }

@@ -1,5 +1,5 @@
 import type { DecodeGate, LoadedImage } from '../intake';
-import type { BatchOperation } from '../shared/batch';
+import type { BatchOperation, SilentHost } from '../shared/batch';
 import type { AnalyzeData, DetectResponse } from '../shared/spec';
 
 /** An image after intake: fetched, checked, decoded, hashed, with a thumbnail. */
@@ -10,8 +10,13 @@ export type FetchedImage = LoadedImage;
  * intake code (`image-fetch-failed`, `image-timeout`, `invalid-image-format`…) or `cancelled`.
  */
 export interface ImageFetcher {
-  /** `beforeDecode` is awaited with the image's pixel count before its pixels are decoded. */
-  fetch(url: string, signal: AbortSignal, beforeDecode?: DecodeGate): Promise<FetchedImage>;
+  /**
+   * `beforeDecode` is awaited with the image's pixel count before its pixels are decoded;
+   * `batchId` names the batch the fetch is for (`silentHosts`).
+   */
+  fetch(url: string, signal: AbortSignal, beforeDecode?: DecodeGate, batchId?: number): Promise<FetchedImage>;
+  /** The hosts that stopped answering whose URLs of `batchId` wait for them now. */
+  silentHosts?(batchId: number): SilentHost[];
   /** Releases pooled connections. */
   close?(): Promise<void>;
 }

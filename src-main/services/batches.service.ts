@@ -645,7 +645,13 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const p = run.tracker.snapshot();
     const workers = run.runner.workers?.();
     const redisTrouble = run.runner.redisTrouble?.();
-    return { ...p, ...(workers ? { workers } : {}), ...(redisTrouble ? { redisTrouble } : {}) };
+    const silentHosts = this.fetcher.silentHosts?.(p.batchId);
+    return {
+      ...p,
+      ...(workers ? { workers } : {}),
+      ...(redisTrouble ? { redisTrouble } : {}),
+      ...(silentHosts?.length ? { silentHosts } : {}),
+    };
   }
 
   private record(id: number): BatchRecord {

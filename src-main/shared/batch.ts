@@ -88,6 +88,18 @@ export interface BatchProgress {
   workers?: WorkerStatus[];
   /** Distributed batches: what is wrong with Redis right now (unreachable, refusing writes); absent when all is well. */
   redisTrouble?: string;
+  /** Image hosts that stopped answering, whose URLs of this batch wait for them (jobs/host-breaker.ts); absent when none. */
+  silentHosts?: SilentHost[];
+}
+
+/** An image host that stopped answering, as a running batch waits for it. */
+export interface SilentHost {
+  /** Host and port of its URLs. */
+  host: string;
+  /** Seconds since its first request without an answer. */
+  silentSeconds: number;
+  /** This batch's URLs waiting for it. */
+  waiting: number;
 }
 
 /** Filters for browsing and exporting results; every field optional, all combined with AND. */

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src-main/core';
 import { createIntakeFetcher, HostBreaker, isTransient, type HostBreakerRule } from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
+import { progressLine } from '../../../src-main/cli/commands/batch';
+import { silentHostsText, type BatchProgress } from '../../../src-main/shared';
 import { createTestDb } from '../../helpers/db';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { batchOptions, fakeProcessor, fixture, listOf, makeService } from './support';
@@ -148,6 +150,9 @@ describe('a batch with a host that does not answer', () => {
     const urls = Array.from({ length: URLS }, (_, i) => flaky.url(`/p/${i}.jpg`));
     const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 4 }));
     const back = setTimeout(() => (flakyDown = false), 1_500);
+    // The batch's progress says what it waits for while the host is silent.
+    const waits: BatchProgress[] = [];
+    const off = service.onProgress((p) => void (p.batchId === batch.id && p.silentHosts && waits.push(p)));
     try {
       // Asking whether the host is back costs the asking URL an attempt; the turn goes round
       // the waiting URLs, so none spends its three attempts before the host is back.
@@ -155,7 +160,15 @@ describe('a batch with a host that does not answer', () => {
       expect(summary.counts).toMatchObject({ done: URLS, failed: 0 });
     } finally {
       clearTimeout(back);
+      off();
     }
+    expect(waits.length).toBeGreaterThan(0);
+    const host = new URL(flaky.url('/')).host;
+    expect(waits[0]!.silentHosts).toEqual([{ host, silentSeconds: expect.any(Number), waiting: expect.any(Number) }]);
+    expect(waits[0]!.silentHosts![0]!.waiting).toBeGreaterThanOrEqual(1);
+    expect(progressLine(waits[0]!).endsWith(`; ${silentHostsText(waits[0]!.silentHosts!)}`)).toBe(true);
+    expect(silentHostsText(waits[0]!.silentHosts!)).toMatch(/^No answer from 127\.0\.0\.1:\d+ for \d+ s; \d+ images? waits? for it$/);
+    expect(service.progress(batch.id).silentHosts).toBeUndefined();
   });
 });
 

@@ -35,6 +35,28 @@ describe('BatchRow', () => {
     expect(onaction).toHaveBeenCalledWith('pause');
   });
 
+  it('says which image host a running batch waits for', () => {
+    render(BatchRow, {
+      batch: batch('running'),
+      progress: {
+        batchId: 4,
+        status: 'running',
+        counts: batch('running').counts,
+        imagesPerSecond: 0,
+        etaSeconds: null,
+        silentHosts: [
+          { host: 'img.example.com', silentSeconds: 45, waiting: 16 },
+          { host: 'cdn.example.org:8080', silentSeconds: 200, waiting: 1 },
+        ],
+      },
+      onaction: () => {},
+      onopen: () => {},
+    });
+    expect(screen.getByTestId('batch-silent-hosts').textContent).toBe(
+      'No answer from img.example.com for 45 s; 16 images wait for it; No answer from cdn.example.org:8080 for 3 min; 1 image waits for it',
+    );
+  });
+
   const distributedBatch = (): BatchSummary => ({
     ...batch('running'),
     backend: { kind: 'distributed', redisUrl: 'redis://queue:6379', queueKey: 'ab12' },
