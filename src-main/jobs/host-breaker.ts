@@ -1,36 +1,40 @@
 import { AppError, sleep } from '../core';
-import type { SilentHost } from '../shared/batch';
+import type { UnavailableHost } from '../shared/batch';
 
 /**
- * When an image host stops answering. A batch's list often holds many URLs of one host; when that
- * host hangs (a black-holed address, a server that accepts and never replies), each of its URLs
- * would hold a download slot for the whole fetch timeout on every attempt (3 attempts of up to
- * 30 s), and a list with thousands of them would crawl. After `openAfterUnanswered` requests in a
- * row that the host did not answer in time (no connection, or no response; a slow transfer after
- * a response does not count), the host's further URLs wait instead of being fetched, and one
- * request every `coolDownMs` asks whether it is back; the first answer lets them all go on. So a
- * short outage costs a pause, not failed items. A host still silent `giveUpAfterMs` after its
- * first unanswered request is taken for down: its waiting and further URLs fail at once with a
- * message that says why (the failed items can be retried later), while it is still asked once
- * per cool-down.
+ * When an image host is unavailable. A batch's list often holds many URLs of one host; when that
+ * host hangs (a black-holed address, a server that accepts and never replies) or answers every
+ * request with 502/503/504 (down for maintenance, a proxy without its backend), each of its URLs
+ * would hold a download slot for the fetch timeout or the retry back-off on every attempt (3
+ * attempts), and a list with thousands of them would crawl. After `openAfterFailures` requests in
+ * a row that failed so (no answer in time: no connection, or no response; a slow transfer after a
+ * response does not count), the host's further URLs wait instead of being fetched, and one
+ * request every `coolDownMs` asks whether it is back; the first image (or any other answer) lets
+ * them all go on. So a short outage costs a pause, not failed items. A host still unavailable
+ * `giveUpAfterMs` after its first such failure is taken for down: its waiting and further URLs
+ * fail at once with a message that says why (the failed items can be retried later), while it is
+ * still asked once per cool-down.
  */
 export const HOST_BREAKER = {
-  /** Requests in a row that one host did not answer in time, after which its URLs wait. */
-  openAfterUnanswered: 3,
-  /** While it is silent, one request per this long asks whether it is back, ms. */
+  /** Requests in a row that found one host unavailable, after which its URLs wait. */
+  openAfterFailures: 3,
+  /** While it is unavailable, one request per this long asks whether it is back, ms. */
   coolDownMs: 30_000,
-  /** Silent this long since its first unanswered request: its URLs fail at once, ms. */
+  /** Unavailable this long since its first failed request: its URLs fail at once, ms. */
   giveUpAfterMs: 5 * 60_000,
-  /** How often a waiting URL looks whether its host answered or was given up, ms. */
+  /** How often a waiting URL looks whether its host came back or was given up, ms. */
   pollMs: 250,
 } as const;
 
 export interface HostBreakerRule {
-  openAfterUnanswered: number;
+  openAfterFailures: number;
   coolDownMs: number;
   giveUpAfterMs: number;
   pollMs: number;
 }
+
+/** HTTP statuses that say the whole host is unavailable, not one image: bad gateway, unavailable, gateway timeout. */
+const HOST_DOWN_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** The host of an image URL (host and port), or undefined for a file path or a non-http URL. */
 export function urlHost(url: string): string | undefined {
@@ -43,12 +47,17 @@ export function urlHost(url: string): string | undefined {
 }
 
 /**
- * True for the fetch failure the breaker counts: the host did not answer in time (no connection,
- * or no response to the request). A transfer that was too slow after the host answered is not
- * counted: that host is alive, and a few large images in a row must not hold its other URLs.
+ * Why a fetch found its host unavailable ("no answer in time", "HTTP 503"), or undefined when it
+ * did not. A transfer that was too slow after the host answered does not count: that host is
+ * alive, and a few large images in a row must not hold its other URLs.
  */
-const isUnanswered = (err: unknown): boolean =>
-  err instanceof AppError && err.code === 'image-timeout' && err.details?.phase !== 'host' && err.details?.answered !== true;
+function unavailability(err: unknown): string | undefined {
+  if (!(err instanceof AppError) || isHostRefusal(err)) return undefined;
+  if (err.code === 'image-timeout') return err.details?.answered === true ? undefined : 'no answer in time';
+  const status = err.details?.status;
+  if (err.code === 'image-fetch-failed' && typeof status === 'number' && HOST_DOWN_STATUSES.has(status)) return `HTTP ${status}`;
+  return undefined;
+}
 
 /** True for the breaker's own refusal (a host given up for down; not retried within the run). */
 export function isHostRefusal(err: unknown): boolean {
@@ -56,11 +65,13 @@ export function isHostRefusal(err: unknown): boolean {
 }
 
 interface HostState {
-  /** Requests in a row without an answer. */
-  unanswered: number;
-  /** When the first of them was sent on its way (ms since the epoch). */
+  /** Requests in a row that found it unavailable. */
+  failures: number;
+  /** How the last of them failed ("no answer in time", "HTTP 503"). */
+  reason: string;
+  /** When the first of them ended (ms since the epoch). */
   since: number;
-  /** While silent (≥ openAfterUnanswered): when the next request may ask whether it is back. */
+  /** While unavailable (≥ openAfterFailures): when the next request may ask whether it is back. */
   nextProbeAt?: number;
   /** A request is asking now. */
   probing: boolean;
@@ -68,7 +79,7 @@ interface HostState {
   waiting: Array<{ batchId?: number }>;
 }
 
-/** Per-host count of requests without an answer; holds or refuses a silent host's URLs. */
+/** Per-host count of requests that found the host unavailable; holds or refuses its URLs. */
 export class HostBreaker {
   private readonly hosts = new Map<string, HostState>();
 
@@ -78,7 +89,7 @@ export class HostBreaker {
   ) {}
 
   /**
-   * Resolves when `url` may be fetched now: at once for a host that answers; for a silent one,
+   * Resolves when `url` may be fetched now: at once for a host that answers; for an unavailable one,
    * when it is this request's turn to ask whether the host is back (then with `probe: true`) or
    * the host answered another. Throws the refusal once the host is given up for down, and
    * `cancelled` when `signal` aborts while waiting. Pass `probe` on to `record` or `release`.
@@ -86,8 +97,8 @@ export class HostBreaker {
   async admit(url: string, signal: AbortSignal, batchId?: number): Promise<{ probe: boolean }> {
     const host = urlHost(url);
     if (host === undefined) return { probe: false };
-    // The turn to ask goes to the URL that has waited longest, so a URL whose request went
-    // unanswered waits behind the others instead of spending its attempts on every turn.
+    // The turn to ask goes to the URL that has waited longest, so a URL whose request failed
+    // waits behind the others instead of spending its attempts on every turn.
     const ticket = { batchId };
     let queuedIn: HostState | undefined;
     try {
@@ -113,35 +124,38 @@ export class HostBreaker {
   }
 
   /**
-   * Records how a fetch from `url` ended (`probe` as `admit` said): no answer in time counts,
-   * anything else (an answer, even an error status) resets the host.
+   * Records how a fetch from `url` ended (`probe` as `admit` said): a failure that says the host
+   * is unavailable counts, anything else (an image, or any other answer) resets the host.
    */
   record(url: string, probe: boolean, err?: unknown): void {
     const host = urlHost(url);
     if (host === undefined || isHostRefusal(err)) return;
-    if (!isUnanswered(err)) {
+    const reason = unavailability(err);
+    if (reason === undefined) {
       this.hosts.delete(host);
       return;
     }
     const t = this.now();
-    const state = this.hosts.get(host) ?? { unanswered: 0, since: t, probing: false, waiting: [] };
-    state.unanswered++;
-    // Silent from now on, or the probe went unanswered: the next one after the cool-down. (A
-    // request sent before the host went silent that fails now changes no turn.)
-    if (probe || (state.nextProbeAt === undefined && state.unanswered >= this.rule.openAfterUnanswered)) {
+    const state = this.hosts.get(host) ?? { failures: 0, reason, since: t, probing: false, waiting: [] };
+    state.failures++;
+    state.reason = reason;
+    // Unavailable from now on, or the probe failed: the next one after the cool-down. (A request
+    // sent before the host became unavailable that fails now changes no turn.)
+    if (probe || (state.nextProbeAt === undefined && state.failures >= this.rule.openAfterFailures)) {
       state.probing = false;
       state.nextProbeAt = t + this.rule.coolDownMs;
     }
     this.hosts.set(host, state);
   }
 
-  /** The silent hosts that URLs of `batchId` wait for now. */
-  silentHosts(batchId: number): SilentHost[] {
+  /** The unavailable hosts that URLs of `batchId` wait for now. */
+  unavailableHosts(batchId: number): UnavailableHost[] {
     const t = this.now();
-    const out: SilentHost[] = [];
+    const out: UnavailableHost[] = [];
     for (const [host, state] of this.hosts) {
       const waiting = state.waiting.filter((w) => w.batchId === batchId).length;
-      if (state.nextProbeAt !== undefined && waiting > 0) out.push({ host, silentSeconds: Math.floor((t - state.since) / 1000), waiting });
+      if (state.nextProbeAt !== undefined && waiting > 0)
+        out.push({ host, reason: state.reason, unavailableSeconds: Math.floor((t - state.since) / 1000), waiting });
     }
     return out;
   }
@@ -153,12 +167,12 @@ export class HostBreaker {
   }
 
   private refusal(host: string, state: HostState, t: number): AppError {
-    const silentS = Math.round((t - state.since) / 1000);
+    const seconds = Math.round((t - state.since) / 1000);
     return new AppError(
       'image-timeout',
-      `Not fetched: ${host} has not answered for ${silentS} s (the last ${state.unanswered} requests got no answer in time), ` +
+      `Not fetched: ${host} has been unavailable for ${seconds} s (the last ${state.failures} requests: ${state.reason}), ` +
         `so the host is taken for down; retry the failed items later.`,
-      { details: { phase: 'host', host, unanswered: state.unanswered, silentMs: t - state.since } },
+      { details: { phase: 'host', host, failures: state.failures, reason: state.reason, unavailableMs: t - state.since } },
     );
   }
 }

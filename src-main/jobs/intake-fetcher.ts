@@ -24,7 +24,7 @@ export function createIntakeFetcher(opts: IntakeOptions, breakerRule?: HostBreak
         throw err;
       }
     },
-    silentHosts: (batchId) => breaker.silentHosts(batchId),
+    unavailableHosts: (batchId) => breaker.unavailableHosts(batchId),
     close: () => loader.close(),
   };
 }

@@ -1,5 +1,5 @@
 import type { DecodeGate, LoadedImage } from '../intake';
-import type { BatchOperation, SilentHost } from '../shared/batch';
+import type { BatchOperation, UnavailableHost } from '../shared/batch';
 import type { AnalyzeData, DetectResponse } from '../shared/spec';
 
 /** An image after intake: fetched, checked, decoded, hashed, with a thumbnail. */
@@ -12,11 +12,11 @@ export type FetchedImage = LoadedImage;
 export interface ImageFetcher {
   /**
    * `beforeDecode` is awaited with the image's pixel count before its pixels are decoded;
-   * `batchId` names the batch the fetch is for (`silentHosts`).
+   * `batchId` names the batch the fetch is for (`unavailableHosts`).
    */
   fetch(url: string, signal: AbortSignal, beforeDecode?: DecodeGate, batchId?: number): Promise<FetchedImage>;
   /** The hosts that stopped answering whose URLs of `batchId` wait for them now. */
-  silentHosts?(batchId: number): SilentHost[];
+  unavailableHosts?(batchId: number): UnavailableHost[];
   /** Releases pooled connections. */
   close?(): Promise<void>;
 }

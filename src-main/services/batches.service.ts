@@ -645,12 +645,12 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const p = run.tracker.snapshot();
     const workers = run.runner.workers?.();
     const redisTrouble = run.runner.redisTrouble?.();
-    const silentHosts = this.fetcher.silentHosts?.(p.batchId);
+    const unavailableHosts = this.fetcher.unavailableHosts?.(p.batchId);
     return {
       ...p,
       ...(workers ? { workers } : {}),
       ...(redisTrouble ? { redisTrouble } : {}),
-      ...(silentHosts?.length ? { silentHosts } : {}),
+      ...(unavailableHosts?.length ? { unavailableHosts } : {}),
     };
   }
 

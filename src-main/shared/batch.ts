@@ -88,16 +88,18 @@ export interface BatchProgress {
   workers?: WorkerStatus[];
   /** Distributed batches: what is wrong with Redis right now (unreachable, refusing writes); absent when all is well. */
   redisTrouble?: string;
-  /** Image hosts that stopped answering, whose URLs of this batch wait for them (jobs/host-breaker.ts); absent when none. */
-  silentHosts?: SilentHost[];
+  /** Unavailable image hosts whose URLs of this batch wait for them (jobs/host-breaker.ts); absent when none. */
+  unavailableHosts?: UnavailableHost[];
 }
 
-/** An image host that stopped answering, as a running batch waits for it. */
-export interface SilentHost {
+/** An unavailable image host (no answer, or 502/503/504 to every request), as a running batch waits for it. */
+export interface UnavailableHost {
   /** Host and port of its URLs. */
   host: string;
-  /** Seconds since its first request without an answer. */
-  silentSeconds: number;
+  /** How its last request failed: "no answer in time", "HTTP 503". */
+  reason: string;
+  /** Seconds since its first failed request. */
+  unavailableSeconds: number;
   /** This batch's URLs waiting for it. */
   waiting: number;
 }

@@ -3,6 +3,6 @@ export * from './errors';
 export * from './ipc';
 export * from './spec';
 export * from './batch';
-export * from './silent-hosts';
+export * from './unavailable-hosts';
 export * from './api';
 export * from './api-errors';

@@ -15,7 +15,7 @@ import { ANALYSIS_CONCURRENCY, detailsList, DOWNLOAD_CONCURRENCY, featuresList, 
 import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
 import type { BatchOperation, BatchProgress, BatchSummary } from '../../shared/batch';
 import type { ErrorCode } from '../../shared/errors';
-import { silentHostsText } from '../../shared/silent-hosts';
+import { unavailableHostsText } from '../../shared/unavailable-hosts';
 import { ExitCode, signalExitCode } from '../exit-codes';
 import { interruptible } from '../interruptible';
 import { quitNow } from '../quit-now';
@@ -148,7 +148,7 @@ async function openList(
 export function progressLine(p: BatchProgress): string {
   const c = p.counts;
   const eta = p.etaSeconds === null ? '?' : `${p.etaSeconds}s`;
-  const waiting = p.silentHosts?.length ? `; ${terminalText(silentHostsText(p.silentHosts))}` : '';
+  const waiting = p.unavailableHosts?.length ? `; ${terminalText(unavailableHostsText(p.unavailableHosts))}` : '';
   return `batch ${p.batchId} ${p.status}: ${c.done + c.failed + c.skipped}/${c.total} (done ${c.done}, failed ${c.failed}) ${p.imagesPerSecond} img/s, ETA ${eta}${distributedText(p)}${waiting}`;
 }
 

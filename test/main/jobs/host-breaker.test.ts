@@ -5,7 +5,7 @@ import { AppError } from '../../../src-main/core';
 import { createIntakeFetcher, HostBreaker, isTransient, type HostBreakerRule } from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
 import { progressLine } from '../../../src-main/cli/commands/batch';
-import { silentHostsText, type BatchProgress } from '../../../src-main/shared';
+import { unavailableHostsText, type BatchProgress } from '../../../src-main/shared';
 import { createTestDb } from '../../helpers/db';
 import { startFixtureServer, type FixtureServer } from '../../helpers/http-server';
 import { batchOptions, fakeProcessor, fixture, listOf, makeService } from './support';
@@ -15,7 +15,7 @@ import { batchOptions, fakeProcessor, fixture, listOf, makeService } from './sup
 // long is taken for down and its URLs fail at once, saying why. Real loopback servers.
 
 const unanswered = (): AppError => new AppError('image-timeout', 'took too long', { details: { phase: 'total', answered: false } });
-const RULE: HostBreakerRule = { openAfterUnanswered: 3, coolDownMs: 1_000, giveUpAfterMs: 5_000, pollMs: 5 };
+const RULE: HostBreakerRule = { openAfterFailures: 3, coolDownMs: 1_000, giveUpAfterMs: 5_000, pollMs: 5 };
 const settled = async (p: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> =>
   Promise.race([
     p.then(
@@ -60,9 +60,12 @@ describe('HostBreaker', () => {
     breaker.record(url, true, unanswered()); // the next probe at 5 800
     now = 5_500;
     const refusal = await breaker.admit(url, signal).catch((err: unknown) => err);
-    expect(refusal).toMatchObject({ code: 'image-timeout', details: { phase: 'host', host: 'dead.example', unanswered: 4 } });
-    expect((refusal as Error).message).toMatch(
-      /dead\.example has not answered for 6 s \(the last 4 requests got no answer in time\).*retry the failed items later/,
+    expect(refusal).toMatchObject({
+      code: 'image-timeout',
+      details: { phase: 'host', host: 'dead.example', failures: 4, reason: 'no answer in time' },
+    });
+    expect((refusal as Error).message).toBe(
+      'Not fetched: dead.example has been unavailable for 6 s (the last 4 requests: no answer in time), so the host is taken for down; retry the failed items later.',
     );
     expect(isTransient(refusal)).toBe(false);
     expect(isTransient(unanswered())).toBe(true);
@@ -84,6 +87,15 @@ describe('HostBreaker', () => {
     breaker.record(url, false, unanswered());
     expect(await breaker.admit(url, new AbortController().signal)).toEqual({ probe: false });
 
+    // 502/503/504 to every request: the host is unavailable too (a 500 or 404 is one image's).
+    const down = 'http://maintenance.example/a.jpg';
+    const status = (n: number): AppError => new AppError('image-fetch-failed', `HTTP ${n}`, { details: { status: n } });
+    for (const n of [500, 404, 500]) breaker.record(down, false, status(n));
+    expect(await breaker.admit(down, new AbortController().signal)).toEqual({ probe: false });
+    for (const n of [503, 502, 503]) breaker.record(down, false, status(n));
+    expect(await settled(breaker.admit(down, new AbortController().signal))).toBe('pending');
+    expect(breaker.unavailableHosts(0)).toEqual([]);
+
     breaker.record(url, false, unanswered());
     const stop = new AbortController();
     const waiting = breaker.admit(url, stop.signal);
@@ -99,15 +111,22 @@ const cat = readFileSync(fixture('cat_chelsea.jpg'));
 /** While true, /p/* on the flaky server hangs; then it serves. */
 let flakyDown = true;
 let flaky: FixtureServer;
+/** Answers every request with 503 (down for maintenance). */
+let maintenance: FixtureServer;
 const URLS = 12;
 const SLOW_URLS = 5;
 /** Short times for a test: fetch timeout 300 ms, so a silent host costs about a second. */
-const TEST_RULE: HostBreakerRule = { openAfterUnanswered: 3, coolDownMs: 300, giveUpAfterMs: 1_500, pollMs: 20 };
+const TEST_RULE: HostBreakerRule = { openAfterFailures: 3, coolDownMs: 300, giveUpAfterMs: 1_500, pollMs: 20 };
 const fetcherWith = (rule: HostBreakerRule) =>
   createIntakeFetcher(intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50, totalTimeoutMs: 300, maxRetries: 0 }), rule);
 
 beforeAll(async () => {
-  [silent, good, flaky] = await Promise.all([startFixtureServer(), startFixtureServer(), startFixtureServer()]);
+  [silent, good, flaky, maintenance] = await Promise.all([
+    startFixtureServer(),
+    startFixtureServer(),
+    startFixtureServer(),
+    startFixtureServer(),
+  ]);
   for (let i = 0; i < URLS; i++) {
     silent.route(`/p/${i}.jpg`, (_req, res) => void held.push(res));
     flaky.route(`/p/${i}.jpg`, (_req, res) => {
@@ -115,13 +134,14 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': cat.length }).end(cat);
     });
   }
+  for (let i = 0; i < URLS; i++) maintenance.route(`/p/${i}.jpg`, { status: 503 });
   for (let i = 0; i < 4; i++) good.route(`/p/${i}.jpg`, [{ file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } }]);
   // Answers at once, then sends the image far slower than the fetch timeout allows.
   for (let i = 0; i < SLOW_URLS; i++) good.route(`/slow/${i}.jpg`, { file: fixture('cat_chelsea.jpg'), chunkSize: 256, chunkDelayMs: 100 });
 });
 afterAll(async () => {
   for (const res of held.splice(0)) res.destroy();
-  await Promise.all([silent?.close(), good?.close(), flaky?.close()]);
+  await Promise.all([silent?.close(), good?.close(), flaky?.close(), maintenance?.close()]);
 });
 
 const requestsTo = (s: FixtureServer): number => Array.from({ length: URLS }, (_, i) => s.hits(`/p/${i}.jpg`)).reduce((a, b) => a + b, 0);
@@ -144,6 +164,22 @@ describe('a batch with a host that does not answer', () => {
     expect(failed.filter((item) => /taken for down/.test(item.error?.message ?? '')).length).toBeGreaterThanOrEqual(URLS / 2);
   });
 
+  it('treats a host answering 503 to everything the same: its URLs fail with the reason after a few requests', async () => {
+    const service = makeService(createTestDb(), fakeProcessor(), {}, { fetcher: fetcherWith(TEST_RULE) });
+    const { batch } = await service.create(
+      listOf(Array.from({ length: URLS }, (_, i) => maintenance.url(`/p/${i}.jpg`))),
+      batchOptions({ downloadConcurrency: 4 }),
+    );
+    const summary = await service.start(batch.id);
+    expect(summary.counts).toMatchObject({ failed: URLS });
+    // Without the breaker every URL is asked three times (36 requests).
+    expect(requestsTo(maintenance)).toBeLessThanOrEqual(12);
+    const failed = service.resultsPage({ filter: { batchId: batch.id } }).items;
+    expect(
+      failed.filter((item) => /has been unavailable for \d+ s \(the last \d+ requests: HTTP 503\)/.test(item.error?.message ?? '')).length,
+    ).toBeGreaterThanOrEqual(URLS / 2);
+  });
+
   it('waits through a short outage: its URLs are fetched once the host answers again, none fails', async () => {
     const db = createTestDb();
     const service = makeService(db, fakeProcessor(), {}, { fetcher: fetcherWith({ ...TEST_RULE, giveUpAfterMs: 20_000 }) });
@@ -152,7 +188,7 @@ describe('a batch with a host that does not answer', () => {
     const back = setTimeout(() => (flakyDown = false), 1_500);
     // The batch's progress says what it waits for while the host is silent.
     const waits: BatchProgress[] = [];
-    const off = service.onProgress((p) => void (p.batchId === batch.id && p.silentHosts && waits.push(p)));
+    const off = service.onProgress((p) => void (p.batchId === batch.id && p.unavailableHosts && waits.push(p)));
     try {
       // Asking whether the host is back costs the asking URL an attempt; the turn goes round
       // the waiting URLs, so none spends its three attempts before the host is back.
@@ -164,11 +200,15 @@ describe('a batch with a host that does not answer', () => {
     }
     expect(waits.length).toBeGreaterThan(0);
     const host = new URL(flaky.url('/')).host;
-    expect(waits[0]!.silentHosts).toEqual([{ host, silentSeconds: expect.any(Number), waiting: expect.any(Number) }]);
-    expect(waits[0]!.silentHosts![0]!.waiting).toBeGreaterThanOrEqual(1);
-    expect(progressLine(waits[0]!).endsWith(`; ${silentHostsText(waits[0]!.silentHosts!)}`)).toBe(true);
-    expect(silentHostsText(waits[0]!.silentHosts!)).toMatch(/^No answer from 127\.0\.0\.1:\d+ for \d+ s; \d+ images? waits? for it$/);
-    expect(service.progress(batch.id).silentHosts).toBeUndefined();
+    expect(waits[0]!.unavailableHosts).toEqual([
+      { host, reason: 'no answer in time', unavailableSeconds: expect.any(Number), waiting: expect.any(Number) },
+    ]);
+    expect(waits[0]!.unavailableHosts![0]!.waiting).toBeGreaterThanOrEqual(1);
+    expect(progressLine(waits[0]!).endsWith(`; ${unavailableHostsText(waits[0]!.unavailableHosts!)}`)).toBe(true);
+    expect(unavailableHostsText(waits[0]!.unavailableHosts!)).toMatch(
+      /^127\.0\.0\.1:\d+ unavailable for \d+ s \(no answer in time\); \d+ images? waits? for it$/,
+    );
+    expect(service.progress(batch.id).unavailableHosts).toBeUndefined();
   });
 });
 

@@ -35,7 +35,7 @@ describe('BatchRow', () => {
     expect(onaction).toHaveBeenCalledWith('pause');
   });
 
-  it('says which image host a running batch waits for', () => {
+  it('says which unavailable image host a running batch waits for', () => {
     render(BatchRow, {
       batch: batch('running'),
       progress: {
@@ -44,16 +44,16 @@ describe('BatchRow', () => {
         counts: batch('running').counts,
         imagesPerSecond: 0,
         etaSeconds: null,
-        silentHosts: [
-          { host: 'img.example.com', silentSeconds: 45, waiting: 16 },
-          { host: 'cdn.example.org:8080', silentSeconds: 200, waiting: 1 },
+        unavailableHosts: [
+          { host: 'img.example.com', reason: 'no answer in time', unavailableSeconds: 45, waiting: 16 },
+          { host: 'cdn.example.org:8080', reason: 'HTTP 503', unavailableSeconds: 200, waiting: 1 },
         ],
       },
       onaction: () => {},
       onopen: () => {},
     });
-    expect(screen.getByTestId('batch-silent-hosts').textContent).toBe(
-      'No answer from img.example.com for 45 s; 16 images wait for it; No answer from cdn.example.org:8080 for 3 min; 1 image waits for it',
+    expect(screen.getByTestId('batch-unavailable-hosts').textContent).toBe(
+      'img.example.com unavailable for 45 s (no answer in time); 16 images wait for it; cdn.example.org:8080 unavailable for 3 min (HTTP 503); 1 image waits for it',
     );
   });
 
