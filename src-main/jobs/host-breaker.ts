@@ -137,6 +137,11 @@ export class HostBreaker {
     }
     const t = this.now();
     const state = this.hosts.get(host) ?? { failures: 0, reason, since: t, probing: false, waiting: [] };
+    // Failures far apart (a sparse host of a long list) are no outage: an old streak starts over.
+    if (state.nextProbeAt === undefined && t - state.since > this.rule.giveUpAfterMs) {
+      state.failures = 0;
+      state.since = t;
+    }
     state.failures++;
     state.reason = reason;
     // Unavailable from now on, or the probe failed: the next one after the cool-down. (A request

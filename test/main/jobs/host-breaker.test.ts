@@ -73,6 +73,21 @@ describe('HostBreaker', () => {
     expect(await breaker.admit(url, signal)).toEqual({ probe: true });
   });
 
+  it('counts failures far apart as no outage', async () => {
+    let now = 0;
+    const breaker = new HostBreaker(RULE, () => now);
+    const url = 'http://sparse.example/a.jpg';
+    for (const at of [0, 6_000, 12_000]) {
+      now = at;
+      breaker.record(url, false, unanswered());
+    }
+    expect(await breaker.admit(url, new AbortController().signal)).toEqual({ probe: false });
+    now = 12_100;
+    breaker.record(url, false, unanswered());
+    breaker.record(url, false, unanswered());
+    expect(await settled(breaker.admit(url, new AbortController().signal))).toBe('pending');
+  });
+
   it('counts no slow transfer after an answer, resets on any answer, and stops waiting when the run stops', async () => {
     const breaker = new HostBreaker(RULE, () => 0);
     const slow = new AppError('image-timeout', 'took too long', { details: { phase: 'total', answered: true } });
