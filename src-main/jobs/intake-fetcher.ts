@@ -4,8 +4,8 @@ import type { ImageFetcher } from './types';
 
 /**
  * The production fetcher: image intake with one pooled, policy-guarded agent for the whole batch,
- * and a host breaker (jobs/host-breaker.ts): the URLs of a host that stopped answering wait for it,
- * and fail once it is taken for down.
+ * and a host breaker (jobs/host-breaker.ts): the URLs of an unavailable host wait for it, and fail
+ * once it is taken for down.
  */
 export function createIntakeFetcher(opts: IntakeOptions, breakerRule?: HostBreakerRule): ImageFetcher {
   const loader = createImageLoader(opts);
