@@ -15,7 +15,7 @@ import { visionRoutes } from './routes/vision';
 
 /** Time limits that stop a slow or idle client from holding a connection (ms). */
 export interface ServerTimeouts {
-  /** Whole request head must arrive within this (slowloris guard). Default 10 000. */
+  /** Whole request head must arrive within this (slowloris guard); over HTTPS also the TLS handshake. Default 10 000. */
   headersTimeoutMs: number;
   /** Whole request (head and body) must arrive within this. Default 30 000. */
   requestTimeoutMs: number;
@@ -88,8 +88,12 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
       void sendError(reply, request, error);
     },
     serverFactory: (handler) => {
+      // The header timeout starts once TLS is set up: a client that never finishes the handshake
+      // was held for TLS's own 120 s default, now for the same time as a head that never arrives.
       const server = (
-        opts.tls ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttp(serverOpts, handler)
+        opts.tls
+          ? createHttps({ ...serverOpts, cert: opts.tls.cert, key: opts.tls.key, handshakeTimeout: t.headersTimeoutMs }, handler)
+          : createHttp(serverOpts, handler)
       ) as HttpServer;
       requests.track(server);
       server.on('checkExpectation', (req: IncomingMessage, res) => {

@@ -1,5 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
@@ -114,6 +115,57 @@ describe('a slow client cannot hold the server', () => {
     const closed = await Promise.all(slow.map((s) => s.closedAfterMs));
     clearInterval(drip);
     for (const ms of closed) expect(ms).toBeLessThan(3_000);
+    await api.close();
+  });
+
+  /** Milliseconds until `socket` is closed by the server (or `limitMs` when it is still open then). */
+  const closedWithin = (socket: Socket, limitMs: number): Promise<number> => {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(limitMs), limitMs);
+      socket.on('close', () => (clearTimeout(timer), resolve(Date.now() - started)));
+    });
+  };
+  const silentSocket = (url: string): Socket => {
+    const { hostname, port } = new URL(url);
+    // Read (and drop) what arrives, so the server's close is seen.
+    return connect(Number(port), hostname)
+      .on('error', () => {})
+      .resume();
+  };
+
+  it('closes connections that never send a byte, while others are served; a head that started arriving still gets its 408', async () => {
+    const api = await startApi({ operations: intakeOperations(), timeouts: { headersTimeoutMs: 1_000, checkIntervalMs: 200 } });
+    const key = api.api.keys.create({ name: 'idle', tier: 'pro' }).key;
+    const silent = Array.from({ length: 10 }, () => silentSocket(api.url));
+    const started = silentSocket(api.url);
+    let answer = '';
+    started.on('data', (d: Buffer) => (answer += d.toString()));
+    started.on('connect', () => started.write('GET /ai/vision/analyze HTTP/1.1\r\nHost: x\r\n'));
+    const closed = Promise.all([...silent, started].map((socket) => closedWithin(socket, 5_000)));
+    const ok = await postJson(`${api.url}/ai/vision/analyze`, { image: images.url('/cat.jpg') }, key);
+    expect(ok.status).toBe(200);
+    for (const ms of await closed) expect(ms).toBeLessThan(3_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    await api.close();
+  });
+
+  it('over HTTPS closes connections that never start the TLS handshake, or never send a request after it', async () => {
+    const tls = await loadOrCreateTls({ dataDir: mkdtempSync(join(tmpdir(), 'picscan-idle-tls-')) });
+    const api = await startApi({ operations: intakeOperations(), tls, timeouts: { headersTimeoutMs: 1_000, checkIntervalMs: 200 } });
+    const { port } = new URL(api.url);
+    // No ClientHello: held for TLS's 120 s handshake timeout before.
+    const beforeHandshake = silentSocket(api.url);
+    // Handshake done, then nothing: the header timeout.
+    const afterHandshake = connectTls({ port: Number(port), host: '127.0.0.1', ca: tls.cert, servername: '127.0.0.1' }).on(
+      'error',
+      () => {},
+    );
+    afterHandshake.resume();
+    await new Promise((resolve) => afterHandshake.once('secureConnect', resolve));
+    const [a, b] = await Promise.all([closedWithin(beforeHandshake, 6_000), closedWithin(afterHandshake, 6_000)]);
+    expect(a).toBeLessThan(3_000);
+    expect(b).toBeLessThan(4_000);
     await api.close();
   });
 
