@@ -1,4 +1,4 @@
-import { AppError, sleep } from '../core';
+import { AppError, silentLogger, sleep, type Logger } from '../core';
 import type { UnavailableHost } from '../shared/batch';
 
 /**
@@ -75,6 +75,8 @@ interface HostState {
   nextProbeAt?: number;
   /** A request is asking now. */
   probing: boolean;
+  /** Taken for down (said once per outage). */
+  givenUp?: boolean;
   /** URLs waiting for the host, oldest first (each with its batch): the turn to ask goes in this order. */
   waiting: Array<{ batchId?: number }>;
 }
@@ -83,9 +85,14 @@ interface HostState {
 export class HostBreaker {
   private readonly hosts = new Map<string, HostState>();
 
+  /**
+   * `logger` hears when a host becomes unavailable, is taken for down and answers again: for a
+   * distributed worker, whose log is the only place that shows it.
+   */
   constructor(
     private readonly rule: HostBreakerRule = HOST_BREAKER,
     private readonly now: () => number = Date.now,
+    private readonly logger: Logger = silentLogger,
   ) {}
 
   /**
@@ -114,7 +121,13 @@ export class HostBreaker {
           state.probing = true;
           return { probe: true };
         }
-        if (t - state.since >= this.rule.giveUpAfterMs) throw this.refusal(host, state, t);
+        if (t - state.since >= this.rule.giveUpAfterMs) {
+          if (!state.givenUp) {
+            state.givenUp = true;
+            this.logger.warn(`Image host ${host} taken for down: its images fail until it answers again.`, { host });
+          }
+          throw this.refusal(host, state, t);
+        }
         await sleep(this.rule.pollMs, signal);
       }
     } finally {
@@ -132,6 +145,9 @@ export class HostBreaker {
     if (host === undefined || isHostRefusal(err)) return;
     const reason = unavailability(err);
     if (reason === undefined) {
+      const was = this.hosts.get(host);
+      if (was?.nextProbeAt !== undefined)
+        this.logger.info(`Image host ${host} answers again after ${Math.round((this.now() - was.since) / 1000)} s.`, { host });
       this.hosts.delete(host);
       return;
     }
@@ -147,6 +163,11 @@ export class HostBreaker {
     // Unavailable from now on, or the probe failed: the next one after the cool-down. (A request
     // sent before the host became unavailable that fails now changes no turn.)
     if (probe || (state.nextProbeAt === undefined && state.failures >= this.rule.openAfterFailures)) {
+      if (state.nextProbeAt === undefined)
+        this.logger.warn(
+          `Image host ${host} unavailable (${reason}, ${state.failures} requests in a row): its images wait; one request per ${Math.round(this.rule.coolDownMs / 1000)} s asks whether it is back.`,
+          { host },
+        );
       state.probing = false;
       state.nextProbeAt = t + this.rule.coolDownMs;
     }

@@ -1,3 +1,4 @@
+import type { Logger } from '../core';
 import { createImageLoader, type IntakeOptions } from '../intake';
 import { HostBreaker, type HostBreakerRule } from './host-breaker';
 import type { ImageFetcher } from './types';
@@ -7,24 +8,24 @@ import type { ImageFetcher } from './types';
  * and a host breaker (jobs/host-breaker.ts): the URLs of an unavailable host wait for it, and fail
  * once it is taken for down.
  */
-export function createIntakeFetcher(opts: IntakeOptions, breakerRule?: HostBreakerRule): ImageFetcher {
+export function createIntakeFetcher(opts: IntakeOptions, breaker: { rule?: HostBreakerRule; logger?: Logger } = {}): ImageFetcher {
   const loader = createImageLoader(opts);
-  const breaker = new HostBreaker(breakerRule);
+  const hosts = new HostBreaker(breaker.rule, undefined, breaker.logger);
   return {
     async fetch(url, signal, beforeDecode, batchId) {
-      const { probe } = await breaker.admit(url, signal, batchId);
+      const { probe } = await hosts.admit(url, signal, batchId);
       try {
         const image = await loader.load(url, signal, { beforeDecode });
-        breaker.record(url, probe);
+        hosts.record(url, probe);
         return image;
       } catch (err) {
         // A run that stops aborts its fetches: that says nothing about the host.
-        if (signal.aborted) breaker.release(url, probe);
-        else breaker.record(url, probe, err);
+        if (signal.aborted) hosts.release(url, probe);
+        else hosts.record(url, probe, err);
         throw err;
       }
     },
-    unavailableHosts: (batchId) => breaker.unavailableHosts(batchId),
+    unavailableHosts: (batchId) => hosts.unavailableHosts(batchId),
     close: () => loader.close(),
   };
 }

@@ -140,6 +140,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
           blockPrivateNetworks: deps.config.blockPrivateNetworks,
           maxRetryAfterMs: deps.config.maxRetryAfterSeconds * 1000,
         }),
+        { logger: this.logger },
       );
   }
 

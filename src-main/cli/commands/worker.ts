@@ -84,7 +84,9 @@ export function registerWorker(program: Command): void {
       });
       // The worker's own network policy: a coordinator elsewhere must not make it read local
       // files or, unless allowed, reach this machine's private network.
-      const fetcher = createIntakeFetcher(intakeOptions('api', { blockPrivateNetworks: !o.allowPrivateNetworks }));
+      const fetcher = createIntakeFetcher(intakeOptions('api', { blockPrivateNetworks: !o.allowPrivateNetworks }), {
+        logger: consoleLogger,
+      });
       let givingUp: Promise<never> | undefined;
       const giveUp = (why: string): Promise<never> => (givingUp ??= abandon(why, processor));
       // A second signal, however soon after the first: stop now. A third one during the halt joins it.

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../src-main/core';
+import { AppError, silentLogger } from '../../../src-main/core';
 import { createIntakeFetcher, HostBreaker, isTransient, type HostBreakerRule } from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
 import { progressLine } from '../../../src-main/cli/commands/batch';
@@ -73,6 +73,28 @@ describe('HostBreaker', () => {
     expect(await breaker.admit(url, signal)).toEqual({ probe: true });
   });
 
+  it('says when a host becomes unavailable, is taken for down and answers again, once each', async () => {
+    let now = 0;
+    const lines: string[] = [];
+    const logger = {
+      ...silentLogger,
+      info: (m: string) => void lines.push(`info ${m}`),
+      warn: (m: string) => void lines.push(`warn ${m}`),
+    };
+    const breaker = new HostBreaker(RULE, () => now, logger);
+    const url = 'http://dead.example/a.jpg';
+    for (let i = 0; i < 3; i++) breaker.record(url, false, unanswered());
+    now = 5_000;
+    for (let i = 0; i < 2; i++) await breaker.admit(url, new AbortController().signal).catch(() => undefined);
+    now = 7_000;
+    breaker.record(url, false);
+    expect(lines).toEqual([
+      'warn Image host dead.example unavailable (no answer in time, 3 requests in a row): its images wait; one request per 1 s asks whether it is back.',
+      'warn Image host dead.example taken for down: its images fail until it answers again.',
+      'info Image host dead.example answers again after 7 s.',
+    ]);
+  });
+
   it('counts failures far apart as no outage', async () => {
     let now = 0;
     const breaker = new HostBreaker(RULE, () => now);
@@ -133,7 +155,7 @@ const SLOW_URLS = 5;
 /** Short times for a test: fetch timeout 300 ms, so a silent host costs about a second. */
 const TEST_RULE: HostBreakerRule = { openAfterFailures: 3, coolDownMs: 300, giveUpAfterMs: 1_500, pollMs: 20 };
 const fetcherWith = (rule: HostBreakerRule) =>
-  createIntakeFetcher(intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50, totalTimeoutMs: 300, maxRetries: 0 }), rule);
+  createIntakeFetcher(intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50, totalTimeoutMs: 300, maxRetries: 0 }), { rule });
 
 beforeAll(async () => {
   [silent, good, flaky, maintenance] = await Promise.all([
