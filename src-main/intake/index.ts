@@ -24,6 +24,7 @@ export {
 } from './options';
 export { intakeErrorKind, type IntakeErrorKind } from './errors';
 export { fifoStream } from './fifo-stream';
+export { urlHost } from './input';
 export { blockedRangeOf, type BlockedRange } from './address-policy';
 export { CONTENT_LABELS, sniffContent, type ContentType } from './sniff';
 export { parseRetryAfterMs, backoffDelayMs } from './retry-policy';

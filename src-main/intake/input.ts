@@ -90,3 +90,13 @@ function unsupportedScheme(url: URL, why: string): AppError {
     details: { scheme: url.protocol.replace(/:$/, '') },
   });
 }
+
+/** The host of an image URL (host and port), or undefined for a file path or a non-http(s) URL. */
+export function urlHost(input: string): string | undefined {
+  try {
+    const url = new URL(input.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,5 @@
 import { AppError, silentLogger, sleep, type Logger } from '../core';
+import { urlHost } from '../intake';
 import type { UnavailableHost } from '../shared/batch';
 
 /**
@@ -35,16 +36,6 @@ export interface HostBreakerRule {
 
 /** HTTP statuses that say the whole host is unavailable, not one image: bad gateway, unavailable, gateway timeout. */
 const HOST_DOWN_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
-
-/** The host of an image URL (host and port), or undefined for a file path or a non-http URL. */
-export function urlHost(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Why a fetch found its host unavailable ("no answer in time", "HTTP 503"), or undefined when it

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import PQueue from 'p-queue';
-import type { DecodeGate, ImageLoader, LoadedPixels } from '../../intake';
+import { urlHost, type DecodeGate, type ImageLoader, type LoadedPixels } from '../../intake';
 import type { AnalyzeService } from '../analyze.service';
 import type { DetectService } from '../detect.service';
 import type { ThumbnailService } from '../thumbnail.service';
@@ -41,16 +41,6 @@ export const MIN_DOWNLOADS = 8;
  * calls, while one fast host still gets several downloads in flight.
  */
 export const HOST_SHARE_OF_DOWNLOADS = 0.5;
-
-/** The image host of an API call's image URL (host and port), or undefined when it is not a URL. */
-export function imageHost(image: string): string | undefined {
-  try {
-    const url = new URL(image.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** One call's place in the two lines. */
 interface CallState {
@@ -169,13 +159,13 @@ export function queuedOperations(deps: QueuedOperationsDeps): ImageOperations & 
       slots.run(
         signal,
         async () => (await analyzer.analyze(req.image, { features: req.features, details: req.details }, signal)).data,
-        imageHost(req.image),
+        urlHost(req.image),
       ),
     detect: (req, signal) =>
       slots.run(
         signal,
         async () => (await detector.detect({ image: req.image, minHeadScale: req.minHeadScale, selector: req.selector }, signal)).response,
-        imageHost(req.image),
+        urlHost(req.image),
       ),
     thumbnail: (req, signal) =>
       slots.run(
@@ -188,7 +178,7 @@ export function queuedOperations(deps: QueuedOperationsDeps): ImageOperations & 
           );
           return { data: t.data, mimeType: t.mimeType, width: t.width, height: t.height };
         },
-        imageHost(req.image),
+        urlHost(req.image),
       ),
     close: () => slots.close(),
   };
