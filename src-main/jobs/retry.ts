@@ -21,7 +21,8 @@ export function isTransient(err: unknown): boolean {
   // The image's server asked for a longer wait than intake holds an item (or kept asking after
   // intake's retries): asking again within this run would only be refused again.
   if (err.code === 'image-rate-limited') return false;
-  // A host the breaker stopped asking (jobs/host-breaker.ts) stays stopped for its cool-down.
+  // A host the breaker took for down (jobs/host-breaker.ts): asking again within this run would
+  // only be refused again.
   if (err.code === 'image-timeout') return err.details?.phase !== 'host';
   if (err.code === 'rate-limited' || err.code === 'remote-failed') return true;
   if (err.code !== 'image-fetch-failed') return false;

@@ -15,7 +15,7 @@ export interface ImageFetcher {
    * `batchId` names the batch the fetch is for (`unavailableHosts`).
    */
   fetch(url: string, signal: AbortSignal, beforeDecode?: DecodeGate, batchId?: number): Promise<FetchedImage>;
-  /** The hosts that stopped answering whose URLs of `batchId` wait for them now. */
+  /** The unavailable hosts (jobs/host-breaker.ts) whose URLs of `batchId` wait for them now. */
   unavailableHosts?(batchId: number): UnavailableHost[];
   /** Releases pooled connections. */
   close?(): Promise<void>;
