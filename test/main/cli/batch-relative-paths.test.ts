@@ -2,8 +2,8 @@
  * `picscan batch` reads a list's relative paths as a media player reads a playlist's: against the
  * list file's folder, or the working directory for stdin (`find photos -name '*.jpg' > list.txt`).
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -101,7 +101,8 @@ describe('picscan batch with relative paths in the list', () => {
     const fifo = join(pipes, 'list');
     execFileSync('mkfifo', [fifo]);
     const batch = startPicscan(['batch', fifo, '--db', db, ...fast], { env, cwd: root, timeoutMs: 60_000 });
-    createWriteStream(fifo).end('photos/a.jpg\n');
+    // A producer like `find photos > list &`: it writes the moment picscan opens the pipe, and exits.
+    execFile('sh', ['-c', 'printf "photos/a.jpg\\n" > "$1"', 'producer', fifo]);
     const r = await batch.done;
     expect(r.code, r.stderr).toBe(0);
     expect((await exported(db, 1, env)).map((i) => [i.url, i.status])).toEqual([[pathToFileURL(a).href, 'done']]);
