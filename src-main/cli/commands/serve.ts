@@ -3,7 +3,7 @@ import { startServer } from '../../app';
 import { loadConfig } from '../../config';
 import { AppError, consoleLogger } from '../../core';
 import { isLoopbackHost } from '../../http';
-import { catchStopSignal } from '../stop-signal';
+import { catchStopSignals } from '../stop-signal';
 import { loadOrCreateTls } from '../../services/api';
 
 interface ServeFlags {
@@ -29,7 +29,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   if (flags.http && !isLoopbackHost(flags.host)) {
     throw new AppError('invalid-parameter', `--http is allowed only on loopback (127.0.0.1, ::1, localhost); ${flags.host} needs HTTPS.`);
   }
-  const stop = catchStopSignal();
+  const stop = catchStopSignals();
   const config = loadConfig({ dbPath: flags.db });
   const tls = flags.http ? undefined : await loadOrCreateTls({ dataDir: config.dataDir, certPath: flags.cert, keyPath: flags.key });
   const server = await startServer(
@@ -44,7 +44,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     process.stderr.write('Image URLs on private and loopback addresses are allowed (--allow-private-networks).\n');
   const signal = await stop.received;
   process.stderr.write(`${signal}: finishing open requests…\n`);
-  // A second signal now quits at once (the listener above is gone: Node's default action).
+  // A second signal now quits at once: no `onAgain` handler, so Node's default action.
   await server.close();
 }
 
