@@ -23,7 +23,6 @@ export {
   type ResolvedAddress,
 } from './options';
 export { intakeErrorKind, type IntakeErrorKind } from './errors';
-export { fifoStream } from './fifo-stream';
 export { urlHost } from './input';
 export { blockedRangeOf, type BlockedRange } from './address-policy';
 export { CONTENT_LABELS, sniffContent, type ContentType } from './sniff';

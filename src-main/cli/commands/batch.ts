@@ -1,15 +1,9 @@
-import { constants, createReadStream } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError } from '../../core';
-import { fifoStream } from '../../intake';
 import type { Backend } from '../../app';
 import { withBackend } from '../with-backend';
-import type { ListFormat } from '../../jobs';
 import type { BatchService } from '../../services/batches.service';
 import { ANALYSIS_CONCURRENCY, detailsList, DOWNLOAD_CONCURRENCY, featuresList, MIN_HEAD_SCALE, selectorList } from '../../shared/contract';
 import { DETAILS, SELECTORS, VISUAL_FEATURES } from '../../shared/spec';
@@ -18,6 +12,7 @@ import type { ErrorCode } from '../../shared/errors';
 import { unavailableHostsText } from '../../shared/unavailable-hosts';
 import { ExitCode, signalExitCode } from '../exit-codes';
 import { interruptible } from '../interruptible';
+import { openList } from '../list-source';
 import { quitNow } from '../quit-now';
 import { contractFlag, countFlag, idArgument, minHeadScaleFlag, terminalText } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
@@ -104,44 +99,6 @@ function operationOf(o: BatchFlags): BatchOperation {
     features: o.features === undefined ? [...VISUAL_FEATURES] : contractFlag(featuresList, o.features, '--features'),
     details: o.details === undefined ? [...DETAILS] : contractFlag(detailsList, o.details, '--details'),
   };
-}
-
-/** The working directory, or `undefined` when it was removed (relative lines then stay invalid). */
-function workingDir(): string | undefined {
-  try {
-    return process.cwd();
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Opens the list. `baseDir` is where its relative paths are read from, as a media player reads a
- * playlist's: the folder of a list file (as its path names it: `find photos -name '*.jpg' > list.txt`
- * writes paths relative to the list's folder), and the working directory for stdin and pipes
- * (`find … | picscan batch -`, `<(find …)`, whose `/dev/fd/…` folder means nothing).
- */
-async function openList(
-  list: string,
-  format: string,
-): Promise<{ source: Readable; format: ListFormat; name: string; baseDir: string | undefined }> {
-  if (!['auto', 'txt', 'csv'].includes(format))
-    throw new AppError('invalid-parameter', `--format must be auto, txt or csv, not "${format}".`);
-  if (list === '-') return { source: process.stdin, format: format as ListFormat, name: 'stdin', baseDir: workingDir() };
-  try {
-    await access(list, constants.R_OK);
-  } catch {
-    throw new AppError('invalid-input', `Cannot read the list ${list}.`);
-  }
-  // A folder passes the access check and fails only at the first read.
-  const kind = await stat(list);
-  if (kind.isDirectory()) throw new AppError('invalid-input', `Cannot read the list ${list}: it is a folder.`);
-  const byExt = extname(list).toLowerCase() === '.csv' ? 'csv' : extname(list).toLowerCase() === '.txt' ? 'txt' : 'auto';
-  // A named pipe (`<(curl …)`) is read so that Ctrl-C stops the import even while it waits for input.
-  const source = kind.isFIFO() ? await fifoStream(list) : createReadStream(list);
-  const path = resolve(list);
-  const baseDir = kind.isFile() && !path.startsWith('/dev/') ? dirname(path) : workingDir();
-  return { source, format: format === 'auto' ? byExt : (format as ListFormat), name: basename(list), baseDir };
 }
 
 /** Human one-liner of a batch's progress. */

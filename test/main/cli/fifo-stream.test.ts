@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { fifoStream } from '../../../src-main/intake';
+import { fifoStream } from '../../../src-main/cli/fifo-stream';
 
 function namedPipe(): string {
   const path = join(mkdtempSync(join(tmpdir(), 'picscan-fifo-')), 'list');

@@ -1,9 +1,14 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../../src-main/store';
 import { runPicscan } from '../../helpers/cli';
+import { fixture, repoRoot } from '../../helpers/paths';
+
+const fast = ['--features', 'Color', '--details', ''];
 
 describe('picscan batch with a list that cannot be read', () => {
   it('exits 2 with a one-line message naming the line, not a stack trace, and creates no batch', async () => {
@@ -39,5 +44,51 @@ describe('picscan batch with a list that cannot be read', () => {
     expect(run.code).toBe(2);
     const listed = await runPicscan(['batches', '--json', '--db', dbPath], { env: { PICSCAN_DATA_DIR: dir } });
     expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
+
+  it('refuses a socket file given as the list in one line (exit 2), not a crash with a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-cli-list-'));
+    const dbPath = join(dir, 'picscan.db');
+    const socketPath = join(dir, 'list.sock');
+    const server = createServer().listen(socketPath);
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const run = await runPicscan(['batch', socketPath, '--db', dbPath], { env: { PICSCAN_DATA_DIR: dir } });
+      expect(run.stderr).toBe(
+        `picscan: Cannot read the list ${socketPath}: it is a socket; give the list as a file, a pipe or on standard input (-).\n`,
+      );
+      expect(run.code).toBe(2);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('picscan batch with the list on a descriptor named by path', () => {
+  it('reads /dev/stdin and /dev/fd/0 when standard input is a socket (as a parent process may give it), named "stdin"', async () => {
+    // Node's spawn gives the child a socket for its standard input: the kernel cannot open it by path.
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-cli-list-'));
+    const dbPath = join(dir, 'picscan.db');
+    const env = { PICSCAN_DATA_DIR: dir };
+    for (const [i, path] of ['/dev/stdin', '/dev/fd/0'].entries()) {
+      const run = await runPicscan(['batch', path, '--db', dbPath, ...fast], { env, input: `${fixture('cat_chelsea.jpg')}\n` });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`Batch ${i + 1} "stdin" done: 1 done, 0 failed`);
+    }
+  });
+
+  it('names a batch whose list is <(…), which arrives as /dev/fd/63, "pipe", not by the number', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'picscan-cli-list-'));
+    const dbPath = join(dir, 'picscan.db');
+    const picscan = `"${process.execPath}" bin/picscan.js batch <(printf '%s\\n' "$1") --db "$2" ${fast.map((f) => `'${f}'`).join(' ')}`;
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(
+        'bash',
+        ['-c', picscan, 'bash', fixture('cat_chelsea.jpg'), dbPath],
+        { cwd: repoRoot, env: { ...process.env, PICSCAN_DATA_DIR: dir } },
+        (err, out, errText) => (err ? reject(new Error(`${err.message}\n${errText}`)) : resolve(out)),
+      ),
+    );
+    expect(stdout).toMatch(/Batch 1 "pipe" done: 1 done, 0 failed/);
   });
 });
