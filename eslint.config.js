@@ -34,7 +34,9 @@ const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
             group: all
               .filter((l) => l !== layer && !allowed.includes(l))
               .map((l) => `**/${l}/**`)
-              .concat(all.filter((l) => l !== layer && !allowed.includes(l)).map((l) => `../${l}`)),
+              // `**/x/**` does not match a bare relative import of a layer's index (`../../jobs`), from
+              // any depth of src-main (files sit at most three folders down).
+              .concat(all.filter((l) => l !== layer && !allowed.includes(l)).flatMap((l) => [`../${l}`, `../../${l}`, `../../../${l}`])),
             message: `src-main/${layer} may import only: ${allowed.join(', ') || '(nothing outside itself)'} (STYLE.md §3.1).`,
           },
           ...(['windows', 'ipc', 'preload'].includes(layer)

@@ -5,3 +5,4 @@
 export { createBackend, regionSources, type Backend, type BackendOptions, type BatchOptions } from './backend';
 export { startServer, type RunningServer, type ServeOptions } from './serve';
 export { namedStorageFailure } from './storage-failure';
+export { startWorkerParts, verifyModels, type WorkerParts } from './worker';

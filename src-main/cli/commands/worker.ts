@@ -1,13 +1,8 @@
-import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../../config';
 import { AppError, consoleLogger } from '../../core';
-import { createIntakeFetcher } from '../../jobs';
-import { intakeOptions } from '../../intake';
-import { createBackend } from '../../app';
-import { loadManifest, verifyModelFiles } from '../../inference';
+import { startWorkerParts, verifyModels, type WorkerParts } from '../../app';
 import { checkRedis, defaultWorkerName, modelSetOf, parseRedisUrl, startWorker } from '../../services/distributed';
-import type { ImageProcessor } from '../../jobs';
 import { ExitCode } from '../exit-codes';
 import { quitNow } from '../quit-now';
 import { catchStopSignals } from '../stop-signal';
@@ -29,7 +24,7 @@ const STOP_MARGIN_MS = 3_000;
  * stalled-job check gives them to another worker. A third signal, or the timer during the halt,
  * joins the exit on its way.
  */
-function abandon(why: string, processor: ImageProcessor): Promise<never> {
+function abandon(why: string, processor: WorkerParts['processor']): Promise<never> {
   consoleLogger.warn(`Stopping without a clean close (${why}): jobs in hand go back to the queue through its stalled-job check.`);
   return quitNow(ExitCode.failed, () => processor.halt?.() ?? Promise.resolve());
 }
@@ -69,24 +64,14 @@ export function registerWorker(program: Command): void {
       const stop = catchStopSignals();
       const config = loadConfig({});
       const modelSet = modelSetOf(config.modelsDir);
-      // Every model file now, before taking any job: the engine checks each only at its first use,
-      // and a worker with a broken one would fail every job it takes.
-      await verifyModelFiles(loadManifest(join(config.modelsDir, 'manifest.json')), config.modelsDir);
+      // Every model file now, before taking any job.
+      await verifyModels(config);
       // A refused password or a missing database is fatal; a server not up yet is waited for
       // (workers run under a supervisor and may start before Redis).
       const check = await checkRedis(redis, REDIS_CHECK_MS);
       if (!check.reachable) consoleLogger.warn(`Redis at ${redis.redacted} is not reachable yet (${check.reason}); waiting for it`);
-      // The models in worker threads, as the desktop's and the CLI's batches run them.
-      const backend = createBackend(config, { logger: consoleLogger });
-      const processor = await backend.batchModels().catch(async (err: unknown) => {
-        await backend.close();
-        throw err;
-      });
-      // The worker's own network policy: a coordinator elsewhere must not make it read local
-      // files or, unless allowed, reach this machine's private network.
-      const fetcher = createIntakeFetcher(intakeOptions('api', { blockPrivateNetworks: !o.allowPrivateNetworks }), {
-        logger: consoleLogger,
-      });
+      const parts = await startWorkerParts(config, { allowPrivateNetworks: o.allowPrivateNetworks === true, logger: consoleLogger });
+      const { processor, fetcher } = parts;
       let givingUp: Promise<never> | undefined;
       const giveUp = (why: string): Promise<never> => (givingUp ??= abandon(why, processor));
       // A second signal, however soon after the first: stop now. A third one during the halt joins it.
@@ -108,8 +93,7 @@ export function registerWorker(program: Command): void {
       // Whatever state Redis is in, the process ends shortly after the grace time.
       setTimeout(() => void giveUp('did not stop in time'), graceMs + STOP_MARGIN_MS).unref();
       if (!(await host.close(graceMs))) await giveUp('Redis did not answer');
-      await fetcher.close?.();
-      await backend.close();
+      await parts.close();
       consoleLogger.info(`worker ${host.name} stopped after ${host.processed()} images`);
     });
 }
