@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../core';
 import { fifoStream } from './fifo-stream';
 import type { ListFormat } from '../shared/list-layout';
+import { isStdinPath } from '../shared/stdin';
 
 /** The list `picscan batch` reads, and how its lines are read. */
 export interface ListSource {
@@ -21,7 +22,7 @@ export interface ListSource {
 const OWN_DESCRIPTOR = /^\/(?:dev\/fd|proc\/self\/fd)\/(\d+)$/;
 
 function ownDescriptor(path: string): number | undefined {
-  if (path === '/dev/stdin') return 0;
+  if (isStdinPath(path)) return 0;
   const match = OWN_DESCRIPTOR.exec(path);
   return match ? Number(match[1]) : undefined;
 }

@@ -1,14 +1,14 @@
 import { open } from 'node:fs/promises';
 import { isatty } from 'node:tty';
 import { AppError, throwIfAborted } from '../core';
-import { STDIN_PATH } from '../shared/stdin';
+import { isStdinPath } from '../shared/stdin';
 import { formatBytes } from './describe';
 
 /** Reads a local image file (desktop/CLI only), refusing it before reading when it exceeds `maxBytes`. */
 export async function readLocalFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
   throwIfAborted(signal);
   // A terminal is no image: it is opened like any path below and refused as "not a file".
-  if (path === STDIN_PATH && !isatty(0)) return readPipe(process.stdin, path, maxBytes, signal);
+  if (isStdinPath(path) && !isatty(0)) return readPipe(process.stdin, path, maxBytes, signal);
   let handle;
   try {
     handle = await open(path, 'r');

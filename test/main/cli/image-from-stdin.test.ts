@@ -37,6 +37,15 @@ describe('an image piped into picscan', () => {
     expect(body.images[0]!.file).toBe('stdin');
   });
 
+  it('reads standard input named by path (/dev/fd/0, /proc/self/fd/0) when it is a socket, as a parent process may give it', async () => {
+    // Node's spawn gives the child a socket: opening it by path fails (ENXIO).
+    for (const path of ['/dev/fd/0', '/proc/self/fd/0']) {
+      const r = await runPicscan(['analyze', path, '--features', 'Color'], { env, input: readFileSync(fixture('cat_chelsea.jpg')) });
+      expect(r.stderr, path).toBe('');
+      expect((JSON.parse(r.stdout) as { data: { metadata: { width: number } } }).data.metadata.width).toBe(451);
+    }
+  });
+
   it('reads a named pipe as the image file', async () => {
     const fifo = join(dir, 'photo.pipe');
     execFileSync('mkfifo', [fifo]);
