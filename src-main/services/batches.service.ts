@@ -45,6 +45,7 @@ import type {
   ResultFilter,
   ResultItem,
   ResultQuery,
+  UnavailableHost,
   WorkerStatus,
 } from '../shared/batch';
 import { importList } from './batches-import';
@@ -89,6 +90,8 @@ interface Runner {
   workers?(): WorkerStatus[];
   /** Distributed runs: what is wrong with Redis right now, if anything. */
   redisTrouble?(): string | undefined;
+  /** Distributed runs: the unavailable image hosts the workers wait for. */
+  unavailableHosts?(): UnavailableHost[];
 }
 
 /** Events of a BatchService. */
@@ -646,7 +649,8 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     const p = run.tracker.snapshot();
     const workers = run.runner.workers?.();
     const redisTrouble = run.runner.redisTrouble?.();
-    const unavailableHosts = this.fetcher.unavailableHosts?.(p.batchId);
+    // A distributed batch's downloads run on the workers; a local one's through this fetcher.
+    const unavailableHosts = run.runner.unavailableHosts ? run.runner.unavailableHosts() : this.fetcher.unavailableHosts?.(p.batchId);
     return {
       ...p,
       ...(workers ? { workers } : {}),

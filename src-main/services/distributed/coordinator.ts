@@ -2,7 +2,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppError, sleep, type Logger } from '../../core';
 import type { ItemTransition, RunOutcome } from '../../jobs';
-import type { BatchOperation, WorkerStatus } from '../../shared/batch';
+import type { BatchOperation, UnavailableHost, WorkerStatus } from '../../shared/batch';
 import { isBusyError, isStorageError, type Db, type ItemsRepo, type ResultsRepo } from '../../store';
 import { checkRedis, connectionOptions } from './connection';
 import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultJobId, resultsQueueName } from './keys';
@@ -96,6 +96,11 @@ export class DistributedRunner {
   /** Workers serving this batch, for the progress line. */
   workers(): WorkerStatus[] {
     return this.roster.list();
+  }
+
+  /** The unavailable image hosts the workers' fetches of this batch wait for, for the progress line. */
+  unavailableHosts(): UnavailableHost[] {
+    return this.roster.unavailableHosts(this.s.queueKey);
   }
 
   /** What is wrong with Redis right now (unreachable, refusing writes), for the progress line. */

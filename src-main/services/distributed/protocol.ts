@@ -11,7 +11,7 @@
  * twice is stored once.
  */
 import type { ErrorCode } from '../../shared/errors';
-import type { BatchOperation } from '../../shared/batch';
+import type { BatchOperation, UnavailableHost } from '../../shared/batch';
 import type { ProcessedImage } from '../../jobs';
 
 /** An item to analyse. */
@@ -59,6 +59,11 @@ export interface WorkerBeat {
   processed: number;
   /** Over the last minute. */
   imagesPerSecond: number;
+  /**
+   * Per batch (queue key): the unavailable image hosts this worker's fetches of it wait for
+   * (jobs/host-breaker.ts); batches with none are left out. Absent from older workers.
+   */
+  unavailableHosts?: Record<string, UnavailableHost[]>;
   /** Epoch ms. */
   at: number;
 }

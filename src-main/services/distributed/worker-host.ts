@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppError, isCancellation, sleep, type Logger } from '../../core';
+import type { UnavailableHost } from '../../shared/batch';
 import {
   DEFAULT_RETRY,
   isTransient,
@@ -88,6 +89,22 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
     }
     return q;
   };
+  // The fetcher's host breaker counts a batch's waiting URLs under a number: one per queue key.
+  const batchNumbers = new Map<string, number>();
+  const batchNumberOf = (queueKey: string): number => {
+    let n = batchNumbers.get(queueKey);
+    if (n === undefined) batchNumbers.set(queueKey, (n = batchNumbers.size + 1));
+    return n;
+  };
+  /** Per batch, the unavailable hosts its fetches here wait for (for the heartbeat). */
+  const unavailableHosts = (): Record<string, UnavailableHost[]> | undefined => {
+    const out: Record<string, UnavailableHost[]> = {};
+    for (const [queueKey, n] of batchNumbers) {
+      const hosts = o.fetcher.unavailableHosts?.(n) ?? [];
+      if (hosts.length) out[queueKey] = hosts;
+    }
+    return Object.keys(out).length ? out : undefined;
+  };
   const post = async (queueKey: string, r: ResultJob): Promise<void> => {
     // Retried by BullMQ if the coordinator's write fails (a busy database); stored once.
     await resultsOf(queueKey).add('result', r, { jobId: resultJobId(r.itemId), attempts: 5, backoff: { type: 'exponential', delay: 500 } });
@@ -122,7 +139,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
     try {
       let image: FetchedImage;
       try {
-        image = await withRetries(() => o.fetcher.fetch(url, ctl.signal), ctl.signal);
+        image = await withRetries(() => o.fetcher.fetch(url, ctl.signal, undefined, batchNumberOf(queueKey)), ctl.signal);
       } catch (err) {
         if (ctl.signal.aborted && isCancellation(err)) throw err; // shutting down: the job goes back
         return await post(queueKey, { ...base, fetchMs: Date.now() - started, ...failure(err) });
@@ -199,6 +216,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
       concurrency: o.concurrency,
       processed,
       imagesPerSecond: rate(),
+      unavailableHosts: unavailableHosts(),
       at: Date.now(),
     };
     await redis.hset(keys.workers, o.name, JSON.stringify(b));

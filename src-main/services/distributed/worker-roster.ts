@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { WorkerStatus } from '../../shared/batch';
+import type { UnavailableHost, WorkerStatus } from '../../shared/batch';
 import { keys } from './keys';
 import type { WorkerBeat } from './protocol';
 
@@ -68,6 +68,28 @@ export class WorkerRoster {
       });
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * The unavailable image hosts that connected workers' fetches of batch `queueKey` wait for, one
+   * entry per host: the waiting URLs of all workers added up, the longest outage and its reason.
+   */
+  unavailableHosts(queueKey: string): UnavailableHost[] {
+    const now = this.now();
+    const byHost = new Map<string, UnavailableHost>();
+    for (const { seenMs, beat } of this.lastBeat.values()) {
+      if (now - seenMs > WORKER_GONE_MS) continue;
+      for (const h of beat.unavailableHosts?.[queueKey] ?? []) {
+        const seen = byHost.get(h.host);
+        if (!seen) byHost.set(h.host, { ...h });
+        else {
+          seen.waiting += h.waiting;
+          if (h.unavailableSeconds > seen.unavailableSeconds)
+            Object.assign(seen, { unavailableSeconds: h.unavailableSeconds, reason: h.reason });
+        }
+      }
+    }
+    return [...byHost.values()].sort((a, b) => a.host.localeCompare(b.host));
   }
 
   /** Workers whose heartbeat is current. */
