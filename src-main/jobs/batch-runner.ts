@@ -5,7 +5,8 @@ import type { BatchOperation } from '../shared/batch';
 import { isBusyError, isStorageError, type ItemsRepo, type ResultsRepo, type WorkItem } from '../store';
 import type { ItemTransition } from './progress';
 import { haltsRun, isTransient, retryDelayMs, type RetryPolicy } from './retry';
-import type { FetchedImage, ImageFetcher, ImageProcessor } from './types';
+import type { FetchedImage, FetchOptions, ImageFetcher, ImageProcessor } from './types';
+import { DownloadStage } from './download-stage';
 import { storedResult } from './stored-result';
 import { PixelBudget } from './pixel-budget';
 
@@ -53,7 +54,9 @@ const BUSY_RETRY_DELAY_MS = 250;
 /**
  * Runs the queued items of one batch through two p-queues: downloads (I/O bound, default 16)
  * and analyses (CPU bound, default = cores). The feeder waits while either stage is full, so at
- * most ~2×download + 3×analysis images are held in memory. Every status change is persisted
+ * most ~2×download + 3×analysis images are held in memory; items waiting for an unavailable image
+ * host hold neither a download slot nor a place in that bound (download-stage.ts), so the other
+ * hosts' images go on. Every status change is persisted
  * before it is reported; a result and `done` are written in one transaction.
  */
 export class BatchRunner {
@@ -102,6 +105,10 @@ export class BatchRunner {
     const { signal } = this.controller;
     const downloads = new PQueue({ concurrency: this.s.downloadConcurrency });
     const analyses = new PQueue({ concurrency: this.s.analysisConcurrency });
+    const stage = new DownloadStage();
+    // Downloads run in `downloads`' slots; the rest of an item's fetch (its turn to be fetched
+    // from an unavailable host, retry back-offs) waits outside them.
+    const slot = <T>(download: () => Promise<T>): Promise<T> => downloads.add(download);
     let cursor = 0;
     feed: while (!signal.aborted) {
       let chunk: WorkItem[];
@@ -114,20 +121,25 @@ export class BatchRunner {
       }
       if (chunk.length === 0) break;
       for (const item of chunk) {
-        // Backpressure: bounded waiting downloads, bounded fetched images awaiting analysis.
-        await downloads.onSizeLessThan(this.s.downloadConcurrency);
+        // Backpressure: bounded items being fetched (those waiting for their host counted
+        // apart, up to a larger bound), bounded fetched images awaiting analysis.
+        try {
+          await stage.roomFor(this.s.downloadConcurrency * 2, signal);
+        } catch {
+          break feed;
+        }
         await analyses.onSizeLessThan(this.s.analysisConcurrency * 2);
         if (signal.aborted) break feed;
         cursor = item.id;
-        void downloads.add(() => this.handle(item, analyses)).catch((err: unknown) => this.crashed(item, err));
+        stage.track(this.handle(item, analyses, slot, stage).catch((err: unknown) => this.crashed(item, err)));
       }
     }
-    await downloads.onIdle();
+    await stage.settled();
     await analyses.onIdle();
     return signal.aborted ? 'stopped' : 'finished';
   }
 
-  private async handle(item: WorkItem, analyses: PQueue): Promise<void> {
+  private async handle(item: WorkItem, analyses: PQueue, slot: FetchOptions['slot'], stage: DownloadStage): Promise<void> {
     const { items } = this.deps;
     if (this.stopping || !(await this.persist(() => items.markFetching(item.id)))) return;
     this.s.onTransition('claimed', { itemId: item.id });
@@ -147,7 +159,12 @@ export class BatchRunner {
     let handedOver = false;
     try {
       const image = await this.withRetries(item, () =>
-        this.deps.fetcher.fetch(item.url, this.controller.signal, beforeDecode, this.s.batchId),
+        this.deps.fetcher.fetch(item.url, this.controller.signal, {
+          beforeDecode,
+          batchId: this.s.batchId,
+          slot,
+          onHostWait: (waiting) => stage.hostWait(waiting),
+        }),
       );
       if (!image) return;
       const { sha256 } = image;

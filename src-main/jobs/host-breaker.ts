@@ -91,8 +91,9 @@ export class HostBreaker {
    * when it is this request's turn to ask whether the host is back (then with `probe: true`) or
    * the host answered another. Throws the refusal once the host is given up for down, and
    * `cancelled` when `signal` aborts while waiting. Pass `probe` on to `record` or `release`.
+   * `onWait` hears when the URL starts (true) and stops (false) waiting.
    */
-  async admit(url: string, signal: AbortSignal, batchId?: number): Promise<{ probe: boolean }> {
+  async admit(url: string, signal: AbortSignal, batchId?: number, onWait?: (waiting: boolean) => void): Promise<{ probe: boolean }> {
     const host = urlHost(url);
     if (host === undefined) return { probe: false };
     // The turn to ask goes to the URL that has waited longest, so a URL whose request failed
@@ -104,6 +105,7 @@ export class HostBreaker {
         const state = this.hosts.get(host);
         if (state?.nextProbeAt === undefined) return { probe: false };
         if (queuedIn !== state) {
+          if (queuedIn === undefined) onWait?.(true);
           state.waiting.push(ticket);
           queuedIn = state;
         }
@@ -124,6 +126,7 @@ export class HostBreaker {
     } finally {
       const at = queuedIn?.waiting.indexOf(ticket) ?? -1;
       if (at >= 0) queuedIn!.waiting.splice(at, 1);
+      if (queuedIn !== undefined) onWait?.(false);
     }
   }
 
@@ -163,6 +166,11 @@ export class HostBreaker {
       state.nextProbeAt = t + this.rule.coolDownMs;
     }
     this.hosts.set(host, state);
+  }
+
+  /** True while `url`'s host is unavailable: its URLs wait (or fail, once it is given up). */
+  unavailable(url: string): boolean {
+    return this.hosts.get(urlHost(url) ?? '')?.nextProbeAt !== undefined;
   }
 
   /** The unavailable hosts that URLs of `batchId` wait for now. */

@@ -1,5 +1,5 @@
 /** Batch jobs: the injected fetch/process steps, list import and the two-stage pipeline. */
-export type { FetchedImage, ImageFetcher, ImageProcessor, ProcessedImage } from './types';
+export type { FetchedImage, FetchOptions, ImageFetcher, ImageProcessor, ProcessedImage } from './types';
 export { readUrlList, checkListUrl, type ListEntry, type ListFormat } from './url-list';
 export { BatchRunner, type InflightAnalyses, type RunnerDeps, type RunSettings, type RunOutcome } from './batch-runner';
 export { ProgressTracker, type ItemTransition } from './progress';

@@ -1,7 +1,7 @@
 import type { Logger } from '../core';
 import { createImageLoader, type IntakeOptions } from '../intake';
 import { HostBreaker, type HostBreakerRule } from './host-breaker';
-import type { ImageFetcher } from './types';
+import type { FetchedImage, ImageFetcher } from './types';
 
 /**
  * The production fetcher: image intake with one pooled, policy-guarded agent for the whole batch,
@@ -12,17 +12,24 @@ export function createIntakeFetcher(opts: IntakeOptions, breaker: { rule?: HostB
   const loader = createImageLoader(opts);
   const hosts = new HostBreaker(breaker.rule, undefined, breaker.logger);
   return {
-    async fetch(url, signal, beforeDecode, batchId) {
-      const { probe } = await hosts.admit(url, signal, batchId);
-      try {
-        const image = await loader.load(url, signal, { beforeDecode });
-        hosts.record(url, probe);
-        return image;
-      } catch (err) {
-        // A run that stops aborts its fetches: that says nothing about the host.
-        if (signal.aborted) hosts.release(url, probe);
-        else hosts.record(url, probe, err);
-        throw err;
+    async fetch(url, signal, { beforeDecode, batchId, slot, onHostWait } = {}) {
+      for (;;) {
+        const { probe } = await hosts.admit(url, signal, batchId, onHostWait);
+        try {
+          // A host that became unavailable while this URL waited for a download slot is not
+          // asked again (only the probe asks): the slot goes to another URL, this one waits.
+          const download = async (): Promise<FetchedImage | undefined> =>
+            probe || !hosts.unavailable(url) ? await loader.load(url, signal, { beforeDecode }) : undefined;
+          const image = await (slot ? slot(download) : download());
+          if (image === undefined) continue;
+          hosts.record(url, probe);
+          return image;
+        } catch (err) {
+          // A run that stops aborts its fetches: that says nothing about the host.
+          if (signal.aborted) hosts.release(url, probe);
+          else hosts.record(url, probe, err);
+          throw err;
+        }
       }
     },
     unavailableHosts: (batchId) => hosts.unavailableHosts(batchId),

@@ -5,16 +5,28 @@ import type { AnalyzeData, DetectResponse } from '../shared/spec';
 /** An image after intake: fetched, checked, decoded, hashed, with a thumbnail. */
 export type FetchedImage = LoadedImage;
 
+/** How one fetch of a batch runs. */
+export interface FetchOptions {
+  /** Awaited with the image's pixel count before its pixels are decoded. */
+  beforeDecode?: DecodeGate;
+  /** The batch the fetch is for (`unavailableHosts`). */
+  batchId?: number;
+  /**
+   * Runs the download in one of the caller's download slots, once the URL's host admits it: a URL
+   * that waits for an unavailable host (jobs/host-breaker.ts) holds no slot meanwhile. Without
+   * it, the download runs in the caller's own turn.
+   */
+  slot?: <T>(download: () => Promise<T>) => Promise<T>;
+  /** Told when the fetch starts (true) and stops (false) waiting for an unavailable host. */
+  onHostWait?: (waiting: boolean) => void;
+}
+
 /**
  * Gets one image of a batch: url (http(s) or file:) → a loaded image. Throws an AppError with an
  * intake code (`image-fetch-failed`, `image-timeout`, `invalid-image-format`…) or `cancelled`.
  */
 export interface ImageFetcher {
-  /**
-   * `beforeDecode` is awaited with the image's pixel count before its pixels are decoded;
-   * `batchId` names the batch the fetch is for (`unavailableHosts`).
-   */
-  fetch(url: string, signal: AbortSignal, beforeDecode?: DecodeGate, batchId?: number): Promise<FetchedImage>;
+  fetch(url: string, signal: AbortSignal, options?: FetchOptions): Promise<FetchedImage>;
   /** The unavailable hosts (jobs/host-breaker.ts) whose URLs of `batchId` wait for them now. */
   unavailableHosts?(batchId: number): UnavailableHost[];
   /** Releases pooled connections. */

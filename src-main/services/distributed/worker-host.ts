@@ -139,7 +139,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
     try {
       let image: FetchedImage;
       try {
-        image = await withRetries(() => o.fetcher.fetch(url, ctl.signal, undefined, batchNumberOf(queueKey)), ctl.signal);
+        image = await withRetries(() => o.fetcher.fetch(url, ctl.signal, { batchId: batchNumberOf(queueKey) }), ctl.signal);
       } catch (err) {
         if (ctl.signal.aborted && isCancellation(err)) throw err; // shutting down: the job goes back
         return await post(queueKey, { ...base, fetchMs: Date.now() - started, ...failure(err) });

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, silentLogger } from '../../../src-main/core';
+import { AppError, silentLogger, sleep } from '../../../src-main/core';
 import { createIntakeFetcher, HostBreaker, isTransient, type HostBreakerRule } from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
 import { progressLine } from '../../../src-main/cli/commands/batch';
@@ -246,6 +246,34 @@ describe('a batch with a host that does not answer', () => {
       /^127\.0\.0\.1:\d+ unavailable for \d+ s \(no answer in time\); \d+ images? waits? for it$/,
     );
     expect(service.progress(batch.id).unavailableHosts).toBeUndefined();
+  });
+  it('fetches the other hosts’ images while one host’s URLs wait for it (waiting URLs hold no download slot)', async () => {
+    const db = createTestDb();
+    // A cool-down long enough that no URL spends its attempts asking before the host is back.
+    const service = makeService(
+      db,
+      fakeProcessor(),
+      {},
+      { fetcher: fetcherWith({ ...TEST_RULE, coolDownMs: 2_000, giveUpAfterMs: 20_000 }) },
+    );
+    flakyDown = true;
+    // The unavailable host's URLs come first and outnumber the download slots four times.
+    const urls = [...Array.from({ length: URLS }, (_, i) => flaky.url(`/p/${i}.jpg`)), ...[0, 1, 2, 3].map((i) => good.url(`/p/${i}.jpg`))];
+    const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 3 }));
+    const run = service.start(batch.id);
+    try {
+      const deadline = Date.now() + 6_000;
+      while (service.progress(batch.id).counts.done < 4 && Date.now() < deadline) await sleep(50);
+      const progress = service.progress(batch.id);
+      // Before: the waiting URLs held all three slots, and the other host's images waited for the outage's end.
+      expect(progress.counts).toMatchObject({ done: 4, failed: 0 });
+      expect(progress.unavailableHosts?.[0]).toMatchObject({ host: new URL(flaky.url('/')).host, reason: 'no answer in time' });
+      expect(progress.unavailableHosts![0]!.waiting).toBeGreaterThan(3);
+    } finally {
+      flakyDown = false;
+    }
+    const summary = await run;
+    expect(summary.counts).toMatchObject({ done: URLS + 4, failed: 0 });
   });
 });
 

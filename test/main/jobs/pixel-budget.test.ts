@@ -39,8 +39,8 @@ async function run(list: string[], pixelBudget: number | undefined) {
   let peak = 0;
   const intake = createIntakeFetcher(intakeOptions('desktop', { retryBaseDelayMs: 5, maxRetryDelayMs: 50 }));
   const fetcher: ImageFetcher = {
-    async fetch(url, signal, beforeDecode) {
-      const image = await intake.fetch(url, signal, beforeDecode);
+    async fetch(url, signal, options) {
+      const image = await intake.fetch(url, signal, options);
       alive += image.image.width * image.image.height;
       peak = Math.max(peak, alive);
       return image;
