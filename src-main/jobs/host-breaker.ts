@@ -34,6 +34,9 @@ export interface HostBreakerRule {
   pollMs: number;
 }
 
+/** Hosts with a streak of failures kept before old streaks are swept (host-breaker's memory: ≈ 200 bytes each). */
+export const TRACKED_HOSTS = 1_000;
+
 /** HTTP statuses that say the whole host is unavailable, not one image: bad gateway, unavailable, gateway timeout. */
 const HOST_DOWN_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
@@ -75,6 +78,7 @@ interface HostState {
 /** Per-host count of requests that found the host unavailable; holds or refuses its URLs. */
 export class HostBreaker {
   private readonly hosts = new Map<string, HostState>();
+  private sweepAbove = TRACKED_HOSTS;
 
   /**
    * `logger` hears when a host becomes unavailable, is taken for down and answers again: for a
@@ -166,6 +170,23 @@ export class HostBreaker {
       state.nextProbeAt = t + this.rule.coolDownMs;
     }
     this.hosts.set(host, state);
+    if (this.hosts.size > this.sweepAbove) this.forgetOldStreaks(t);
+  }
+
+  /**
+   * A long list of many hosts leaves one entry per host that failed once or twice; streaks older
+   * than `giveUpAfterMs` would start over anyway (`record`), so they are dropped once the table
+   * grows past `TRACKED_HOSTS`, and the next sweep waits until it has doubled.
+   */
+  private forgetOldStreaks(t: number): void {
+    for (const [host, state] of this.hosts)
+      if (state.nextProbeAt === undefined && t - state.since > this.rule.giveUpAfterMs) this.hosts.delete(host);
+    this.sweepAbove = Math.max(TRACKED_HOSTS, 2 * this.hosts.size);
+  }
+
+  /** Hosts with a failure streak or an outage now (for tests and logs). */
+  get trackedHosts(): number {
+    return this.hosts.size;
   }
 
   /** True while `url`'s host is unavailable: its URLs wait (or fail, once it is given up). */

@@ -7,4 +7,4 @@ export { DEFAULT_RETRY, isTransient, retryDelayMs, type RetryPolicy } from './re
 export { operationKey } from './op-key';
 export { storedResult } from './stored-result';
 export { createIntakeFetcher } from './intake-fetcher';
-export { HOST_BREAKER, HostBreaker, isHostRefusal, type HostBreakerRule } from './host-breaker';
+export { HOST_BREAKER, HostBreaker, isHostRefusal, TRACKED_HOSTS, type HostBreakerRule } from './host-breaker';

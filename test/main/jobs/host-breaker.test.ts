@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, silentLogger, sleep } from '../../../src-main/core';
-import { createIntakeFetcher, HostBreaker, isTransient, type HostBreakerRule } from '../../../src-main/jobs';
+import { createIntakeFetcher, HostBreaker, isTransient, TRACKED_HOSTS, type HostBreakerRule } from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
 import { progressLine } from '../../../src-main/cli/commands/batch';
 import { unavailableHostsText, type BatchProgress } from '../../../src-main/shared';
@@ -108,6 +108,22 @@ describe('HostBreaker', () => {
     breaker.record(url, false, unanswered());
     breaker.record(url, false, unanswered());
     expect(await settled(breaker.admit(url, new AbortController().signal))).toBe('pending');
+  });
+
+  it('forgets streaks older than the give-up time once many hosts failed, keeping unavailable hosts', async () => {
+    let now = 0;
+    const breaker = new HostBreaker(RULE, () => now);
+    const down = 'http://down.example/a.jpg';
+    for (let i = 0; i < 3; i++) breaker.record(down, false, unanswered());
+    // A long list of many hosts, each timing out once.
+    for (let i = 0; i < TRACKED_HOSTS; i++) breaker.record(`http://h${i}.example/a.jpg`, false, unanswered());
+    expect(breaker.trackedHosts).toBe(TRACKED_HOSTS + 1); // all recent: nothing to forget
+    now = RULE.giveUpAfterMs + 1;
+    // The next sweep comes once the table has doubled; it drops the old streaks only.
+    for (let i = 0; i < TRACKED_HOSTS + 2; i++) breaker.record(`http://late${i}.example/a.jpg`, false, unanswered());
+    expect(breaker.trackedHosts).toBe(TRACKED_HOSTS + 3);
+    expect(breaker.unavailable(down)).toBe(true);
+    expect(breaker.unavailable('http://h1.example/a.jpg')).toBe(false);
   });
 
   it('counts no slow transfer after an answer, resets on any answer, and stops waiting when the run stops', async () => {
