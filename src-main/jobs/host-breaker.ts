@@ -34,6 +34,9 @@ export interface HostBreakerRule {
   pollMs: number;
 }
 
+/** A URL put aside while a request asks whether its host is back looks again after this long, ms. */
+export const HELD_RECHECK_MS = 5_000;
+
 /** Hosts with a streak of failures kept before old streaks are swept (host-breaker's memory: ≈ 200 bytes each). */
 export const TRACKED_HOSTS = 1_000;
 
@@ -73,6 +76,8 @@ interface HostState {
   givenUp?: boolean;
   /** URLs waiting for the host, oldest first (each with its batch): the turn to ask goes in this order. */
   waiting: Array<{ batchId?: number }>;
+  /** URLs put aside by their caller meanwhile (`holdFor`), by URL: their batch and when they look again. */
+  held: Map<string, { batchId?: number; until: number }>;
 }
 
 /** Per-host count of requests that found the host unavailable; holds or refuses its URLs. */
@@ -150,7 +155,7 @@ export class HostBreaker {
       return;
     }
     const t = this.now();
-    const state = this.hosts.get(host) ?? { failures: 0, reason, since: t, probing: false, waiting: [] };
+    const state: HostState = this.hosts.get(host) ?? { failures: 0, reason, since: t, probing: false, waiting: [], held: new Map() };
     // Failures far apart (a sparse host of a long list) are no outage: an old streak starts over.
     if (state.nextProbeAt === undefined && t - state.since > this.rule.giveUpAfterMs) {
       state.failures = 0;
@@ -194,12 +199,41 @@ export class HostBreaker {
     return this.hosts.get(urlHost(url) ?? '')?.nextProbeAt !== undefined;
   }
 
+  /**
+   * For a caller that can put a URL aside instead of waiting with it (a distributed worker delays
+   * its job in Redis, so the job holds none of the worker's places): how long `url` should stay
+   * away, ms, or 0 when it may be fetched now (its host answers, is given up, so `admit` refuses
+   * at once, or the turn to ask is free). Until it comes back, the URL counts among its host's
+   * waiting ones.
+   */
+  holdFor(url: string, batchId?: number): number {
+    const host = urlHost(url);
+    const state = host === undefined ? undefined : this.hosts.get(host);
+    if (state?.nextProbeAt === undefined) return 0;
+    const t = this.now();
+    const askable = !state.probing && t >= state.nextProbeAt && state.waiting.length === 0;
+    if (askable || t - state.since >= this.rule.giveUpAfterMs) {
+      state.held.delete(url);
+      return 0;
+    }
+    // Back when the next request may ask; while one asks (or waits to), soon after.
+    const untilAsk = state.nextProbeAt - t;
+    const ms = untilAsk > 0 ? untilAsk : HELD_RECHECK_MS;
+    state.held.set(url, { batchId, until: t + ms });
+    return ms;
+  }
+
   /** The unavailable hosts that URLs of `batchId` wait for now. */
   unavailableHosts(batchId: number): UnavailableHost[] {
     const t = this.now();
     const out: UnavailableHost[] = [];
     for (const [host, state] of this.hosts) {
-      const waiting = state.waiting.filter((w) => w.batchId === batchId).length;
+      let held = 0;
+      // A held URL that has not come back within a cool-down went to another worker, or is done.
+      for (const [url, h] of state.held)
+        if (h.until + this.rule.coolDownMs < t) state.held.delete(url);
+        else if (h.batchId === batchId) held++;
+      const waiting = state.waiting.filter((w) => w.batchId === batchId).length + held;
       if (state.nextProbeAt !== undefined && waiting > 0)
         out.push({ host, reason: state.reason, unavailableSeconds: Math.floor((t - state.since) / 1000), waiting });
     }

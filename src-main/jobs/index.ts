@@ -7,4 +7,5 @@ export { DEFAULT_RETRY, isTransient, retryDelayMs, type RetryPolicy } from './re
 export { operationKey } from './op-key';
 export { storedResult } from './stored-result';
 export { createIntakeFetcher } from './intake-fetcher';
-export { HOST_BREAKER, HostBreaker, isHostRefusal, TRACKED_HOSTS, type HostBreakerRule } from './host-breaker';
+export { MAX_WAITING_FOR_HOSTS } from './download-stage';
+export { HELD_RECHECK_MS, HOST_BREAKER, HostBreaker, isHostRefusal, TRACKED_HOSTS, type HostBreakerRule } from './host-breaker';

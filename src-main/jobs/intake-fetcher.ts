@@ -32,6 +32,7 @@ export function createIntakeFetcher(opts: IntakeOptions, breaker: { rule?: HostB
         }
       }
     },
+    holdFor: (url, batchId) => hosts.holdFor(url, batchId),
     unavailableHosts: (batchId) => hosts.unavailableHosts(batchId),
     close: () => loader.close(),
   };

@@ -27,6 +27,11 @@ export interface FetchOptions {
  */
 export interface ImageFetcher {
   fetch(url: string, signal: AbortSignal, options?: FetchOptions): Promise<FetchedImage>;
+  /**
+   * For a caller that can put `url` aside rather than wait with it: ms it should stay away
+   * because its host is unavailable, or 0 to fetch it now (jobs/host-breaker.ts `holdFor`).
+   */
+  holdFor?(url: string, batchId?: number): number;
   /** The unavailable hosts (jobs/host-breaker.ts) whose URLs of `batchId` wait for them now. */
   unavailableHosts?(batchId: number): UnavailableHost[];
   /** Releases pooled connections. */

@@ -21,9 +21,14 @@ export function distributedBackend(redisUrl: string): Backend {
 /** What the batch service needs to run distributed batches from this command. */
 export function distributedDeps(o: RedisFlag, config: AppConfig, env: NodeJS.ProcessEnv = process.env): BatchServiceDeps['distributed'] {
   const modelSet = modelSetOf(config.modelsDir);
-  // Test and tuning knobs (ms): how often lost jobs are looked for, how long a pause waits.
-  const ms = (name: string): number | undefined => (env[name] === undefined ? undefined : Number(env[name]));
-  const tuning = { reconcileMs: ms('PICSCAN_DIST_RECONCILE_MS'), drainMs: ms('PICSCAN_DIST_DRAIN_MS') };
+  // Test and tuning knobs: how often lost jobs are looked for and how long a pause waits (ms),
+  // how many items may be in Redis at once.
+  const num = (name: string): number | undefined => (env[name] === undefined ? undefined : Number(env[name]));
+  const tuning = {
+    reconcileMs: num('PICSCAN_DIST_RECONCILE_MS'),
+    drainMs: num('PICSCAN_DIST_DRAIN_MS'),
+    maxBacklog: num('PICSCAN_DIST_BACKLOG'),
+  };
   return {
     modelSet,
     redisUrl: givenRedisUrl(o, env),

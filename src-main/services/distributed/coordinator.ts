@@ -1,7 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppError, sleep, type Logger } from '../../core';
-import type { ItemTransition, RunOutcome } from '../../jobs';
+import { MAX_WAITING_FOR_HOSTS, type ItemTransition, type RunOutcome } from '../../jobs';
 import type { BatchOperation, UnavailableHost, WorkerStatus } from '../../shared/batch';
 import { isBusyError, isStorageError, type Db, type ItemsRepo, type ResultsRepo } from '../../store';
 import { checkRedis, connectionOptions } from './connection';
@@ -262,7 +262,7 @@ export class DistributedRunner {
         pending = [];
       };
       for (const item of chunk) {
-        while (!this.stopping && this.outstanding.size >= this.t.maxBacklog) {
+        while (!this.stopping && this.outstanding.size >= this.t.maxBacklog + this.waitingForHosts()) {
           await flush();
           await this.nap();
         }
@@ -276,6 +276,15 @@ export class DistributedRunner {
       }
       await flush();
     }
+  }
+
+  /**
+   * Jobs the workers report waiting for unavailable image hosts (bounded): they hold no worker,
+   * so the backlog grows by them and the other hosts' images keep coming.
+   */
+  private waitingForHosts(): number {
+    const waiting = this.roster.unavailableHosts(this.s.queueKey).reduce((n, h) => n + h.waiting, 0);
+    return Math.min(MAX_WAITING_FOR_HOSTS, waiting);
   }
 
   private async addJobs(analyze: Queue<AnalyzeJob>, items: Array<{ id: number; url: string }>): Promise<void> {

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppError, isCancellation, sleep, type Logger } from '../../core';
 import type { UnavailableHost } from '../../shared/batch';
@@ -57,6 +57,13 @@ const FORCED_CLOSE_MS = 1_000;
 
 /** Failure codes that come from this worker's models rather than from the image. */
 const MODEL_ERRORS: ReadonlySet<string> = new Set(['model-missing', 'model-failed']);
+
+/** A job put aside for `ms` because its image host is unavailable (jobs/host-breaker.ts `holdFor`). */
+class HeldForHost extends Error {
+  constructor(readonly ms: number) {
+    super(`held ${ms} ms for its image host`);
+  }
+}
 
 /** Default worker name: host and process id, unique on a network of machines. */
 export const defaultWorkerName = (): string => `${hostname()}:${process.pid}`;
@@ -121,7 +128,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
     }
   }
 
-  async function handle(job: Job<AnalyzeJob>): Promise<void> {
+  async function handle(job: Job<AnalyzeJob>, token?: string): Promise<void> {
     const { queueKey, itemId, url, operation } = job.data;
     const base = { itemId, worker: o.name };
     if (job.data.modelSet !== o.modelSet) {
@@ -139,8 +146,19 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
     try {
       let image: FetchedImage;
       try {
-        image = await withRetries(() => o.fetcher.fetch(url, ctl.signal, { batchId: batchNumberOf(queueKey) }), ctl.signal);
+        const batchId = batchNumberOf(queueKey);
+        image = await withRetries(() => {
+          // A job for an unavailable image host waits in Redis (delayed), not in one of this
+          // worker's places, so the jobs for other hosts go on meanwhile.
+          const holdMs = token ? (o.fetcher.holdFor?.(url, batchId) ?? 0) : 0;
+          if (holdMs > 0) throw new HeldForHost(holdMs);
+          return o.fetcher.fetch(url, ctl.signal, { batchId });
+        }, ctl.signal);
       } catch (err) {
+        if (err instanceof HeldForHost) {
+          await job.moveToDelayed(Date.now() + err.ms, token);
+          throw new DelayedError();
+        }
         if (ctl.signal.aborted && isCancellation(err)) throw err; // shutting down: the job goes back
         return await post(queueKey, { ...base, fetchMs: Date.now() - started, ...failure(err) });
       }

@@ -2,7 +2,14 @@ import type { ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, silentLogger, sleep } from '../../../src-main/core';
-import { createIntakeFetcher, HostBreaker, isTransient, TRACKED_HOSTS, type HostBreakerRule } from '../../../src-main/jobs';
+import {
+  createIntakeFetcher,
+  HELD_RECHECK_MS,
+  HostBreaker,
+  isTransient,
+  TRACKED_HOSTS,
+  type HostBreakerRule,
+} from '../../../src-main/jobs';
 import { intakeOptions } from '../../../src-main/intake';
 import { progressLine } from '../../../src-main/cli/commands/batch';
 import { unavailableHostsText, type BatchProgress } from '../../../src-main/shared';
@@ -108,6 +115,37 @@ describe('HostBreaker', () => {
     breaker.record(url, false, unanswered());
     breaker.record(url, false, unanswered());
     expect(await settled(breaker.admit(url, new AbortController().signal))).toBe('pending');
+  });
+
+  it('tells a caller that can put URLs aside how long to hold them, counting them as waiting until they come back', async () => {
+    let now = 0;
+    const breaker = new HostBreaker(RULE, () => now);
+    const signal = new AbortController().signal;
+    const url = (i: number): string => `http://dead.example/${i}.jpg`;
+    expect(breaker.holdFor(url(0), 7)).toBe(0); // a host that answers: fetch now
+    for (let i = 0; i < 3; i++) breaker.record(url(i), false, unanswered());
+    expect(breaker.holdFor(url(1), 7)).toBe(RULE.coolDownMs); // back when the next request may ask
+    expect(breaker.holdFor(url(2), 7)).toBe(RULE.coolDownMs);
+    expect(breaker.unavailableHosts(7)).toEqual([{ host: 'dead.example', reason: 'no answer in time', unavailableSeconds: 0, waiting: 2 }]);
+    expect(breaker.unavailableHosts(8)).toEqual([]);
+
+    now = RULE.coolDownMs; // the turn to ask is free: the first URL back takes it
+    expect(breaker.holdFor(url(1), 7)).toBe(0);
+    expect(await breaker.admit(url(1), signal, 7)).toEqual({ probe: true });
+    expect(breaker.holdFor(url(2), 7)).toBe(HELD_RECHECK_MS); // one request asks: look again soon
+    breaker.record(url(1), true, unanswered()); // it did not answer
+    expect(breaker.holdFor(url(3), 7)).toBe(RULE.coolDownMs);
+    expect(breaker.unavailableHosts(7)[0]!.waiting).toBe(2);
+    // A held URL that never came back (another worker took it) stops counting a cool-down after
+    // it was due: URL 3 was due at 2 000, URL 2 at 6 000.
+    now = 3 * RULE.coolDownMs + 1;
+    expect(breaker.unavailableHosts(7)[0]!.waiting).toBe(1);
+
+    now = RULE.giveUpAfterMs; // taken for down: no hold; one still asks, the others are refused at once
+    expect(breaker.holdFor(url(4), 7)).toBe(0);
+    expect(breaker.holdFor(url(5), 7)).toBe(0);
+    expect(await breaker.admit(url(4), signal, 7)).toEqual({ probe: true });
+    await expect(breaker.admit(url(5), signal, 7)).rejects.toMatchObject({ details: { phase: 'host' } });
   });
 
   it('forgets streaks older than the give-up time once many hosts failed, keeping unavailable hosts', async () => {

@@ -115,4 +115,37 @@ describe.skipIf(!redisAvailable)('distributed batch: unavailable image hosts', {
     expect(items.filter((i) => i.status === 'done').length).toBe(urls.length - failed.length);
     expect(code, coordinator.output()).toBe(failed.length ? 1 : 0);
   });
+  it('the other hosts’ images go on while a worker’s jobs for an unavailable host wait in Redis, not in its places', async () => {
+    const dir = tempDir('picscan-dist-held-');
+    const db = join(dir, 'picscan.db');
+    const cat = { file: fixture('cat_chelsea.jpg'), headers: { 'content-type': 'image/jpeg' } };
+    const downPaths = Array.from({ length: 8 }, (_, i) => `/held/${i}.jpg`);
+    for (const path of downPaths)
+      down.route(path, { status: 503, body: 'down for maintenance', headers: { 'content-type': 'text/plain' } });
+    const goodPaths = Array.from({ length: 4 }, (_, i) => `/after/${i}.jpg`);
+    for (const path of goodPaths) good.route(path, cat);
+    // The unavailable host's URLs come first and outnumber the worker's two places four times.
+    const urls = [...downPaths.map((path) => down.url(path)), ...goodPaths.map((path) => good.url(path))];
+    const worker = track(startWorkerChild(redis.url, 'w-held'));
+    await worker.waitFor(/ready/);
+    // A backlog of 4 items in Redis: the coordinator adds the other host's URLs only once the
+    // workers report the waiting ones.
+    const coordinator = track(
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url, '--progress-every', '0.5'], {
+        PICSCAN_DIST_BACKLOG: '4',
+      }),
+    );
+    const hostPort = new URL(down.url('/')).host.replace(/\./g, '\\.');
+    // Before, both places held waiting jobs (and the backlog was full of them), so the other
+    // host's images waited for the outage's end (5 minutes).
+    await coordinator.waitFor(new RegExp(`done 4, failed [01]\\).*${hostPort} unavailable for \\d+ s \\(HTTP 503\\)`), 25_000);
+    for (const path of downPaths) down.route(path, cat); // the host is back
+    const code = await coordinator.exited;
+    const items = itemsOf(db);
+    // As above: at most one URL spent its three attempts before the breaker opened.
+    const failed = items.filter((i) => i.status === 'failed');
+    expect(failed.length, coordinator.output()).toBeLessThanOrEqual(1);
+    expect(items.filter((i) => i.status === 'done').length).toBe(urls.length - failed.length);
+    expect(code, coordinator.output()).toBe(failed.length ? 1 : 0);
+  });
 });
