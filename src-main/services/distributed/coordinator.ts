@@ -262,7 +262,7 @@ export class DistributedRunner {
         pending = [];
       };
       for (const item of chunk) {
-        while (!this.stopping && this.outstanding.size >= this.t.maxBacklog + this.waitingForHosts()) {
+        while (!this.stopping && this.backlogFull()) {
           await flush();
           await this.nap();
         }
@@ -279,12 +279,15 @@ export class DistributedRunner {
   }
 
   /**
-   * Jobs the workers report waiting for unavailable image hosts (bounded): they hold no worker,
-   * so the backlog grows by them and the other hosts' images keep coming.
+   * The backlog is full at `maxBacklog` items in Redis, plus the jobs the workers report waiting
+   * for unavailable image hosts (bounded): those hold no worker, so the other hosts' images keep
+   * coming. (The workers' reports are looked at only once the plain bound is reached.)
    */
-  private waitingForHosts(): number {
-    const waiting = this.roster.unavailableHosts(this.s.queueKey).reduce((n, h) => n + h.waiting, 0);
-    return Math.min(MAX_WAITING_FOR_HOSTS, waiting);
+  private backlogFull(): boolean {
+    const n = this.outstanding.size;
+    if (n < this.t.maxBacklog) return false;
+    const waiting = this.roster.unavailableHosts(this.s.queueKey).reduce((sum, h) => sum + h.waiting, 0);
+    return n >= this.t.maxBacklog + Math.min(MAX_WAITING_FOR_HOSTS, waiting);
   }
 
   private async addJobs(analyze: Queue<AnalyzeJob>, items: Array<{ id: number; url: string }>): Promise<void> {

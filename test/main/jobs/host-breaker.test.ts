@@ -329,6 +329,30 @@ describe('a batch with a host that does not answer', () => {
     const summary = await run;
     expect(summary.counts).toMatchObject({ done: URLS + 4, failed: 0 });
   });
+
+  it('pauses while URLs wait for their host: they go back to the queue unfailed, and the resume finishes them', async () => {
+    const db = createTestDb();
+    const service = makeService(
+      db,
+      fakeProcessor(),
+      {},
+      { fetcher: fetcherWith({ ...TEST_RULE, coolDownMs: 2_000, giveUpAfterMs: 20_000 }) },
+    );
+    flakyDown = true;
+    const urls = Array.from({ length: URLS }, (_, i) => flaky.url(`/p/${i}.jpg`));
+    const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 3 }));
+    const run = service.start(batch.id);
+    const deadline = Date.now() + 6_000;
+    while ((service.progress(batch.id).unavailableHosts?.[0]?.waiting ?? 0) < 3 && Date.now() < deadline) await sleep(20);
+    expect(service.progress(batch.id).unavailableHosts?.[0]?.waiting).toBeGreaterThanOrEqual(3);
+    const paused = await service.pause(batch.id);
+    await run;
+    expect(paused.status).toBe('paused');
+    expect(paused.counts).toMatchObject({ done: 0, failed: 0, queued: URLS });
+    flakyDown = false;
+    const summary = await service.resume(batch.id);
+    expect(summary.counts).toMatchObject({ done: URLS, failed: 0 });
+  });
 });
 
 describe('a batch with a host that answers but sends too slowly', () => {
