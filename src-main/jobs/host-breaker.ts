@@ -1,4 +1,4 @@
-import { AppError, silentLogger, sleep, type Logger } from '../core';
+import { AppError, silentLogger, type Logger } from '../core';
 import { urlHost } from '../intake';
 import type { UnavailableHost } from '../shared/batch';
 
@@ -36,6 +36,14 @@ export interface HostBreakerRule {
 
 /** A URL put aside while a request asks whether its host is back looks again after this long, ms. */
 export const HELD_RECHECK_MS = 5_000;
+
+/** URLs behind the first in a host's line look again after at most this many polls unless woken sooner. */
+const BEHIND_POLLS = 40;
+
+/** Wakes the URLs asleep on `state`, so they look again. */
+function wakeAll(state: HostState | undefined): void {
+  if (state) for (const wake of [...state.sleepers]) wake();
+}
 
 /** Hosts with a streak of failures kept before old streaks are swept (host-breaker's memory: ≈ 200 bytes each). */
 export const TRACKED_HOSTS = 1_000;
@@ -76,6 +84,8 @@ interface HostState {
   givenUp?: boolean;
   /** URLs waiting for the host, oldest first (each with its batch): the turn to ask goes in this order. */
   waiting: Array<{ batchId?: number }>;
+  /** Waiting URLs asleep (`nap`): woken when the host's state changes. */
+  sleepers: Set<() => void>;
   /** URLs put aside by their caller meanwhile (`holdFor`), by URL: their batch and when they look again. */
   held: Map<string, { batchId?: number; until: number }>;
 }
@@ -130,11 +140,16 @@ export class HostBreaker {
           }
           throw this.refusal(host, state, t);
         }
-        await sleep(this.rule.pollMs, signal);
+        // The first in line looks every pollMs (its turn to ask comes by the clock, and it sees
+        // the host given up); the others sleep until something changes (an answer, a failed ask,
+        // the first leaving the line), at most BEHIND_POLLS polls: 10 000 waiting URLs all
+        // polling every 250 ms cost about half a core.
+        await this.nap(state, state.waiting[0] === ticket ? this.rule.pollMs : this.rule.pollMs * BEHIND_POLLS, signal);
       }
     } finally {
       const at = queuedIn?.waiting.indexOf(ticket) ?? -1;
       if (at >= 0) queuedIn!.waiting.splice(at, 1);
+      if (at === 0) wakeAll(queuedIn); // the next in line looks by the clock now
       if (queuedIn !== undefined) onWait?.(false);
     }
   }
@@ -152,10 +167,19 @@ export class HostBreaker {
       if (was?.nextProbeAt !== undefined)
         this.logger.info(`Image host ${host} answers again after ${Math.round((this.now() - was.since) / 1000)} s.`, { host });
       this.hosts.delete(host);
+      wakeAll(was);
       return;
     }
     const t = this.now();
-    const state: HostState = this.hosts.get(host) ?? { failures: 0, reason, since: t, probing: false, waiting: [], held: new Map() };
+    const state: HostState = this.hosts.get(host) ?? {
+      failures: 0,
+      reason,
+      since: t,
+      probing: false,
+      waiting: [],
+      sleepers: new Set(),
+      held: new Map(),
+    };
     // Failures far apart (a sparse host of a long list) are no outage: an old streak starts over.
     if (state.nextProbeAt === undefined && t - state.since > this.rule.giveUpAfterMs) {
       state.failures = 0;
@@ -175,6 +199,7 @@ export class HostBreaker {
       state.nextProbeAt = t + this.rule.coolDownMs;
     }
     this.hosts.set(host, state);
+    wakeAll(state);
     if (this.hosts.size > this.sweepAbove) this.forgetOldStreaks(t);
   }
 
@@ -243,7 +268,31 @@ export class HostBreaker {
   /** A fetch that ended neither way (cancelled): a probe gives its turn back. */
   release(url: string, probe: boolean): void {
     const state = this.hosts.get(urlHost(url) ?? '');
-    if (probe && state) state.probing = false;
+    if (probe && state) {
+      state.probing = false;
+      wakeAll(state);
+    }
+  }
+
+  /** Sleeps `ms`, or until `wakeAll(state)`; rejects with `cancelled` when `signal` aborts. */
+  private nap(state: HostState, ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(new AppError('cancelled', 'The operation was cancelled.'));
+      const wake = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        state.sleepers.delete(wake);
+        resolve();
+      };
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        state.sleepers.delete(wake);
+        reject(new AppError('cancelled', 'The operation was cancelled.'));
+      };
+      const timer = setTimeout(wake, ms);
+      state.sleepers.add(wake);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   private refusal(host: string, state: HostState, t: number): AppError {

@@ -117,6 +117,37 @@ describe('HostBreaker', () => {
     expect(await settled(breaker.admit(url, new AbortController().signal))).toBe('pending');
   });
 
+  it('lets only the first waiting URL look by the clock; the others are woken by the host’s answer or its give-up', async () => {
+    let now = 0;
+    let looks = 0;
+    const rule: HostBreakerRule = { ...RULE, pollMs: 50 }; // the others look at most every 2 s unwoken
+    const breaker = new HostBreaker(rule, () => (looks++, now));
+    const url = (i: number): string => `http://dead.example/${i}.jpg`;
+    for (let i = 0; i < 3; i++) breaker.record(url(i), false, unanswered());
+    const signal = new AbortController().signal;
+    const waiting = Array.from({ length: 200 }, (_, i) => breaker.admit(url(i), signal));
+    await sleep(20);
+    looks = 0;
+    await sleep(1_000);
+    // One URL looking every 50 ms is about 20 looks a second; 200 polling would be 4 000.
+    expect(looks).toBeLessThan(100);
+    breaker.record(url(0), false); // the host answered another request: all go on at once
+    const all = Promise.all(waiting);
+    expect(await settled(all)).toBe('resolved');
+
+    for (let i = 0; i < 3; i++) breaker.record(url(i), false, unanswered());
+    const refused = Array.from({ length: 200 }, (_, i) => breaker.admit(url(i), signal).catch((err: unknown) => err));
+    await sleep(20);
+    now = rule.giveUpAfterMs; // the first in line sees it, the rest are woken as it leaves
+    const errors = await Promise.race([Promise.all(refused), sleep(1_000).then(() => [])]);
+    expect(errors).toHaveLength(200);
+    // One of them asks (a given-up host is still asked once per cool-down); the rest are refused.
+    expect(errors.filter((e) => (e as { probe?: boolean }).probe === true)).toHaveLength(1);
+    for (const err of errors.filter((e) => e instanceof AppError))
+      expect(err).toMatchObject({ code: 'image-timeout', details: { phase: 'host' } });
+    expect(errors.filter((e) => e instanceof AppError)).toHaveLength(199);
+  });
+
   it('tells a caller that can put URLs aside how long to hold them, counting them as waiting until they come back', async () => {
     let now = 0;
     const breaker = new HostBreaker(RULE, () => now);
