@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../../config';
+import { AppError } from '../../core';
 import { modelSetOf, parseRedisUrl, WORKER_GONE_MS } from '../../services/distributed';
 import type { BatchServiceDeps } from '../../services/batches.service';
 import type { Backend, BatchProgress, WorkerStatus } from '../../shared/batch';
@@ -23,7 +24,15 @@ export function distributedDeps(o: RedisFlag, config: AppConfig, env: NodeJS.Pro
   const modelSet = modelSetOf(config.modelsDir);
   // Test and tuning knobs: how often lost jobs are looked for and how long a pause waits (ms),
   // how many items may be in Redis at once.
-  const num = (name: string): number | undefined => (env[name] === undefined ? undefined : Number(env[name]));
+  const num = (name: string): number | undefined => {
+    const given = env[name];
+    if (given === undefined) return undefined;
+    const n = Number(given);
+    // A knob that is not a number would turn the bound it sets off (a NaN backlog is never full).
+    if (given.trim() === '' || !Number.isFinite(n) || n <= 0)
+      throw new AppError('invalid-input', `${name} must be a positive number, not "${given}".`);
+    return n;
+  };
   const tuning = {
     reconcileMs: num('PICSCAN_DIST_RECONCILE_MS'),
     drainMs: num('PICSCAN_DIST_DRAIN_MS'),

@@ -268,6 +268,20 @@ afterAll(async () => {
 
 const requestsTo = (s: FixtureServer): number => Array.from({ length: URLS }, (_, i) => s.hits(`/p/${i}.jpg`)).reduce((a, b) => a + b, 0);
 
+/**
+ * A batch service whose flaky host is down now, with a cool-down long enough that no URL spends
+ * its attempts asking before the host is back.
+ */
+function outageService(): ReturnType<typeof makeService> {
+  flakyDown = true;
+  return makeService(
+    createTestDb(),
+    fakeProcessor(),
+    {},
+    { fetcher: fetcherWith({ ...TEST_RULE, coolDownMs: 2_000, giveUpAfterMs: 20_000 }) },
+  );
+}
+
 describe('a batch with a host that does not answer', () => {
   it('stops asking it: once taken for down its URLs fail at once with the reason, and the other host’s images are analysed', async () => {
     const db = createTestDb();
@@ -332,16 +346,9 @@ describe('a batch with a host that does not answer', () => {
     );
     expect(service.progress(batch.id).unavailableHosts).toBeUndefined();
   });
+
   it('fetches the other hosts’ images while one host’s URLs wait for it (waiting URLs hold no download slot)', async () => {
-    const db = createTestDb();
-    // A cool-down long enough that no URL spends its attempts asking before the host is back.
-    const service = makeService(
-      db,
-      fakeProcessor(),
-      {},
-      { fetcher: fetcherWith({ ...TEST_RULE, coolDownMs: 2_000, giveUpAfterMs: 20_000 }) },
-    );
-    flakyDown = true;
+    const service = outageService();
     // The unavailable host's URLs come first and outnumber the download slots four times.
     const urls = [...Array.from({ length: URLS }, (_, i) => flaky.url(`/p/${i}.jpg`)), ...[0, 1, 2, 3].map((i) => good.url(`/p/${i}.jpg`))];
     const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 3 }));
@@ -362,14 +369,7 @@ describe('a batch with a host that does not answer', () => {
   });
 
   it('pauses while URLs wait for their host: they go back to the queue unfailed, and the resume finishes them', async () => {
-    const db = createTestDb();
-    const service = makeService(
-      db,
-      fakeProcessor(),
-      {},
-      { fetcher: fetcherWith({ ...TEST_RULE, coolDownMs: 2_000, giveUpAfterMs: 20_000 }) },
-    );
-    flakyDown = true;
+    const service = outageService();
     const urls = Array.from({ length: URLS }, (_, i) => flaky.url(`/p/${i}.jpg`));
     const { batch } = await service.create(listOf(urls), batchOptions({ downloadConcurrency: 3 }));
     const run = service.start(batch.id);
