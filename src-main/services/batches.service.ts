@@ -25,6 +25,7 @@ import {
   dbFileState,
   ItemsRepo,
   LeasesRepo,
+  RedisLeftoversRepo,
   ResultsQuery,
   ResultsRepo,
   saveDbCopy,
@@ -49,7 +50,7 @@ import type {
   WorkerStatus,
 } from '../shared/batch';
 import { importList } from './batches-import';
-import { DistributedRunner, redisForRun, type CoordinatorTuning } from './distributed';
+import { cleanUpEndedBatch, cleanupAddress, DistributedRunner, redisForRun, type CoordinatorTuning } from './distributed';
 import { exportResults, type ExportOptions } from './export.service';
 import { toSummary, validateOptions } from './batches-options';
 import { batchLockedError, isLiveHolder, LEASE_HEARTBEAT_MS, RunLease } from './batches-lease';
@@ -120,6 +121,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   private readonly results: ResultsRepo;
   private readonly query: ResultsQuery;
   private readonly leases: LeasesRepo;
+  private readonly leftovers: RedisLeftoversRepo;
   private readonly fetcher: ImageFetcher;
   private readonly logger: Logger;
   private readonly runs = new Map<number, ActiveRun>();
@@ -134,6 +136,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     this.results = new ResultsRepo(deps.db);
     this.query = new ResultsQuery(deps.db);
     this.leases = new LeasesRepo(deps.db);
+    this.leftovers = new RedisLeftoversRepo(deps.db);
     this.logger = deps.logger ?? silentLogger;
     this.dbFile = dbFileIdentity(deps.db);
     this.fetcher =
@@ -348,6 +351,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       this.items.resetInterrupted(id);
       this.items.skipQueued(id);
       this.batches.finish(id, 'cancelled');
+      await this.releaseRedisState(batch);
     }
     return this.get(id);
   }
@@ -359,7 +363,11 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   async delete(id: number, signal?: AbortSignal): Promise<void> {
     this.record(id);
     if (this.runs.has(id)) await this.cancel(id);
-    else this.refuseIfRunElsewhere(id);
+    else {
+      this.refuseIfRunElsewhere(id);
+      const batch = this.record(id);
+      if (batch.status !== 'done' && batch.status !== 'cancelled') await this.releaseRedisState(batch);
+    }
     // Before the first chunk: a crash part way must leave a batch that shows as being deleted and
     // never runs on what is left.
     this.batches.markDeleteStarted(id);
@@ -589,6 +597,20 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
       // The next start resets items left mid-way; the status is corrected then.
       this.logger.error('batch could not be marked paused', { batchId: id, error: String(err) });
     }
+  }
+
+  /**
+   * A distributed batch that has run keeps state in Redis until it ends: when it ends here
+   * (cancelled or deleted while not running), that state is removed now, or noted for the next
+   * distributed run on its Redis when Redis does not answer (distributed/batch-cleanup.ts).
+   */
+  private async releaseRedisState(batch: BatchRecord): Promise<void> {
+    if (batch.backend.kind !== 'distributed' || batch.status === 'queued') return;
+    const dist = this.deps.distributed;
+    const given = typeof dist?.redisUrl === 'function' ? dist.redisUrl() : dist?.redisUrl;
+    const address = cleanupAddress(batch.backend.redisUrl, given);
+    if (!dist?.modelSet) this.leftovers.note({ queueKey: batch.backend.queueKey, redisUrl: address.stored });
+    else await cleanUpEndedBatch(address, batch.backend.queueKey, dist.modelSet, this.leftovers, this.logger);
   }
 
   /** Throws `batch-locked` when another process holds a live lease on the batch. */

@@ -3,6 +3,7 @@ export { openDatabase, BUSY_TIMEOUT_MS, type Db } from './db';
 export { databaseError, isBusyError, isStorageError } from './db-errors';
 export { dbFileIdentity, dbFileState, saveDbCopy, type DbFileIdentity } from './db-file';
 export { LeasesRepo, type BatchLease } from './leases.repo';
+export { RedisLeftoversRepo, type RedisLeftover } from './redis-leftovers.repo';
 export { migrate, openMigrated, schemaVersion, type Migration } from './migrate';
 export { BatchesRepo, type BatchRecord, type NewBatch } from './batches.repo';
 export { ItemsRepo, type NewItem, type WorkItem } from './items.repo';

@@ -16,6 +16,10 @@ export interface TestRedis {
   cli(...args: string[]): string;
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** Stops the server process (SIGSTOP): connections stay open and nothing answers, as a hung Redis. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT), with everything it held. */
+  thaw(): void;
 }
 
 /** True when redis-server is installed (`.ci/run` installs it; `apt-get install redis-server`). */
@@ -72,5 +76,7 @@ export async function startRedis(): Promise<TestRedis> {
       await launch();
     },
     stop: kill,
+    freeze: () => child.kill('SIGSTOP'),
+    thaw: () => child.kill('SIGCONT'),
   };
 }

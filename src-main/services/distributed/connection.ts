@@ -22,6 +22,20 @@ export function connectionOptions(address: RedisAddress): ConnectionOptions {
   } as ConnectionOptions;
 }
 
+/**
+ * A client for one short task: connects when told (`connect()`), once, within `timeoutMs`, and
+ * never reconnects or queues commands for later, so it cannot outlive its caller's deadline.
+ */
+export function oneShotClient(address: RedisAddress, timeoutMs: number): Redis {
+  return new Redis(address.url, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeoutMs,
+    ...(address.tls ? { tls: {} } : {}),
+  });
+}
+
 /** What a start-up check found when Redis did not answer: nothing fatal, it may come later. */
 export interface RedisUnreachable {
   reachable: false;
@@ -43,13 +57,7 @@ const DB_RANGE_ERROR = /DB index is out of range/i;
  */
 export async function checkRedis(address: RedisAddress, timeoutMs: number): Promise<{ reachable: true } | RedisUnreachable> {
   // One attempt, no reconnection: this client must never outlive the check.
-  const client = new Redis(address.url, {
-    lazyConnect: true,
-    retryStrategy: () => null,
-    maxRetriesPerRequest: 0,
-    connectTimeout: timeoutMs,
-    ...(address.tls ? { tls: {} } : {}),
-  });
+  const client = oneShotClient(address, timeoutMs);
   let lastError: Error | undefined;
   client.on('error', (err: Error) => (lastError = err));
   const fatal = (err: Error | undefined): AppError | undefined => {

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { AppError, sleep, type Logger } from '../../core';
 import { MAX_WAITING_FOR_HOSTS, type ItemTransition, type RunOutcome } from '../../jobs';
 import type { BatchOperation, UnavailableHost, WorkerStatus } from '../../shared/batch';
-import { isBusyError, isStorageError, type Db, type ItemsRepo, type ResultsRepo } from '../../store';
+import { isBusyError, isStorageError, RedisLeftoversRepo, type Db, type ItemsRepo, type ResultsRepo } from '../../store';
+import { forgetBatch, sweepLeftovers } from './batch-cleanup';
 import { checkRedis, connectionOptions } from './connection';
 import { analyzeJobId, analyzeQueueName, keys, PREFIX, resultJobId, resultsQueueName } from './keys';
 import type { AnalyzeJob, BatchControl, ResultJob } from './protocol';
@@ -75,6 +76,8 @@ export class DistributedRunner {
   private readonly outstanding = new Map<number, number>();
   private readonly roster: WorkerRoster;
   private readonly health: RedisHealth;
+  /** Ended batches whose Redis state is still to be removed (batch-cleanup.ts). */
+  private readonly leftovers: RedisLeftoversRepo;
   private wake: (() => void) | null = null;
 
   constructor(
@@ -84,6 +87,7 @@ export class DistributedRunner {
     this.t = { ...DEFAULT_TUNING, ...s.tuning };
     this.roster = new WorkerRoster(s.modelSet);
     this.health = new RedisHealth(s.redis.redacted);
+    this.leftovers = new RedisLeftoversRepo(d.db);
   }
 
   private storageFailure: unknown;
@@ -201,6 +205,12 @@ export class DistributedRunner {
       await announce().catch((err: unknown) => {
         throw writeRefusedError(this.s.redis, err);
       });
+      // What batches of this database left on this Redis when they were cancelled or deleted
+      // while it was away: removed beside the run, which does not wait for it.
+      void sweepLeftovers({ redis, modelSet: this.s.modelSet }, this.s.redis, this.leftovers).then(
+        (n) => n > 0 && log.info(`removed what ${n} ended batch(es) had left in Redis`),
+        (err: unknown) => log.warn('could not remove what ended batches left in Redis', { error: String(err) }),
+      );
       let reconciling = false;
       timers.push(
         setInterval(() => {
@@ -238,7 +248,16 @@ export class DistributedRunner {
         false,
       );
       if (!consumerClosed) void consumer.disconnect().catch(() => undefined);
-      if (!this.stopping || this.stopAs === 'cancelled') await within(this.forget(redis, resultsQueue), STOP_CALL_MS * 3, undefined);
+      if (!this.stopping || this.stopAs === 'cancelled') {
+        const end = this.stopping ? 'cancelled' : 'finished';
+        const forgotten = await within(
+          forgetBatch({ redis, modelSet: this.s.modelSet }, this.s.queueKey, end).then(() => true),
+          STOP_CALL_MS * 3,
+          false,
+        );
+        // Redis away (or slow): the next distributed run on it removes what this batch left.
+        if (!forgotten) this.leftovers.note({ queueKey: this.s.queueKey, redisUrl: this.s.redis.stored });
+      }
       const queues = [analyze, resultsQueue];
       const queuesClosed = await within(
         Promise.allSettled(queues.map((q) => q.close())).then(() => true),
@@ -368,18 +387,6 @@ export class DistributedRunner {
     if (!this.outstanding.delete(itemId)) return;
     this.d.items.requeue(itemId);
     this.s.onTransition('requeued', { itemId });
-  }
-
-  /** A finished or cancelled batch leaves nothing in Redis. */
-  private async forget(redis: Redis, results: Queue<ResultJob>): Promise<void> {
-    await redis.hdel(keys.batches, this.s.queueKey);
-    await redis.del(keys.seen(this.s.queueKey));
-    if (this.stopAs === 'cancelled' && this.stopping) await redis.set(keys.control(this.s.queueKey), 'cancelled', 'EX', 3600);
-    else await redis.del(keys.control(this.s.queueKey));
-    // The batch's results queue too (last: the control key above matters more to workers): its
-    // event stream alone keeps up to 10 000 entries (about 0.7 MB) per batch, which piled up in
-    // Redis batch after batch.
-    await results.obliterate({ force: true });
   }
 
   private nap(): Promise<void> {

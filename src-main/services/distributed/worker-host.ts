@@ -112,7 +112,17 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
     }
     return Object.keys(out).length ? out : undefined;
   };
+  /**
+   * The batch was cancelled and its coordinator has removed it from Redis (batch-cleanup.ts):
+   * nobody will read its results, and a write would put back what the clean-up removed. While a
+   * cancelled batch is still announced, its coordinator waits for the items it gave out.
+   */
+  const ended = async (queueKey: string): Promise<boolean> => {
+    const [control, announced] = await Promise.all([redis.get(keys.control(queueKey)), redis.hexists(keys.batches, queueKey)]);
+    return control === 'cancelled' && announced === 0;
+  };
   const post = async (queueKey: string, r: ResultJob): Promise<void> => {
+    if (await ended(queueKey)) return;
     // Retried by BullMQ if the coordinator's write fails (a busy database); stored once.
     await resultsOf(queueKey).add('result', r, { jobId: resultJobId(r.itemId), attempts: 5, backoff: { type: 'exponential', delay: 500 } });
   };
@@ -163,6 +173,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
         return await post(queueKey, { ...base, fetchMs: Date.now() - started, ...failure(err) });
       }
       const fetchMs = Date.now() - started;
+      if (await ended(queueKey)) return; // cancelled while the image came: nothing to analyse for
       // Cross-worker de-duplication: the first item to claim these bytes analyses them.
       const claimed = await redis.hsetnx(keys.seen(queueKey), image.sha256, String(itemId));
       if (claimed === 0) {

@@ -84,7 +84,9 @@ export function startWorkerChild(redisUrl: string, name: string, env: NodeJS.Pro
       '--grace',
       '10',
     ],
-    env,
+    // Its own app data folder: a worker opens the app database (settings, galleries), and a test
+    // must not create or upgrade the one in the user's home.
+    { PICSCAN_DATA_DIR: tempDir('picscan-worker-data-'), ...env },
   );
 }
 
