@@ -118,8 +118,8 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
    * cancelled batch is still announced, its coordinator waits for the items it gave out.
    */
   const ended = async (queueKey: string): Promise<boolean> => {
-    const [control, announced] = await Promise.all([redis.get(keys.control(queueKey)), redis.hexists(keys.batches, queueKey)]);
-    return control === 'cancelled' && announced === 0;
+    if ((await redis.get(keys.control(queueKey))) !== 'cancelled') return false; // one command per check, as a rule
+    return (await redis.hexists(keys.batches, queueKey)) === 0;
   };
   const post = async (queueKey: string, r: ResultJob): Promise<void> => {
     if (await ended(queueKey)) return;
