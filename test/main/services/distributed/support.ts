@@ -34,7 +34,9 @@ export interface Child {
 export function startPicscan(args: string[], env: NodeJS.ProcessEnv = {}): Child {
   const proc = spawn(process.execPath, [join(repoRoot, 'bin', 'picscan.js'), ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    // Its own app data folder: a worker opens the app database (settings, galleries), and a test
+    // must not create or upgrade the one in the user's home.
+    env: { ...process.env, PICSCAN_DATA_DIR: tempDir('picscan-child-data-'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -84,9 +86,7 @@ export function startWorkerChild(redisUrl: string, name: string, env: NodeJS.Pro
       '--grace',
       '10',
     ],
-    // Its own app data folder: a worker opens the app database (settings, galleries), and a test
-    // must not create or upgrade the one in the user's home.
-    { PICSCAN_DATA_DIR: tempDir('picscan-worker-data-'), ...env },
+    env,
   );
 }
 
