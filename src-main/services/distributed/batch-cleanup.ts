@@ -44,32 +44,52 @@ interface CleanupContext {
 
 /** Removes one ended batch's state from Redis. Throws when Redis refuses or fails a command. */
 export async function forgetBatch(ctx: CleanupContext, queueKey: string, end: BatchEnd): Promise<void> {
+  await forgetBatches(ctx, [queueKey], end);
+}
+
+/**
+ * Removes ended batches' state from Redis, calling `forgotten` for each batch once its last key is
+ * gone. The analyze queue is read once for all of them. Throws at the first command Redis refuses
+ * or fails (the batches not reported then keep what is left).
+ */
+async function forgetBatches(
+  ctx: CleanupContext,
+  queueKeys: readonly string[],
+  end: BatchEnd,
+  forgotten: (queueKey: string) => void = () => undefined,
+): Promise<void> {
   const { redis } = ctx;
-  // First, so a worker taking one of its jobs meanwhile returns it instead of fetching the image.
-  if (end === 'cancelled') await redis.set(keys.control(queueKey), 'cancelled', 'EX', CANCELLED_CONTROL_TTL_S);
-  if (end === 'cancelled') await removeQueuedJobs(ctx, queueKey);
-  await redis.hdel(keys.batches, queueKey);
-  await redis.del(keys.seen(queueKey));
-  if (end === 'finished') await redis.del(keys.control(queueKey));
-  // The results queue last: its event stream alone keeps up to 10 000 entries (about 0.7 MB).
-  const results = new Queue<ResultJob>(resultsQueueName(queueKey), { connection: redis, prefix: PREFIX });
-  results.on('error', ignore);
-  try {
-    await results.obliterate({ force: true });
-  } finally {
-    await results.close();
+  if (queueKeys.length === 0) return; // the common case of a sweep: no queue to read
+  if (end === 'cancelled') {
+    // First, so a worker taking one of their jobs meanwhile returns it instead of fetching the image.
+    for (const queueKey of queueKeys) await redis.set(keys.control(queueKey), 'cancelled', 'EX', CANCELLED_CONTROL_TTL_S);
+    await removeQueuedJobs(ctx, new Set(queueKeys));
+  }
+  for (const queueKey of queueKeys) {
+    await redis.hdel(keys.batches, queueKey);
+    await redis.del(keys.seen(queueKey));
+    if (end === 'finished') await redis.del(keys.control(queueKey));
+    // The results queue last: its event stream alone keeps up to 10 000 entries (about 0.7 MB).
+    const results = new Queue<ResultJob>(resultsQueueName(queueKey), { connection: redis, prefix: PREFIX });
+    results.on('error', ignore);
+    try {
+      await results.obliterate({ force: true });
+    } finally {
+      await results.close();
+    }
+    forgotten(queueKey);
   }
 }
 
-/** Removes the jobs no worker has taken yet of batch `queueKey` from the analyze queue. */
-async function removeQueuedJobs(ctx: CleanupContext, queueKey: string): Promise<void> {
+/** Removes the jobs of the batches `queueKeys` that no worker has taken yet from the analyze queue. */
+async function removeQueuedJobs(ctx: CleanupContext, queueKeys: ReadonlySet<string>): Promise<void> {
   const analyze = new Queue<AnalyzeJob>(analyzeQueueName(ctx.modelSet), { connection: ctx.redis, prefix: PREFIX });
   analyze.on('error', ignore);
   try {
     const theirs: string[] = [];
     for (let start = 0; ; start += JOB_PAGE) {
       const page = await analyze.getJobs([...NOT_TAKEN], start, start + JOB_PAGE - 1, true);
-      for (const job of page) if (job?.data?.queueKey === queueKey && job.id) theirs.push(job.id);
+      for (const job of page) if (job?.id && queueKeys.has(job.data?.queueKey)) theirs.push(job.id);
       if (page.length < JOB_PAGE) break;
     }
     // A job a worker took meanwhile is locked and stays: that worker reads the control key.
@@ -86,11 +106,11 @@ async function removeQueuedJobs(ctx: CleanupContext, queueKey: string): Promise<
  */
 export async function sweepLeftovers(ctx: CleanupContext, address: RedisAddress, notes: RedisLeftoversRepo): Promise<number> {
   let cleaned = 0;
-  for (const leftover of notes.on(address.stored)) {
-    await forgetBatch(ctx, leftover.queueKey, 'cancelled');
-    notes.clear(leftover.queueKey);
+  const noted = notes.on(address.stored).map((n) => n.queueKey);
+  await forgetBatches(ctx, noted, 'cancelled', (queueKey) => {
+    notes.clear(queueKey);
     cleaned++;
-  }
+  });
   return cleaned;
 }
 
