@@ -19,7 +19,8 @@ import { BatchService, type BatchServiceDeps } from '../services/batches.service
 import { createDetectService, type DetectService } from '../services/detect.service';
 import { openGalleryMatcher } from '../services/gallery-matcher';
 import { GalleryService } from '../services/gallery.service';
-import { openLocalEngine } from '../services/local-engine';
+import { openLocalEngine, openSpareCoreEngine } from '../services/local-engine';
+import { spareCoreRunner } from '../services/spare-core-runner';
 import { createThumbnailService, type ThumbnailService } from '../services/thumbnail.service';
 import { faceRegions, objectRegions, saliencyRegions, type RegionSource } from '../services/thumbnail/regions';
 import {
@@ -181,8 +182,19 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
     () => branchWorkerFor(config, analyzeModelsFromEngine(engine()).runModel, { enabled: options.branchWorker, logger }),
     (b) => b?.close(),
   );
-  const analyzeWith = (loader: ImageLoader): AnalyzeService =>
-    createAnalyzeService({ ...analyzeModelsFromEngine(engine()), loader, gallery: matcher().matcher, modelBranch: branch()?.run });
+  // Face models on both cores once the analyze worker's core is idle (a group photo's faces).
+  const spareCore = part(
+    'the spare-core face models',
+    closed,
+    () => openSpareCoreEngine(config),
+    (e) => e.dispose(),
+  );
+  const analyzeWith = (loader: ImageLoader): AnalyzeService => {
+    const models = analyzeModelsFromEngine(engine());
+    const worker = branch();
+    const faceRunner = worker ? spareCoreRunner(engine(), spareCore(), () => worker.idle()) : models.faceRunner;
+    return createAnalyzeService({ ...models, faceRunner, loader, gallery: matcher().matcher, modelBranch: worker?.run });
+  };
   const watched = (loader: ImageLoader): DetectLoader => ({
     async load(input, signal, o) {
       try {
@@ -344,6 +356,7 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
         matcher,
         apiLoader,
         desktopLoader,
+        spareCore,
         engine,
         db,
       ]);

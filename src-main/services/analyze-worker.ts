@@ -28,6 +28,8 @@ export interface BranchWorker {
   close(): Promise<void>;
   /** Lets the worker start no more model runs; resolves once those running have returned (`RpcWorker.halt`). */
   halt(): Promise<void>;
+  /** True while the worker runs and has no call in hand: its core is free (`spare-core-runner.ts`). */
+  idle(): boolean;
 }
 
 /**
@@ -45,6 +47,8 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
   let rpc: RpcWorker<BranchCall, BranchResult> | undefined;
   let starting: Promise<RpcWorker<BranchCall, BranchResult> | undefined> | undefined;
   let closed = false;
+  /** Calls the worker is answering now. */
+  let inHand = 0;
 
   const start = async (): Promise<RpcWorker<BranchCall, BranchResult> | undefined> => {
     const entry = resolveWorkerEntry('analyze-worker', { logger, entry: opts.entry });
@@ -66,20 +70,25 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
 
   return {
     async run(img, want, signal) {
-      if (!closed) {
-        starting ??= start();
-        rpc = await starting;
+      inHand++;
+      try {
+        if (!closed) {
+          starting ??= start();
+          rpc = await starting;
+        }
+        // Once the worker has stopped, later calls run in-process; calls in flight failed once.
+        if (!rpc || rpc.stopped) return await opts.fallback(img, want, signal);
+        // The face-free models read no more than a large photo's working copy (inference/image.ts),
+        // so that is what goes over: 3.7 MB instead of 36 for 12 MP, and the worker need not read
+        // the photo in full again. The pixel statistics, when asked for here, measure the photo.
+        const sent = want.pixels ? img : await workingCopy(img);
+        // One exact-size copy, transferred: the caller keeps its pixels for the faces.
+        const image = transferable({ ...sent, lossy: img.lossy });
+        const result = await rpc.call({ want, image }, signal, [image.data.buffer]);
+        return sent === img ? result : inImagePx(result, img.width / sent.width, img.height / sent.height);
+      } finally {
+        inHand--;
       }
-      // Once the worker has stopped, later calls run in-process; calls in flight failed once.
-      if (!rpc || rpc.stopped) return opts.fallback(img, want, signal);
-      // The face-free models read no more than a large photo's working copy (inference/image.ts),
-      // so that is what goes over: 3.7 MB instead of 36 for 12 MP, and the worker need not read
-      // the photo in full again. The pixel statistics, when asked for here, measure the photo.
-      const sent = want.pixels ? img : await workingCopy(img);
-      // One exact-size copy, transferred: the caller keeps its pixels for the faces.
-      const image = transferable({ ...sent, lossy: img.lossy });
-      const result = await rpc.call({ want, image }, signal, [image.data.buffer]);
-      return sent === img ? result : inImagePx(result, img.width / sent.width, img.height / sent.height);
     },
     async close() {
       closed = true;
@@ -92,6 +101,7 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
       const w = rpc ?? (starting ? await starting : undefined);
       await w?.halt();
     },
+    idle: () => !closed && !!rpc && !rpc.stopped && inHand === 0,
   };
 }
 

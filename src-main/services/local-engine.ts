@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FACE_MODEL_THREADS } from '../analysis/faces';
+import { FACE_MODEL_SPARE_CORE_THREADS, FACE_MODEL_THREADS } from '../analysis/faces';
 import { FACE_DESCRIPTOR } from '../analysis/gallery';
 import type { AppConfig } from '../config';
 import { InferenceEngine, loadManifest } from '../inference';
@@ -15,5 +15,18 @@ export function openLocalEngine(config: AppConfig): InferenceEngine {
     modelsDir: config.modelsDir,
     intraOpNumThreads: config.modelThreads,
     maxModelThreads: { ...FACE_MODEL_THREADS, [FACE_DESCRIPTOR.modelId]: 1 },
+  });
+}
+
+/**
+ * The engine whose face models take `FACE_MODEL_SPARE_CORE_THREADS` (`spare-core-runner.ts`):
+ * sessions open on first use, so a process that never sees the other core idle during faces
+ * never loads them.
+ */
+export function openSpareCoreEngine(config: AppConfig): InferenceEngine {
+  return new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
+    modelsDir: config.modelsDir,
+    intraOpNumThreads: config.modelThreads,
+    maxModelThreads: FACE_MODEL_SPARE_CORE_THREADS,
   });
 }

@@ -18,7 +18,7 @@ export {
 } from './detect-faces';
 export { selectorPlan, YAW_LIMIT_DEG, type SelectorPlan } from './selector';
 export { EMOTIONS, type Emotion, type FaceAttributeLevel } from './attributes';
-export { FACE_MODEL_THREADS, runOnWindow, type FaceModelId } from './runner';
+export { FACE_MODEL_SPARE_CORE_THREADS, FACE_MODEL_THREADS, runOnWindow, type FaceModelId } from './runner';
 export { minFacePx, planSearch, countWindows, MIN_FACE_IMAGE_PX, MIN_FACE_DETECTOR_PX } from './search-plan';
 // Alignment building blocks, shared with the person gallery's face descriptor.
 export { meshCandidate } from './landmarks';

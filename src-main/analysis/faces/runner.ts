@@ -34,6 +34,23 @@ export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.
 });
 
 /**
+ * Intra-op threads for the face models while the analyze worker's core has nothing to do (a
+ * single analyze call once its face-free branch has returned, e.g. the many faces of a group
+ * photo; `services/spare-core-runner.ts`). Measured at 1 → 2 threads on a quiet 2-core machine
+ * (wall ms per crop, batch 1 / 4 / 8; docs/benchmarks.md "## Peers"): faceres 8.0 / 7.0 / 6.7 →
+ * 5.0 / 4.3 / 4.1, gear 7.2 / 7.2 / 7.0 → 4.4 / 4.0 / 3.8, facemesh 3.6 / 3.5 / 3.6 → 3.9 / 2.7 /
+ * 2.4, emotion 0.96 / 0.87 / 0.89 → 0.99 / 0.63 / 0.58; BlazeFace 6.1 → 5.8 at twice the CPU, so
+ * it stays at one.
+ */
+export const FACE_MODEL_SPARE_CORE_THREADS: Readonly<Record<FaceModelId, number>> = Object.freeze({
+  'blazeface-back': 1,
+  facemesh: 2,
+  gear: 2,
+  faceres: 2,
+  emotion: 2,
+});
+
+/**
  * preprocess → session for a face model on the square window `win` of `img` (a pooled input
  * buffer is reused; a large face of a large photo is sampled from its working copy,
  * `sampledWindowFeeds`); outputs' data by name.
