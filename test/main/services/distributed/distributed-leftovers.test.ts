@@ -98,7 +98,7 @@ describe.skipIf(!redisAvailable)('distributed batch: what an ended batch leaves 
         redis.thaw();
       }
       expect(cancelled.status).toBe('cancelled');
-      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(Date.now() - t0).toBeLessThan(10_000); // the clean-up waits CLEANUP_TIMEOUT_MS (5 s)
       expect(announced('lefthung')).toBe(true); // nothing could be removed meanwhile
 
       // Redis hangs while a running batch is cancelled: the run ends; the batch stays announced
@@ -119,7 +119,9 @@ describe.skipIf(!redisAvailable)('distributed batch: what an ended batch leaves 
       }
       expect((await run).status).toBe('cancelled');
       expect(cancelled.status).toBe('cancelled');
-      expect(Date.now() - t1).toBeLessThan(20_000);
+      // The run's stop waits at most 1 + 1 + 10 + 3 + 5 s for a Redis that does not answer (10 s
+      // measured: the consumer closes at once when Redis is unreachable).
+      expect(Date.now() - t1).toBeLessThan(30_000);
       expect(announced('leftrun')).toBe(true);
       expect(queuedJobs('leftrun')).toBeGreaterThan(0);
       // The next distributed run on this Redis removes it; its own batch runs as usual.
