@@ -7,14 +7,15 @@ import { InferenceEngine, loadManifest } from '../inference';
 /**
  * The inference engine over `config`'s models, as every local service uses it: validated
  * manifest, `config.modelThreads` per session, and the small face models capped at
- * `FACE_MODEL_THREADS` (a second thread costs them CPU without saving time; docs/faces.md), and so
- * is the person descriptor, run face by face on a 150 px crop like them.
+ * `faceThreads` (default `FACE_MODEL_THREADS`: a second thread costs them CPU without saving time
+ * while the other core is busy; docs/faces.md), and so is the person descriptor, run face by face
+ * on a 150 px crop like them.
  */
-export function openLocalEngine(config: AppConfig): InferenceEngine {
+export function openLocalEngine(config: AppConfig, faceThreads: Readonly<Record<string, number>> = FACE_MODEL_THREADS): InferenceEngine {
   return new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
     modelsDir: config.modelsDir,
     intraOpNumThreads: config.modelThreads,
-    maxModelThreads: { ...FACE_MODEL_THREADS, [FACE_DESCRIPTOR.modelId]: 1 },
+    maxModelThreads: { ...faceThreads, [FACE_DESCRIPTOR.modelId]: 1 },
   });
 }
 
@@ -24,9 +25,5 @@ export function openLocalEngine(config: AppConfig): InferenceEngine {
  * never loads them.
  */
 export function openSpareCoreEngine(config: AppConfig): InferenceEngine {
-  return new InferenceEngine(loadManifest(join(config.modelsDir, 'manifest.json')), {
-    modelsDir: config.modelsDir,
-    intraOpNumThreads: config.modelThreads,
-    maxModelThreads: FACE_MODEL_SPARE_CORE_THREADS,
-  });
+  return openLocalEngine(config, FACE_MODEL_SPARE_CORE_THREADS);
 }

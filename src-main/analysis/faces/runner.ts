@@ -36,11 +36,11 @@ export const FACE_MODEL_THREADS: Readonly<Record<FaceModelId, number>> = Object.
 /**
  * Intra-op threads for the face models while the analyze worker's core has nothing to do (a
  * single analyze call once its face-free branch has returned, e.g. the many faces of a group
- * photo; `services/spare-core-runner.ts`). Measured at 1 → 2 threads on a quiet 2-core machine
- * (wall ms per crop, batch 1 / 4 / 8; docs/benchmarks.md "## Peers"): faceres 8.0 / 7.0 / 6.7 →
- * 5.0 / 4.3 / 4.1, gear 7.2 / 7.2 / 7.0 → 4.4 / 4.0 / 3.8, facemesh 3.6 / 3.5 / 3.6 → 3.9 / 2.7 /
- * 2.4, emotion 0.96 / 0.87 / 0.89 → 0.99 / 0.63 / 0.58; BlazeFace 6.1 → 5.8 at twice the CPU, so
- * it stays at one.
+ * photo; `services/spare-core-runner.ts`). `npm run bench -- face-threads` on a quiet 2-core machine,
+ * 1 → 2 threads, wall ms per crop at batch 1 / 4 / 8 (docs/benchmarks.md "## Peers"): faceres
+ * 7.85 / 7.21 / 6.96 → 5.14 / 4.47 / 4.26, gear 7.75 / 7.43 / 7.38 → 4.49 / 4.18 / 4.08, facemesh
+ * 3.51 / 3.46 / 3.78 → 3.91 / 2.62 / 2.47, emotion 0.98 / 0.95 / 0.93 → 0.86 / 0.63 / 0.57;
+ * BlazeFace 5.96 → 5.93 at 8.96 ms CPU instead of 5.96, so it stays at one.
  */
 export const FACE_MODEL_SPARE_CORE_THREADS: Readonly<Record<FaceModelId, number>> = Object.freeze({
   'blazeface-back': 1,
