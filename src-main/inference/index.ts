@@ -52,7 +52,8 @@ export {
 } from './preprocess';
 export { resizeBilinearToTensor, type BilinearOptions } from './bilinear';
 export { imageToWindow, warpToTensor, windowToImage, type WarpTarget, type Window } from './warp';
-export { MIN_COPY_STEP, sampledWindowFeeds, windowSource, type WindowSource } from './window-source';
+export { HALVE_FROM_STEP, MAX_HALVINGS, MIN_COPY_STEP, sampledWindowFeeds, windowSource, type WindowSource } from './window-source';
+export { HALF_TILE_PX, halvedCopy, halvedWindow } from './halved-copy';
 export {
   decodeImage,
   makeThumbnail,

@@ -181,8 +181,8 @@ export function windowBatchFeeds(img: RgbImage, spec: ModelSpec, wins: readonly 
 }
 
 /**
- * `windowBatchFeeds` with each window sampled from its own image (`windowSource`: the image or
- * its working copy).
+ * `windowBatchFeeds` with each window sampled from its own image (`windowSource`: the image, its
+ * working copy or a half-size copy).
  */
 export function sourcedWindowFeeds(spec: ModelSpec, items: readonly WindowSource[], out?: Float32Array): TensorMap {
   const { name, dims, pre } = imageInput(spec);

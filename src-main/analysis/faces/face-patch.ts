@@ -16,8 +16,8 @@ export interface FacePatch {
 }
 
 /**
- * Cuts the upright face window (side = face extent) as a luma patch; a large face of a large
- * photo is sampled from its working copy (`windowSource`). The patch keeps the window in image px.
+ * Cuts the upright face window (side = face extent) as a luma patch; a large face is sampled
+ * from a smaller copy of the image (`windowSource`). The patch keeps the window in image px.
  */
 export async function facePatch(img: RgbImage, face: Window): Promise<FacePatch> {
   const source = await windowSource(img, face, PATCH_PX);

@@ -52,7 +52,7 @@ export const FACE_MODEL_SPARE_CORE_THREADS: Readonly<Record<FaceModelId, number>
 
 /**
  * preprocess → session for a face model on the square window `win` of `img` (a pooled input
- * buffer is reused; a large face of a large photo is sampled from its working copy,
+ * buffer is reused; a large face is sampled from a smaller copy of the image,
  * `sampledWindowFeeds`); outputs' data by name.
  */
 export async function runOnWindow(

@@ -10,6 +10,8 @@ import sharp from 'sharp';
 import {
   adoptWorkingCopy,
   decodeImage,
+  HALVE_FROM_STEP,
+  halvedCopy,
   makeThumbnail,
   MIN_COPY_STEP,
   resizeRgb,
@@ -86,14 +88,21 @@ describe('working copy of large photos', () => {
   it('samples a large face window from the copy and a small one from the photo', async () => {
     const big = await enlarged('tom_cruise.jpg', 3024, 4032);
     const copy = await workingCopy(big);
-    const face = { cx: 1500, cy: 1600, size: 2000, angleRad: 0.1 };
-    const fromCopy = await windowSource(big, face, 192);
-    expect(fromCopy.img).toBe(copy);
-    expect(fromCopy.win.size).toBeGreaterThanOrEqual(MIN_COPY_STEP * 192);
+    const face = { cx: 1500, cy: 1600, size: 1600, angleRad: 0.1 };
+    // 508 copy px for 224 input px: from the copy, not halved (below HALVE_FROM_STEP × 224).
+    const fromCopy = await windowSource(big, face, 224);
+    expect(fromCopy.img === copy, 'sampled from the working copy').toBe(true);
+    expect(fromCopy.win.size).toBeGreaterThanOrEqual(MIN_COPY_STEP * 224);
+    expect(fromCopy.win.size).toBeLessThan(HALVE_FROM_STEP * 224);
     expect(fromCopy.win.cx).toBeCloseTo((1500 * copy.width) / big.width, 6);
     expect(fromCopy.win.angleRad).toBe(0.1);
+    // Into a 192 px input (2.6 copy px per input px) the same window is sampled from the copy's half-size copy.
+    const halved = await windowSource(big, face, 192);
+    expect(halved.img === halvedCopy(copy), "sampled from the copy's half-size copy").toBe(true);
+    expect(halved.win.size).toBeCloseTo(fromCopy.win.size / 2, 6);
+    // A small face of a large photo: the photo itself, never halved.
     const small = await windowSource(big, { ...face, size: 500 }, 192);
-    expect(small.img).toBe(big);
+    expect(small.img === big, 'sampled from the photo').toBe(true);
     expect(small.win.size).toBe(500);
   });
 
