@@ -6,7 +6,9 @@
  * 2. minHeadScale 0.015 on 1 MP and 12 MP images (the six-face family photo upscaled, and a
  *    12-face collage): windows searched, stage times, and the cost per face (landmarks, which
  *    include every candidate's mesh, plus attributes, divided by the faces found).
- * 3. Per additional face: groups of 1, 6, 12 and 24 faces composed from the people crops (160 px
+ * 3. High-resolution portraits: the five portraits as they are and enlarged 2–3× (1.3–4.1 MP),
+ *    `detectFacesInImage` at minHeadScale 0.1, medians of 5 runs (with `--baseline DIR` too).
+ * 4. Per additional face: groups of 1, 6, 12 and 24 faces composed from the people crops (160 px
  *    tiles, as the peers bench), `detectFacesInImage` on the decoded image at minHeadScale 0.1,
  *    medians of 5 runs; the least-squares slope of wall and CPU ms over the faces found.
  *    `--baseline DIR` (another checkout of picscan, e.g. main) also runs that checkout's face
@@ -14,12 +16,13 @@
  *    checkout runs both: one onnxruntime binding per process).
  * Prints markdown (copied into docs/benchmarks.md, "## Faces").
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import type { DetectOutcome } from '../../src-main/services/detect.service';
+import { enlargedJpeg, HIGH_RES_PORTRAITS } from '../helpers/large-photos';
 import { fixture, repoRoot } from '../helpers/paths';
 import { detectFacesInImage, selectorPlan } from '../../src-main/analysis/faces';
 import type * as FacesModule from '../../src-main/analysis/faces';
@@ -34,13 +37,19 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-/** Per-image medians and slopes of this checkout's face pipeline (and `--baseline DIR`'s), alternating. */
-async function perAdditionalFace(): Promise<void> {
+type Detect = (img: RgbImage) => Promise<unknown[]>;
+interface Side {
+  name: string;
+  detect: Detect;
+  close: () => Promise<void>;
+}
+
+/** This checkout's face pipeline at minHeadScale 0.1 (analyze's search) and `--baseline DIR`'s. */
+async function pipelines(): Promise<Side[]> {
   const at = process.argv.indexOf('--baseline');
   const baselineDir = at >= 0 ? process.argv[at + 1] : undefined;
   const opts = { minHeadScale: 0.1, selector: selectorPlan(['FRONTAL']) };
-  type Detect = (img: RgbImage) => Promise<unknown[]>;
-  const sides: { name: string; detect: Detect; close: () => Promise<void> }[] = [
+  const sides: Side[] = [
     { name: 'this build', detect: (img) => detectFacesInImage(img, opts, stack.runner), close: async () => undefined },
   ];
   if (baselineDir) {
@@ -55,37 +64,65 @@ async function perAdditionalFace(): Promise<void> {
     const baseOpts = { minHeadScale: 0.1, selector: faces.selectorPlan(['FRONTAL']) };
     sides.unshift({ name: 'baseline', detect: (img) => faces.detectFacesInImage(img, baseOpts, engine), close: () => engine.dispose() });
   }
+  return sides;
+}
+
+/** Medians of 5 runs of each side on `img` (alternating which goes first), after one warm-up run. */
+async function timed(sides: readonly Side[], img: RgbImage): Promise<{ wall: number; cpu: number; faces: number }[]> {
+  for (const s of sides) await s.detect(img);
+  const runs = sides.map(() => ({ wall: [] as number[], cpu: [] as number[], faces: 0 }));
+  for (let i = 0; i < 5; i++) {
+    for (const k of i % 2 ? [...sides.keys()].reverse() : [...sides.keys()]) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const found = await sides[k]!.detect(img);
+      const c1 = process.cpuUsage(c0);
+      runs[k]!.wall.push(performance.now() - t0);
+      runs[k]!.cpu.push((c1.user + c1.system) / 1000);
+      runs[k]!.faces = found.length;
+    }
+  }
+  return runs.map((r) => ({ wall: median(r.wall), cpu: median(r.cpu), faces: r.faces }));
+}
+
+/**
+ * The portraits at their size and enlarged 2–3× (HIGH_RES_PORTRAITS, lanczos3, JPEG q90): faces of
+ * 500–1 500 px, whose crops shrink a lot into the per-face models' inputs (half-size copies,
+ * inference/window-source.ts).
+ */
+async function highResPortraits(sides: readonly Side[]): Promise<void> {
+  console.log(`\n### High-resolution portraits, minHeadScale 0.1, medians of 5 runs\n`);
+  console.log(`| image | ${sides.map((s) => `${s.name}: faces, wall ms, CPU ms`).join(' | ')} |`);
+  console.log(`|---|${sides.map(() => '---:').join('|')}|`);
+  const photos: [string, Buffer][] = [];
+  for (const [file] of HIGH_RES_PORTRAITS.filter(([f], i, all) => all.findIndex(([g]) => g === f) === i))
+    photos.push([file, readFileSync(fixture(file))]);
+  for (const [file, w, h] of HIGH_RES_PORTRAITS) photos.push([`${file} ${w}×${h}`, await enlargedJpeg(file, w, h)]);
+  const sums = sides.map(() => 0);
+  for (const [name, bytes] of photos) {
+    const runs = await timed(sides, await decodeImage(bytes, { maxPixels: 50e6 }));
+    runs.forEach((r, k) => (sums[k]! += r.cpu));
+    console.log(`| ${name} | ${runs.map((r) => `${r.faces}, ${r.wall.toFixed(0)}, ${r.cpu.toFixed(0)}`).join(' | ')} |`);
+  }
+  sides.forEach((s, k) => console.log(`\n${s.name}: CPU over the ${photos.length} photos **${sums[k]!.toFixed(0)} ms**`));
+}
+
+/** Per-image medians and slopes of each side on composed group photos. */
+async function perAdditionalFace(sides: readonly Side[]): Promise<void> {
   console.log(`\n### Per additional face: composed groups (160 px faces), minHeadScale 0.1, medians of 5 runs\n`);
   console.log(`| image | ${sides.map((s) => `${s.name}: faces, wall ms, CPU ms`).join(' | ')} |`);
   console.log(`|---|${sides.map(() => '---:').join('|')}|`);
   const points = sides.map(() => [] as { faces: number; wall: number; cpu: number }[]);
   for (const n of [1, 6, 12, 24]) {
-    const img = await decodeImage(await groupPhoto(n, n > 12 ? 6 : Math.min(n, 4)), { maxPixels: 50e6 });
-    for (const s of sides) await s.detect(img);
-    const runs = sides.map(() => ({ wall: [] as number[], cpu: [] as number[], faces: 0 }));
-    for (let i = 0; i < 5; i++) {
-      // Alternate which side goes first.
-      for (const k of i % 2 ? [...sides.keys()].reverse() : [...sides.keys()]) {
-        const c0 = process.cpuUsage();
-        const t0 = performance.now();
-        const found = await sides[k]!.detect(img);
-        const c1 = process.cpuUsage(c0);
-        runs[k]!.wall.push(performance.now() - t0);
-        runs[k]!.cpu.push((c1.user + c1.system) / 1000);
-        runs[k]!.faces = found.length;
-      }
-    }
-    runs.forEach((r, k) => points[k]!.push({ faces: r.faces, wall: median(r.wall), cpu: median(r.cpu) }));
-    console.log(
-      `| group of ${n} | ${runs.map((r) => `${r.faces}, ${median(r.wall).toFixed(0)}, ${median(r.cpu).toFixed(0)}`).join(' | ')} |`,
-    );
+    const runs = await timed(sides, await decodeImage(await groupPhoto(n, n > 12 ? 6 : Math.min(n, 4)), { maxPixels: 50e6 }));
+    runs.forEach((r, k) => points[k]!.push(r));
+    console.log(`| group of ${n} | ${runs.map((r) => `${r.faces}, ${r.wall.toFixed(0)}, ${r.cpu.toFixed(0)}`).join(' | ')} |`);
   }
   sides.forEach((s, k) =>
     console.log(
       `\n${s.name}: per additional face (slope over the groups) **${slope(points[k]!, 'wall').toFixed(1)} ms wall, ${slope(points[k]!, 'cpu').toFixed(1)} ms CPU**`,
     ),
   );
-  for (const s of sides) await s.close();
 }
 
 /** Least-squares slope of `key` over the face count. */
@@ -191,7 +228,10 @@ try {
     );
   }
 
-  await perAdditionalFace();
+  const sides = await pipelines();
+  await highResPortraits(sides);
+  await perAdditionalFace(sides);
+  for (const s of sides) await s.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
   await stack.close();

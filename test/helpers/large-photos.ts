@@ -12,6 +12,19 @@ export const LARGE_PHOTOS: ReadonlyArray<readonly [string, number, number]> = [
   ['tom_cruise.jpg', 3024, 4032],
 ];
 
+/**
+ * Fixture portraits enlarged 2–3× to sizes common on the web (1.3–4.1 MP), below the working copy's
+ * threshold (2 560 px): their faces are 500–1 500 px windows sampled from the photo itself.
+ */
+export const HIGH_RES_PORTRAITS: ReadonlyArray<readonly [string, number, number]> = [
+  ['astronaut_eileen_collins.jpg', 1536, 1536],
+  ['biden_portrait.jpg', 1800, 1800],
+  ['grace_hopper.jpg', 1536, 1800],
+  ['obama_portrait.jpg', 1365, 1707],
+  ['tom_cruise.jpg', 1130, 1600],
+  ['tom_cruise.jpg', 1695, 2400],
+];
+
 /** A fixture enlarged to `width × height` (lanczos3) as a JPEG q90, as a phone would save it. */
 export async function enlargedJpeg(file: string, width: number, height: number): Promise<Buffer> {
   return sharp(fixture(file)).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer();
