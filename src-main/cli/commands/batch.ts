@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
-import { AppError } from '../../core';
+import { AppError, type Logger } from '../../core';
 import type { Backend } from '../../app';
 import { withBackend } from '../with-backend';
 import type { BatchService } from '../../services/batches.service';
@@ -35,9 +35,10 @@ export async function withBatches<T>(
   fn: (open: { service: BatchService; backend: Backend }) => Promise<T>,
   withModels = false,
   beforeStart?: (service: BatchService) => void,
+  logger?: Logger,
 ): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
-  const options = { batches: { remoteProcessor: remoteProcessorFor(flags), distributed: distributedDeps(flags, config) } };
+  const options = { logger, batches: { remoteProcessor: remoteProcessorFor(flags), distributed: distributedDeps(flags, config) } };
   return withBackend(config, options, async (backend) => {
     const service = backend.batches();
     beforeStart?.(service);

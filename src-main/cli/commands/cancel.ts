@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { stderrWarnings } from '../stderr-warnings';
 import { parseBatchId, report, withBatches, type DbFlag } from './batch';
 
 /** `picscan cancel <id>`: stops a batch for good; unfinished items become skipped. */
@@ -11,6 +12,7 @@ export function registerCancel(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .action(async (idText: string, o: DbFlag & { json?: boolean }) => {
       const id = parseBatchId(idText);
-      await withBatches(o, async ({ service }) => report(await service.cancel(id), o.json));
+      // A distributed batch's data Redis could not remove is said on stderr (stderrWarnings).
+      await withBatches(o, async ({ service }) => report(await service.cancel(id), o.json), false, undefined, stderrWarnings);
     });
 }

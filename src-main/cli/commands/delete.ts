@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { interruptible } from '../interruptible';
 import { terminalText } from '../flags';
+import { stderrWarnings } from '../stderr-warnings';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
 
 /**
@@ -16,18 +17,24 @@ export function registerDelete(program: Command): void {
     .option('--db <file>', 'database file (default: the app-data database)')
     .action(async (idText: string, o: DbFlag) => {
       const id = parseBatchId(idText);
-      await withBatches(o, async ({ service }) => {
-        const { name, counts } = service.get(id);
-        const deleted = await interruptible(`the delete of batch ${id}`, (signal) => service.delete(id, signal));
-        if (!('value' in deleted)) {
-          const left = service.get(id).counts.total;
-          process.stderr.write(
-            `Delete of batch ${id} interrupted: ${counts.total - left} of ${counts.total} items deleted, ${left} left. Finish with: picscan delete ${id}\n`,
-          );
-          process.exitCode = deleted.exitCode;
-          return;
-        }
-        process.stderr.write(`Deleted batch ${id} "${terminalText(name)}" (${counts.total} items).\n`);
-      });
+      await withBatches(
+        o,
+        async ({ service }) => {
+          const { name, counts } = service.get(id);
+          const deleted = await interruptible(`the delete of batch ${id}`, (signal) => service.delete(id, signal));
+          if (!('value' in deleted)) {
+            const left = service.get(id).counts.total;
+            process.stderr.write(
+              `Delete of batch ${id} interrupted: ${counts.total - left} of ${counts.total} items deleted, ${left} left. Finish with: picscan delete ${id}\n`,
+            );
+            process.exitCode = deleted.exitCode;
+            return;
+          }
+          process.stderr.write(`Deleted batch ${id} "${terminalText(name)}" (${counts.total} items).\n`);
+        },
+        false,
+        undefined,
+        stderrWarnings,
+      );
     });
 }
