@@ -22,17 +22,24 @@ export class BatchesState {
   /** Errors of a single batch's action, shown on its row. */
   rowErrors = $state<Record<number, string>>({});
   busy = $state<Record<number, boolean>>({});
+  /**
+   * Progress events applied per batch. An action's answer or a list reload travels on another
+   * connection than the events, so it may arrive after newer events (a quick run's last progress):
+   * a row whose batch had events meanwhile keeps their status and counts instead of the older ones.
+   */
+  private eventsSeen: Record<number, number> = {};
 
   constructor(private readonly transport: TransportSource = liveTransport) {}
 
   async load(): Promise<void> {
     try {
+      const seen = { ...this.eventsSeen };
       const [list, progress] = await Promise.all([
         invoke('batches:list', undefined, this.transport()),
         invoke('batches:progress', undefined, this.transport()),
       ]);
-      this.batches = list;
-      for (const p of progress) this.progress[p.batchId] = p;
+      this.batches = list.map((b) => this.newerOf(b, seen[b.id] ?? 0));
+      for (const p of progress) if ((this.eventsSeen[p.batchId] ?? 0) === (seen[p.batchId] ?? 0)) this.progress[p.batchId] = p;
       this.error = null;
     } catch (err) {
       this.error = `Could not load the batches: ${messageOf(err)}`;
@@ -43,6 +50,7 @@ export class BatchesState {
 
   /** Applies a progress event to the row it belongs to. */
   applyProgress(p: BatchProgress): void {
+    this.eventsSeen[p.batchId] = (this.eventsSeen[p.batchId] ?? 0) + 1;
     this.progress[p.batchId] = p;
     const row = this.batches.find((b) => b.id === p.batchId);
     if (row) {
@@ -59,14 +67,22 @@ export class BatchesState {
         await invoke('batches:delete', { batchId }, this.transport());
         this.batches = this.batches.filter((b) => b.id !== batchId);
       } else {
+        const seen = this.eventsSeen[batchId] ?? 0;
         const updated = await invoke(`batches:${action}`, { batchId }, this.transport());
-        this.batches = this.batches.map((b) => (b.id === batchId ? updated : b));
+        this.batches = this.batches.map((b) => (b.id === batchId ? this.newerOf(updated, seen) : b));
       }
     } catch (err) {
       this.rowErrors[batchId] = `Could not ${ACTION_WORDS[action]} this batch: ${messageOf(err)}`;
     } finally {
       this.busy[batchId] = false;
     }
+  }
+
+  /** `summary`, with the last progress event's status and counts when events came after `seenBefore`. */
+  private newerOf(summary: BatchSummary, seenBefore: number): BatchSummary {
+    const latest = this.progress[summary.id];
+    if (!latest || (this.eventsSeen[summary.id] ?? 0) === seenBefore) return summary;
+    return { ...summary, status: latest.status, counts: latest.counts };
   }
 
   /** Follows progress and list changes; returns the unsubscribe function. */

@@ -34,6 +34,38 @@ describe('BatchesState', () => {
     expect(s.busy[1]).toBe(false);
   });
 
+  it("keeps a quick run's last progress when an action's answer or a reload arrives after it", async () => {
+    const deps = fakeDeps();
+    const t = inProcessTransport(deps);
+    const s = new BatchesState(() => t);
+    await s.load();
+    const off = s.subscribe();
+    const summary = await deps.batches.get(1);
+    const running = { ...summary, status: 'running' as const, counts: { ...summary.counts, queued: 1, done: 1 } };
+    const finished = { batchId: 1, status: 'done' as const, counts: summary.counts, imagesPerSecond: 2, etaSeconds: 0 };
+    // The run ends (its last progress event) before the answer of the action that started it arrives.
+    deps.batches.resume = async () => {
+      t.emit('batches:progress', finished);
+      return running;
+    };
+    await s.act(1, 'resume');
+    expect(s.batches[0]!.status).toBe('done');
+    expect(s.batches[0]!.counts.done).toBe(2);
+    // The same for a reload whose list was read before the last event.
+    deps.batches.list = async () => {
+      t.emit('batches:progress', { ...finished, imagesPerSecond: 3 });
+      return [running];
+    };
+    await s.load();
+    expect(s.batches[0]!.status).toBe('done');
+    expect(s.progress[1]!.imagesPerSecond).toBe(3);
+    // Without events in between, the answer is taken as it is.
+    deps.batches.list = async () => [running];
+    await s.load();
+    expect(s.batches[0]!.status).toBe('running');
+    off();
+  });
+
   it('removes a deleted batch and explains a load failure', async () => {
     const s = new BatchesState(() => inProcessTransport());
     await s.load();
