@@ -3,7 +3,7 @@
  * their model input (window-source.ts): such a window is sampled from a copy in which it covers one
  * to two copy px per input px instead of with the warp's area average of up to 4 × 4 bilinear taps
  * per input px. A copy is filled tile by tile, only where windows are sampled (a read of every
- * pixel costs ≈ 3 ms per megapixel in JavaScript, more than a small face's taps), and kept while
+ * pixel costs ≈ 3 ms per megapixel in JavaScript, timed with a throwaway script, more than a small face's taps), and kept while
  * the image lives; a copy's own half-size copy fills the tiles of the copy it reads first.
  */
 import type { RgbImage } from './image';

@@ -25,17 +25,25 @@ export interface DbFlag extends RedisFlag {
   key?: string;
 }
 
+/** Options of `withBatches`. */
+export interface WithBatchesOptions {
+  /** Starts the batch models (worker threads) before `fn`; default false. */
+  withModels?: boolean;
+  /** Runs after the database opens and before the models start (e.g. the batch is not running elsewhere). */
+  beforeStart?: (service: BatchService) => void;
+  /** The batch service's logger; default silent (the commands print their own outcome). */
+  logger?: Logger;
+}
+
 /**
  * Runs `fn` over the batch service on `--db` (or the app-data database), then closes the backend.
- * The database opens first, then `beforeStart` checks (e.g. the batch is not running elsewhere),
- * then the models: a refusal comes at once, and no model worker is left to keep the process alive.
+ * The database opens first, then `beforeStart` checks, then the models: a refusal comes at once,
+ * and no model worker is left to keep the process alive.
  */
 export async function withBatches<T>(
   flags: DbFlag,
   fn: (open: { service: BatchService; backend: Backend }) => Promise<T>,
-  withModels = false,
-  beforeStart?: (service: BatchService) => void,
-  logger?: Logger,
+  { withModels = false, beforeStart, logger }: WithBatchesOptions = {},
 ): Promise<T> {
   const config = loadConfig({ dbPath: flags.db });
   const options = { logger, batches: { remoteProcessor: remoteProcessorFor(flags), distributed: distributedDeps(flags, config) } };
@@ -277,7 +285,7 @@ export function registerBatch(program: Command): void {
           );
           await followBatch(open, created.batch.id, progressEveryS, o.json);
         },
-        backend.kind === 'local',
+        { withModels: backend.kind === 'local' },
       );
     });
 }

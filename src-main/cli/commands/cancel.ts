@@ -13,6 +13,6 @@ export function registerCancel(program: Command): void {
     .action(async (idText: string, o: DbFlag & { json?: boolean }) => {
       const id = parseBatchId(idText);
       // A distributed batch's data Redis could not remove is said on stderr (stderrWarnings).
-      await withBatches(o, async ({ service }) => report(await service.cancel(id), o.json), false, undefined, stderrWarnings);
+      await withBatches(o, async ({ service }) => report(await service.cancel(id), o.json), { logger: stderrWarnings });
     });
 }

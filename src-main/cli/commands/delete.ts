@@ -32,9 +32,7 @@ export function registerDelete(program: Command): void {
           }
           process.stderr.write(`Deleted batch ${id} "${terminalText(name)}" (${counts.total} items).\n`);
         },
-        false,
-        undefined,
-        stderrWarnings,
+        { logger: stderrWarnings },
       );
     });
 }

@@ -20,15 +20,13 @@ export function registerResume(program: Command): void {
     .action(async (idText: string, o: DbFlag & { progressEvery: string; json?: boolean; retryFailed?: boolean }) => {
       const id = parseBatchId(idText);
       const progressEveryS = progressEveryFlag(o.progressEvery);
-      await withBatches(
-        o,
-        (open) => followBatch(open, id, progressEveryS, o.json),
-        true,
-        (service) => {
+      await withBatches(o, (open) => followBatch(open, id, progressEveryS, o.json), {
+        withModels: true,
+        beforeStart: (service) => {
           if (!o.retryFailed) return void service.checkStartable(id);
           const requeued = service.requeueFailed(id);
           process.stderr.write(`Batch ${id}: ${requeued} failed item${requeued === 1 ? '' : 's'} queued again.\n`);
         },
-      );
+      });
     });
 }
