@@ -7,7 +7,7 @@
  */
 import type { AppConfig } from '../config';
 import { BugError, silentLogger, type Logger } from '../core';
-import { haltModelRuns, type InferenceEngine } from '../inference';
+import { haltModelRuns, type InferenceEngine, type ModelRunner } from '../inference';
 import { createImageLoader, intakeOptions, type ImageLoader, type LoadedPixels, type LoadOptions } from '../intake';
 import type { ImageFetcher, ImageProcessor } from '../jobs';
 import { branchWorkerFor } from '../services/analyze-worker';
@@ -79,6 +79,12 @@ export interface BackendOptions {
    */
   ui?: { mode: AppInfo['mode']; vault?: KeyVault; server?: () => ServerState; plainHttp?: boolean };
 }
+
+/**
+ * Detect calls a backend serves on this thread's core alone before it starts the analyze worker,
+ * whose core the face models then share while it is idle (+≈ 80 MB resident: docs/benchmarks.md).
+ */
+export const DETECT_CALLS_BEFORE_WORKER = 1;
 
 /** One backend: each getter builds its part on first use and returns the same one after. */
 export interface Backend {
@@ -189,11 +195,28 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
     () => openSpareCoreEngine(config),
     (e) => e.dispose(),
   );
+  // The face models take the analyze worker's core whenever it is idle (spare-core-runner.ts):
+  // analyze's once its branch has returned, the detect service's unless an analyze branch runs.
+  const faceModels = (): ModelRunner => {
+    const worker = branch();
+    return worker ? spareCoreRunner(engine(), spareCore(), worker) : engine();
+  };
   const analyzeWith = (loader: ImageLoader): AnalyzeService => {
     const models = analyzeModelsFromEngine(engine());
-    const worker = branch();
-    const faceRunner = worker ? spareCoreRunner(engine(), spareCore(), () => worker.idle()) : models.faceRunner;
-    return createAnalyzeService({ ...models, faceRunner, loader, gallery: matcher().matcher, modelBranch: worker?.run });
+    return createAnalyzeService({ ...models, faceRunner: faceModels(), loader, gallery: matcher().matcher, modelBranch: branch()?.run });
+  };
+  const detectWith = (loader: DetectLoader, maxFaces?: number): DetectService => {
+    const service = createDetectService({ runner: faceModels(), loader, maxFaces });
+    let calls = 0;
+    return {
+      ...service,
+      detect(params, signal) {
+        // The worker starts with a process's second call, ready for the third: a one-shot call
+        // (`picscan detect`) does not pay a thread it would exit before using.
+        if (++calls === DETECT_CALLS_BEFORE_WORKER + 1) branch()?.start();
+        return service.detect(params, signal);
+      },
+    };
   };
   const watched = (loader: ImageLoader): DetectLoader => ({
     async load(input, signal, o) {
@@ -207,9 +230,7 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
   });
 
   const analyze = part('analyze', closed, () => analyzeWith(desktopLoader()));
-  const detect = part('detect', closed, () =>
-    createDetectService({ runner: engine(), loader: watched(desktopLoader()), maxFaces: options.detect?.maxFaces }),
-  );
+  const detect = part('detect', closed, () => detectWith(watched(desktopLoader()), options.detect?.maxFaces));
   const thumbnails = part('thumbnails', closed, () =>
     createThumbnailService({ loader: desktopLoader(), regionSources: regionSources(engine()) }),
   );
@@ -228,7 +249,7 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
       const loader = slots.gate(apiLoader());
       return queuedOperations({
         analyzer: analyzeWith(loader),
-        detector: createDetectService({ runner: engine(), loader }),
+        detector: detectWith(loader),
         thumbnails: createThumbnailService({ loader, regionSources: regionSources(engine()) }),
         slots,
       });

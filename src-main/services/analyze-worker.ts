@@ -1,15 +1,17 @@
 import { runModelBranch, type BranchRequest, type BranchResult, type ModelBranch } from '../analysis';
-import { transferable, workingCopy, type Box, type ModelRunner, type RgbImage } from '../inference';
+import { transferable, workingCopy, type Box, type ModelRunner, type RgbImage, type TensorMap } from '../inference';
 import type { AppConfig } from '../config';
 import { silentLogger, type Logger } from '../core';
 import { resolveWorkerEntry } from './worker-entry';
 import { startRpcWorker, type RpcWorker } from './worker-rpc';
 
-/** One call of the analyze worker: the branch's models on a copy of the pixels. */
-export interface BranchCall {
-  image: RgbImage;
-  want: BranchRequest;
-}
+/**
+ * One call of the analyze worker: the branch's models on a copy of the pixels, or one model run
+ * on a copy of its feeds (a face model while this thread has another in hand: `runModel`).
+ */
+export type BranchCall = { image: RgbImage; want: BranchRequest } | { model: { id: string; feeds: TensorMap } };
+/** The worker's answer: the branch's evidence, or a model run's outputs. */
+export type BranchReply = BranchResult | TensorMap;
 
 /** Options of `analyzeBranchWorker`. */
 export interface BranchWorkerOptions {
@@ -30,6 +32,13 @@ export interface BranchWorker {
   halt(): Promise<void>;
   /** True while the worker runs and has no call in hand: its core is free (`spare-core-runner.ts`). */
   idle(): boolean;
+  /** Starts the worker now (calls start it too); a worker that cannot start is logged as on a call. */
+  start(): void;
+  /**
+   * Runs one model in the worker on a copy of `feeds` (the caller may reuse its buffers at once);
+   * on `local` where the worker has not started or has stopped. Starts the worker.
+   */
+  runModel(id: string, feeds: TensorMap, local: ModelRunner, signal?: AbortSignal): Promise<TensorMap>;
 }
 
 /**
@@ -44,16 +53,16 @@ export interface BranchWorker {
  */
 export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions): BranchWorker {
   const logger = opts.logger ?? silentLogger;
-  let rpc: RpcWorker<BranchCall, BranchResult> | undefined;
-  let starting: Promise<RpcWorker<BranchCall, BranchResult> | undefined> | undefined;
+  let rpc: RpcWorker<BranchCall, BranchReply> | undefined;
+  let starting: Promise<RpcWorker<BranchCall, BranchReply> | undefined> | undefined;
   let closed = false;
   /** Calls the worker is answering now. */
   let inHand = 0;
 
-  const start = async (): Promise<RpcWorker<BranchCall, BranchResult> | undefined> => {
+  const start = async (): Promise<RpcWorker<BranchCall, BranchReply> | undefined> => {
     const entry = resolveWorkerEntry('analyze-worker', { logger, entry: opts.entry });
     if (!entry) return undefined;
-    const w = startRpcWorker<BranchCall, BranchResult>(entry, { config, threads: opts.threads ?? 1 }, { name: 'analyze worker', logger });
+    const w = startRpcWorker<BranchCall, BranchReply>(entry, { config, threads: opts.threads ?? 1 }, { name: 'analyze worker', logger });
     try {
       await w.started;
       logger.debug('analyze worker started', { threads: opts.threads ?? 1 });
@@ -68,24 +77,41 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
     }
   };
 
+  /** The worker once started; undefined when it cannot start, has stopped or is closed. */
+  const ready = async (): Promise<RpcWorker<BranchCall, BranchReply> | undefined> => {
+    if (!closed) {
+      starting ??= start();
+      rpc = await starting;
+    }
+    return rpc && !rpc.stopped ? rpc : undefined;
+  };
+
   return {
     async run(img, want, signal) {
       inHand++;
       try {
-        if (!closed) {
-          starting ??= start();
-          rpc = await starting;
-        }
         // Once the worker has stopped, later calls run in-process; calls in flight failed once.
-        if (!rpc || rpc.stopped) return await opts.fallback(img, want, signal);
+        const worker = await ready();
+        if (!worker) return await opts.fallback(img, want, signal);
         // The face-free models read no more than a large photo's working copy (inference/image.ts),
         // so that is what goes over: 3.7 MB instead of 36 for 12 MP, and the worker need not read
         // the photo in full again. The pixel statistics, when asked for here, measure the photo.
         const sent = want.pixels ? img : await workingCopy(img);
         // One exact-size copy, transferred: the caller keeps its pixels for the faces.
         const image = transferable({ ...sent, lossy: img.lossy });
-        const result = await rpc.call({ want, image }, signal, [image.data.buffer]);
+        const result = (await worker.call({ want, image }, signal, [image.data.buffer])) as BranchResult;
         return sent === img ? result : inImagePx(result, img.width / sent.width, img.height / sent.height);
+      } finally {
+        inHand--;
+      }
+    },
+    async runModel(id, feeds, local, signal) {
+      inHand++;
+      try {
+        const worker = await ready();
+        if (!worker) return await local.run(id, feeds, signal);
+        // Copied, not transferred: callers rotate their input buffers (faces/detector.ts).
+        return (await worker.call({ model: { id, feeds } }, signal)) as TensorMap;
       } finally {
         inHand--;
       }
@@ -102,6 +128,7 @@ export function analyzeBranchWorker(config: AppConfig, opts: BranchWorkerOptions
       await w?.halt();
     },
     idle: () => !closed && !!rpc && !rpc.stopped && inHand === 0,
+    start: () => void ready(),
   };
 }
 

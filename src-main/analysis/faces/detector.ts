@@ -49,7 +49,8 @@ export async function detectCandidates(
 ): Promise<Candidate[]> {
   const all: Candidate[] = [];
   // Up to two runs in flight, so an asynchronous runner overlaps the next warp with the previous
-  // run (onnxruntime-node's run blocks the calling thread, so through the engine they alternate).
+  // run (onnxruntime-node's run blocks the calling thread, so through the engine they alternate;
+  // with the analyze worker's core idle, one of the two runs there: services/spare-core-runner.ts).
   const pending: Array<Promise<void>> = [];
   // Three input buffers in rotation: at most two runs are in flight, so the buffer reused is
   // always one whose run has finished (saves ~0.8 MB of garbage per window).
@@ -65,14 +66,16 @@ export async function detectCandidates(
         throwIfAborted(signal);
         const w: Window = { cx: win.cx * sx, cy: win.cy * sy, size: win.size * Math.sqrt(sx * sy), angleRad: win.angleRad };
         const feeds = windowFeeds(src, spec, w, buffers[n++ % 3]);
-        pending.push(
-          runner.run('blazeface-back', feeds, signal).then((out) => {
-            for (const d of decodeDetections(blazefaceRows(outputData(out)), ANCHORS, minScore)) {
-              const c = toImage(d, w, sx, sy);
-              if (c.size <= level.maxFacePx) all.push(c);
-            }
-          }),
-        );
+        const run = runner.run('blazeface-back', feeds, signal).then((out) => {
+          for (const d of decodeDetections(blazefaceRows(outputData(out)), ANCHORS, minScore)) {
+            const c = toImage(d, w, sx, sy);
+            if (c.size <= level.maxFacePx) all.push(c);
+          }
+        });
+        // The two runs may settle in either order (one can run in the analyze worker): the later
+        // one's rejection is observed below, not reported as unhandled meanwhile.
+        run.catch(() => undefined);
+        pending.push(run);
         if (pending.length >= 2) await pending.shift();
       }
     }
