@@ -28,24 +28,40 @@ export class BatchesState {
    * a row whose batch had events meanwhile keeps their status and counts instead of the older ones.
    */
   private eventsSeen: Record<number, number> = {};
+  /**
+   * Reloads issued, and the latest one whose answer is shown. Two reloads (two `batches:changed`
+   * in a row) may be answered in either order: an answer older than the one shown is dropped, so
+   * a batch created or deleted in between does not vanish or come back.
+   */
+  private reloadsIssued = 0;
+  private reloadShown = 0;
+  /** Batches deleted here, with the number of reloads issued by then: those reloads may still list them. */
+  private deletedBy: Record<number, number> = {};
 
   constructor(private readonly transport: TransportSource = liveTransport) {}
 
   async load(): Promise<void> {
+    const reload = ++this.reloadsIssued;
+    const seen = { ...this.eventsSeen };
+    let answer: [BatchSummary[], BatchProgress[]];
     try {
-      const seen = { ...this.eventsSeen };
-      const [list, progress] = await Promise.all([
+      answer = await Promise.all([
         invoke('batches:list', undefined, this.transport()),
         invoke('batches:progress', undefined, this.transport()),
       ]);
-      this.batches = list.map((b) => this.newerOf(b, seen[b.id] ?? 0));
-      for (const p of progress) if ((this.eventsSeen[p.batchId] ?? 0) === (seen[p.batchId] ?? 0)) this.progress[p.batchId] = p;
-      this.error = null;
     } catch (err) {
-      this.error = `Could not load the batches: ${messageOf(err)}`;
+      if (reload > this.reloadShown) this.error = `Could not load the batches: ${messageOf(err)}`;
+      return;
     } finally {
       this.loaded = true;
     }
+    if (reload < this.reloadShown) return;
+    this.reloadShown = reload;
+    const [list, progress] = answer;
+    const deletedSince = (id: number): boolean => reload <= (this.deletedBy[id] ?? 0);
+    this.batches = list.filter((b) => !deletedSince(b.id)).map((b) => this.newerOf(b, seen[b.id] ?? 0));
+    for (const p of progress) if ((this.eventsSeen[p.batchId] ?? 0) === (seen[p.batchId] ?? 0)) this.progress[p.batchId] = p;
+    this.error = null;
   }
 
   /** Applies a progress event to the row it belongs to. */
@@ -65,6 +81,7 @@ export class BatchesState {
     try {
       if (action === 'delete') {
         await invoke('batches:delete', { batchId }, this.transport());
+        this.deletedBy[batchId] = this.reloadsIssued;
         this.batches = this.batches.filter((b) => b.id !== batchId);
       } else {
         const seen = this.eventsSeen[batchId] ?? 0;

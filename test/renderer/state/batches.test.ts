@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BatchesState } from '../../../src-renderer/state/batches.svelte';
 import { fakeDeps, inProcessTransport } from '../helpers';
 
@@ -64,6 +64,42 @@ describe('BatchesState', () => {
     await s.load();
     expect(s.batches[0]!.status).toBe('running');
     off();
+  });
+
+  it('shows the latest reload when two are answered in the other order, and no batch deleted since', async () => {
+    const deps = fakeDeps();
+    const t = inProcessTransport(deps);
+    const s = new BatchesState(() => t);
+    await s.load();
+    const first = await deps.batches.get(1);
+    const second = { ...first, id: 2, name: 'second' };
+    // Two reloads in a row (a batch created, then another change); the first one's list is read
+    // before the creation and answered last.
+    deps.batches.remove = async () => {};
+    const answers: Array<(list: (typeof first)[]) => void> = [];
+    deps.batches.list = () => new Promise((resolve) => answers.push(resolve));
+    const older = s.load();
+    const newer = s.load();
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]!([first, second]);
+    await newer;
+    expect(s.batches.map((b) => b.name)).toEqual(['fixtures', 'second']);
+    answers[0]!([first]);
+    await older;
+    expect(s.batches.map((b) => b.name)).toEqual(['fixtures', 'second']);
+
+    // A reload issued before a delete and answered after it does not bring the batch back.
+    const pending = s.load();
+    await vi.waitFor(() => expect(answers).toHaveLength(3));
+    await s.act(2, 'delete');
+    expect(s.batches.map((b) => b.name)).toEqual(['fixtures']);
+    answers[2]!([first, second]);
+    await pending;
+    expect(s.batches.map((b) => b.name)).toEqual(['fixtures']);
+    // A reload issued after the delete shows what the list says.
+    deps.batches.list = async () => [first, second];
+    await s.load();
+    expect(s.batches.map((b) => b.name)).toEqual(['fixtures', 'second']);
   });
 
   it('removes a deleted batch and explains a load failure', async () => {
