@@ -98,10 +98,38 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
   };
   // The fetcher's host breaker counts a batch's waiting URLs under a number: one per queue key.
   const batchNumbers = new Map<string, number>();
+  let lastBatchNumber = 0;
   const batchNumberOf = (queueKey: string): number => {
     let n = batchNumbers.get(queueKey);
-    if (n === undefined) batchNumbers.set(queueKey, (n = batchNumbers.size + 1));
+    if (n === undefined) batchNumbers.set(queueKey, (n = ++lastBatchNumber));
     return n;
+  };
+  /** Jobs in hand per queue key: a batch's state here is dropped only when it has none. */
+  const jobsOf = new Map<string, number>();
+  /**
+   * Drops what this worker keeps per batch once the batch is no longer announced and it holds
+   * none of its jobs: its number and its results queue, whose Redis connection would otherwise
+   * stay open for as long as the worker runs (one per batch it ever worked for).
+   */
+  const forgetEnded = (announced: ReadonlySet<string>): void => {
+    for (const queueKey of new Set([...resultQueues.keys(), ...batchNumbers.keys()])) {
+      if (announced.has(queueKey) || (jobsOf.get(queueKey) ?? 0) > 0) continue;
+      batchNumbers.delete(queueKey);
+      const q = resultQueues.get(queueKey);
+      resultQueues.delete(queueKey);
+      // Closed like at the worker's close: a close Redis does not answer drops the connection.
+      if (q)
+        void within(
+          q.close().then(() => true),
+          5_000,
+          false,
+        )
+          .then(
+            (closed) => (closed ? undefined : q.disconnect()),
+            () => q.disconnect(),
+          )
+          .catch(() => undefined);
+    }
   };
   /** Per batch, the unavailable hosts its fetches here wait for (for the heartbeat). */
   const unavailableHosts = (): Record<string, UnavailableHost[]> | undefined => {
@@ -139,7 +167,7 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
   }
 
   async function handle(job: Job<AnalyzeJob>, token?: string): Promise<void> {
-    const { queueKey, itemId, url, operation } = job.data;
+    const { queueKey, itemId } = job.data;
     const base = { itemId, worker: o.name };
     if (job.data.modelSet !== o.modelSet) {
       // Queue names carry the model set, so this only happens with a hand-made job.
@@ -148,6 +176,18 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
         `Job ${job.id} is for model set ${job.data.modelSet.slice(0, 12)}…; this worker has ${o.modelSet.slice(0, 12)}….`,
       );
     }
+    jobsOf.set(queueKey, (jobsOf.get(queueKey) ?? 0) + 1);
+    try {
+      await handleFor(job, token, base);
+    } finally {
+      const left = (jobsOf.get(queueKey) ?? 1) - 1;
+      if (left > 0) jobsOf.set(queueKey, left);
+      else jobsOf.delete(queueKey);
+    }
+  }
+
+  async function handleFor(job: Job<AnalyzeJob>, token: string | undefined, base: { itemId: number; worker: string }): Promise<void> {
+    const { queueKey, itemId, url, operation } = job.data;
     const control = await redis.get(keys.control(queueKey));
     if (control === 'paused' || control === 'cancelled') return post(queueKey, { ...base, fetchMs: 0, kind: 'returned' });
     const ctl = new AbortController();
@@ -249,8 +289,10 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
       at: Date.now(),
     };
     await redis.hset(keys.workers, o.name, JSON.stringify(b));
+    const announced = await redis.hgetall(keys.batches);
+    forgetEnded(new Set(Object.keys(announced)));
     // Batches announced for another model set never reach this worker's queue: say why.
-    for (const [queueKey, modelSet] of Object.entries(await redis.hgetall(keys.batches))) {
+    for (const [queueKey, modelSet] of Object.entries(announced)) {
       if (modelSet === o.modelSet || warned.has(queueKey)) continue;
       warned.add(queueKey);
       log.warn(
