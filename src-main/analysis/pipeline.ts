@@ -21,6 +21,7 @@ import {
   derive,
   DESCRIPTION_TAG_CONFIDENCE,
   scoreCategories,
+  withoutThingsIfBlank,
 } from './rules';
 import type { ModelRunner } from '../inference';
 
@@ -143,7 +144,7 @@ export async function analyzePixels(
   const lineDrawing = imageType.lineDrawingType === 1;
   // The drawing vocabulary is Open Clip Art: it speaks for drawings and clip art only.
   const votes = !photo && classFeatures ? drawingVotes(classFeatures, DRAWING_TABLE, { lineDrawing }) : undefined;
-  const evidence: Evidence = {
+  const evidence: Evidence = withoutThingsIfBlank({
     width: img.width,
     height: img.height,
     color,
@@ -160,7 +161,7 @@ export async function analyzePixels(
     // DeepLab learnt from photos: its regions count on photos only.
     subject: photo ? subject : undefined,
     colorBins90: texture.colorBins90,
-  };
+  });
   const data = describe(evidence, features, nsfw);
   timingsMs['rules'] = performance.now() - t1;
 

@@ -29,6 +29,8 @@ import sharp from 'sharp';
 import { analyzePixels, COCO80, IMAGENET_HIERARCHY } from '../../src-main/analysis';
 import type { AnalyzeData, VisualFeature } from '../../src-main/shared/spec';
 import { labelWord } from '../../src-main/analysis/rules';
+import { BLANK_UNIFORM } from '../../src-main/analysis/rules/bands';
+import { measurePixels } from '../../src-main/analysis/pixel-evidence';
 import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
@@ -250,6 +252,11 @@ for (const path of sample) {
     unrenderable++;
     continue;
   }
+  // The renderer drew nothing of some SVGs: a blank page is no drawing to caption.
+  if ((await measurePixels(img)).scene.uniform >= BLANK_UNIFORM) {
+    unrenderable++;
+    continue;
+  }
   const name = relative(dirs.openclipart, path);
   const meta = drawingMeta(readFileSync(path, 'utf8'));
   keywordsOf.set(name, [meta.title, ...meta.keywords].join(' ').toLowerCase());
@@ -309,7 +316,7 @@ for (const [part, rated] of Object.entries(gcompris)) {
     for (const r of rated.filter((x) => x.clipArtType >= 2 || GENERIC.has(x.caption) || SETTING.test(x.caption)))
       console.log(`  ${r.name}: clipArtType ${r.clipArtType}, "${r.caption}"`);
 }
-console.log(`\nOpen Clip Art sample: ${sample.length} of ${all.length} SVGs, ${unrenderable} not renderable`);
+console.log(`\nOpen Clip Art sample: ${sample.length} of ${all.length} SVGs, ${unrenderable} not renderable or rendered blank`);
 for (const [format, rated] of Object.entries(drawings)) {
   console.log(
     `  ${format}: clip art (≥ 2) ${count(rated, (r) => r.clipArtType >= 2)}, line drawing ${count(rated, (r) => r.lineDrawing)}, with a thing tag ≥ 0.5 ${count(rated, (r) => r.things.length > 0)}, generic caption ${count(rated, (r) => GENERIC.has(r.caption))}`,

@@ -4,6 +4,14 @@ import type { Derived } from './derive';
 import { QUANTITIES, type QuantityName } from './quantities';
 
 /**
+ * `uniform` (scene cue) from which an image is blank: at the 160 px statistics scale, ≤ 38 of
+ * 19 200 pixels off the flat colour. A 60 px logo on a 1 000 px page is ≈ 100 of them; empty SVG
+ * renders, solid placeholders and JPEG-coded flat fills are ≥ 0.9999; no photo, drawing or stamp
+ * of the fixtures, eval:unseen's sets and the Open Clip Art sample that the renderer drew reached 0.992.
+ */
+export const BLANK_UNIFORM = 0.998;
+
+/**
  * Inputs of bands that derive.ts reads per detection rather than per image (not in QUANTITIES).
  * Descriptions for the generated docs.
  */
@@ -179,6 +187,8 @@ export const TESTS = {
   'labels.none': { of: 'labelKinds', max: 0, why: 'the detector found nothing' },
   'objectKinds.none': { of: 'objectKinds', max: 0, why: 'no object other than people' },
   // Style.
+  'uniform.blank': { of: 'uniform', min: BLANK_UNIFORM, why: 'a blank image: all but a few pixels in 1 000 are one flat colour' },
+  'uniform.notBlank': { of: 'uniform', below: BLANK_UNIFORM, why: 'not a blank image' },
   'bw.yes': { of: 'bw', min: 1, why: 'a black-and-white image' },
   'clipArtType.good': { of: 'clipArtType', min: 3, max: 3, why: 'clip art, type 3' },
   'clipArtType.normal': { of: 'clipArtType', min: 2, max: 2, why: 'clip art, type 2' },

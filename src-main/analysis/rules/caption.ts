@@ -5,6 +5,7 @@ import type { DetectedObject } from '../objects/types';
 import { holds } from './bands';
 import type { CategoryName } from './categories';
 import { CAPTION_KINDS, CLASS_SUBJECT_CONFIDENCE, PRESENT, type ClassSubject } from './classes';
+import { BLANK_CAPTION_CONF, isBlank } from './blank';
 import { AGE_YEARS, type Derived } from './derive';
 import { QUANTITIES, type QuantityName } from './quantities';
 import { conditionHolds, type Condition } from './score';
@@ -16,7 +17,7 @@ interface Phrase {
   text: string;
   conf: number;
   /** Scenes and phrases already placed ("… on a couch") take no setting words. */
-  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart';
+  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank';
 }
 
 const NUMBER_WORDS = ['no', 'a', 'two', 'three', 'four', 'five'];
@@ -260,6 +261,12 @@ function setting(e: Evidence, d: Derived): { text: string; conf: number } | unde
   return s && { text: s.text, conf: QUANTITIES[s.conf].of(e, d) };
 }
 
+/** "a blank white image": a blank image (blank.ts), named by its colour. */
+function blankPhrase(e: Evidence): Phrase | undefined {
+  if (!isBlank(e)) return undefined;
+  return { text: `a blank ${e.color.dominantColorBackground.toLowerCase()} image`, conf: BLANK_CAPTION_CONF, kind: 'blank' };
+}
+
 /**
  * The Description caption: one English sentence from detected and classified things only.
  * Subject = a chart (rules/charts.ts), people (count, gender/age words, smiling) or the main thing, detected or classified
@@ -271,7 +278,7 @@ function setting(e: Evidence, d: Derived): { text: string; conf: number } | unde
  */
 export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Caption {
   const chart: Phrase | undefined = d.chart && { text: article(d.chart.word), conf: d.chart.conf, kind: 'chart' };
-  const subject = chart ?? peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
+  const subject = blankPhrase(e) ?? chart ?? peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
   let text: string;
   let conf: number;
   if (!subject) {
@@ -293,8 +300,8 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
         conf *= SETTING_CONF.base + SETTING_CONF.span * where.conf;
       }
     }
-    if (subject.text === TEXT_PHRASE || subject.kind === 'chart') {
-      // A page of writing and a chart are described as such, whatever their colours and style.
+    if (subject.text === TEXT_PHRASE || subject.kind === 'chart' || subject.kind === 'blank') {
+      // A page of writing, a chart and a blank image are described as such, whatever their colours and style.
     } else if (d.lineDrawing) text = e.color.isBWImg ? `${text} drawn in black and white` : `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;

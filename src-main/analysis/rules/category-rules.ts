@@ -214,7 +214,11 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   { name: 'abstract_nonphoto', score: [{ when: { all: ['people.none', 'objectKinds.none'] } }, 'drawing', 0.8] },
   {
     name: 'abstract_shape',
-    score: [{ when: { all: ['people.none', 'objectKinds.none', 'clipArt.yes', 'lineDrawing.not'] } }, 0.7, 'chromaP50.pale'],
+    score: [
+      { when: { all: ['people.none', 'objectKinds.none', 'clipArt.yes', 'lineDrawing.not', 'uniform.notBlank'] } },
+      0.7,
+      'chromaP50.pale',
+    ],
   },
   { name: 'abstract_rect', score: [{ when: { all: ['people.none', 'objectKinds.none'] } }, 'drawing', 'straightEdges.rect'] },
   {

@@ -63,6 +63,7 @@ export const TAG_RULES: readonly TagRule[] = [
     ],
   },
   { tag: 'black and white', score: [{ when: 'bw.yes', then: 0.9 }] },
+  { tag: 'blank', score: [{ when: 'uniform.blank', then: 0.9 }] },
 ];
 
 /** General tags of detected labels, at HYPERNYM_FACTOR × the best member. */

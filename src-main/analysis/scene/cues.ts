@@ -43,7 +43,18 @@ export interface SceneCues {
   skyGrey: number;
   /** Colourfulness (Hasler–Süsstrunk), 0 for grey, ≈ 50+ for vivid images; divided by 100. */
   colorfulness: number;
+  /**
+   * Pixels within UNIFORM_DELTA_E of the image's mean Lab colour: 1 for a blank image (one flat
+   * colour, also JPEG-coded), far lower as soon as anything is drawn or photographed on it.
+   */
+  uniform: number;
 }
+
+/**
+ * CIE76 distance (Lab units) within which a pixel counts as the mean colour for `uniform`: above
+ * JPEG noise on a flat fill (≤ 2) and below the step of the faintest drawn shape or gradient.
+ */
+export const UNIFORM_DELTA_E = 6;
 
 function inBox(L: number, C: number, hue: number, box: { L: [number, number]; C: [number, number]; hue: [number, number] }): boolean {
   return L >= box.L[0] && L <= box.L[1] && C >= box.C[0] && C <= box.C[1] && hue >= box.hue[0] && hue <= box.hue[1];
@@ -138,7 +149,28 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     straightEdges: straight.all,
     verticalShare: straight.all > 0 ? straight.vertical / straight.all : 0,
     colorfulness: colorfulness / 100,
+    uniform: uniformShare(f),
   };
+}
+
+/** Share of the field's pixels within UNIFORM_DELTA_E of its mean Lab colour. */
+function uniformShare(f: PixelField): number {
+  const n = f.width * f.height;
+  let L = 0,
+    a = 0,
+    b = 0;
+  for (let i = 0; i < n; i++) {
+    L += f.L[i]!;
+    a += f.a[i]!;
+    b += f.b[i]!;
+  }
+  L /= n;
+  a /= n;
+  b /= n;
+  const max = UNIFORM_DELTA_E * UNIFORM_DELTA_E;
+  let near = 0;
+  for (let i = 0; i < n; i++) if ((f.L[i]! - L) ** 2 + (f.a[i]! - a) ** 2 + (f.b[i]! - b) ** 2 <= max) near++;
+  return near / Math.max(1, n);
 }
 
 /**

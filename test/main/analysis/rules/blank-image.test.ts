@@ -1,0 +1,93 @@
+// A blank image (one flat colour: an "image not available" placeholder, an empty render, a black
+// frame) names nothing. Before, a black or a red page was "a clip art image of a flag" with the
+// tags flag, decoration and design at 0.9: its nearest reference drawings were renders that came
+// out empty. Real models, through the analyze service, on images made here as PNG and JPEG files.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COCO80, IMAGENET_HIERARCHY } from '../../../../src-main/analysis';
+import { measurePixels } from '../../../../src-main/analysis/pixel-evidence';
+import { BLANK_UNIFORM } from '../../../../src-main/analysis/rules/bands';
+import { decodeImage } from '../../../../src-main/inference';
+import { createImageLoader, intakeOptions } from '../../../../src-main/intake';
+import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
+import { fixture } from '../../../helpers/paths';
+import { createEngine, runnerOf } from '../fixtures';
+
+const engine = createEngine();
+const service = createAnalyzeService({ runModel: runnerOf(engine), loader: createImageLoader(intakeOptions('desktop')) });
+const dir = mkdtempSync(join(tmpdir(), 'picscan-blank-'));
+afterAll(async () => {
+  await engine.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A flat `colour` image of w×h px as a file (`.png` or `.jpg`). */
+async function flatFile(name: string, colour: string, w = 400, h = 300): Promise<string> {
+  const s = sharp({ create: { width: w, height: h, channels: 3, background: colour } });
+  const file = join(dir, name);
+  writeFileSync(file, await (name.endsWith('.jpg') ? s.jpeg({ quality: 70 }) : s.png()).toBuffer());
+  return file;
+}
+
+/** Every word a model could name a thing with: COCO labels and ImageNet names, display words and general tags. */
+const THING_WORDS = new Set([
+  ...COCO80,
+  ...IMAGENET_HIERARCHY.classes.flatMap((c) => [c.name, c.display ?? c.name, ...c.tags]),
+  'flag',
+  'decoration',
+  'design',
+]);
+
+async function analysed(file: string) {
+  const { data } = await service.analyze(file, { features: ['Tags', 'Description', 'Categories', 'Color'] });
+  return data;
+}
+
+describe('a blank image', () => {
+  it.each([
+    ['black.png', '#000000', 'black'],
+    ['white.jpg', '#ffffff', 'white'],
+    ['red.png', '#d01010', 'red'],
+    ['blue.jpg', '#3060c0', 'blue'],
+    ['grey.png', '#808080', 'gray'],
+  ])('%s (%s) is "a blank %s image", tagged blank, with no thing named', async (name, colour, word) => {
+    const data = await analysed(await flatFile(name, colour));
+    expect(data.description!.captions[0]!.text).toBe(`a blank ${word} image`);
+    const tags = new Map(data.tags!.map((t) => [t.name, t.confidence]));
+    expect(tags.get('blank')).toBeGreaterThanOrEqual(0.5);
+    expect([...tags.keys()].filter((t) => THING_WORDS.has(t))).toEqual([]);
+    expect(data.categories!.map((c) => c.name)).not.toContain('abstract_shape');
+  });
+
+  it('a small image (64 px) of one colour is blank too', async () => {
+    const data = await analysed(await flatFile('small.jpg', '#e02020', 64, 64));
+    expect(data.description!.captions[0]!.text).toBe('a blank red image');
+  });
+
+  it('is not what a page with a small mark, a gradient or a photo is', async () => {
+    // A 30 px square on a 600 px page: 0.25 % of it, above what the blank test lets through.
+    const page = join(dir, 'mark.png');
+    await sharp({ create: { width: 600, height: 600, channels: 3, background: '#ffffff' } })
+      .composite([{ input: { create: { width: 30, height: 30, channels: 3, background: '#000000' } }, left: 300, top: 300 }])
+      .png()
+      .toFile(page);
+    const ramp = join(dir, 'ramp.png');
+    const grad = new Uint8Array(400 * 300 * 3).map((_, i) => Math.round((Math.floor(i / 3) % 400) * (255 / 399)));
+    await sharp(grad, { raw: { width: 400, height: 300, channels: 3 } })
+      .png()
+      .toFile(ramp);
+    for (const file of [page, ramp, fixture('text_bw.png'), fixture('cat_chelsea.jpg')]) {
+      const data = await analysed(file);
+      expect(data.description!.captions[0]!.text, file).not.toMatch(/blank/);
+      expect(
+        data.tags!.map((t) => t.name),
+        file,
+      ).not.toContain('blank');
+      const img = await decodeImage(new Uint8Array(readFileSync(file)), { maxPixels: 5e7 });
+      expect((await measurePixels(img)).scene.uniform, file).toBeLessThan(BLANK_UNIFORM);
+    }
+  });
+});
