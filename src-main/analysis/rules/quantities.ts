@@ -70,7 +70,7 @@ export const QUANTITIES = {
   verticalShare: { of: (e) => e.scene.verticalShare, what: 'vertical part of the straight edges (0..1 of them)' },
   horizontalShare: { of: (e) => 1 - e.scene.verticalShare, what: 'horizontal part of the straight edges (0..1 of them)' },
   colorfulness: { of: (e) => e.scene.colorfulness, what: 'Hasler–Süsstrunk colourfulness / 100' },
-  uniform: { of: (e) => e.scene.uniform, what: 'share of pixels within UNIFORM_DELTA_E of the mean colour' },
+  uniform: { of: (e) => e.scene.uniform, what: 'share of pixels within UNIFORM_LEVELS of the mean colour in every RGB channel' },
   cloudShare: {
     of: (e) => e.scene.skyGrey / Math.max(e.scene.sky, MIN_SKY_SHARE),
     what: 'bright-grey part of the sky pixels (0..1 of the sky)',

@@ -44,17 +44,20 @@ export interface SceneCues {
   /** Colourfulness (Hasler–Süsstrunk), 0 for grey, ≈ 50+ for vivid images; divided by 100. */
   colorfulness: number;
   /**
-   * Pixels within UNIFORM_DELTA_E of the image's mean Lab colour: 1 for a blank image (one flat
-   * colour, also JPEG-coded), far lower as soon as anything is drawn or photographed on it.
+   * Pixels whose every RGB channel is within UNIFORM_LEVELS of the image's mean colour: 1 for a
+   * blank image (one flat colour, also JPEG-coded), far lower as soon as anything is drawn or
+   * photographed on it (a very dark photo too: its few levels still span far more).
    */
   uniform: number;
 }
 
 /**
- * CIE76 distance (Lab units) within which a pixel counts as the mean colour for `uniform`: above
- * JPEG noise on a flat fill (≤ 2) and below the step of the faintest drawn shape or gradient.
+ * Largest difference per RGB channel (8-bit levels) of a pixel of the 160 px field counted as the
+ * mean colour in `uniform`: above what JPEG leaves of a flat fill, below the spread of the darkest
+ * photo that still shows something (a photo at 15 % exposure spans ≈ 40 levels). A distance in
+ * Lab would not do: at low lightness whole photos fit within a few L* units.
  */
-export const UNIFORM_DELTA_E = 6;
+export const UNIFORM_LEVELS = 4;
 
 function inBox(L: number, C: number, hue: number, box: { L: [number, number]; C: [number, number]; hue: [number, number] }): boolean {
   return L >= box.L[0] && L <= box.L[1] && C >= box.C[0] && C <= box.C[1] && hue >= box.hue[0] && hue <= box.hue[1];
@@ -153,23 +156,22 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
   };
 }
 
-/** Share of the field's pixels within UNIFORM_DELTA_E of its mean Lab colour. */
+/** Share of the field's pixels within UNIFORM_LEVELS of its mean colour in every channel. */
 function uniformShare(f: PixelField): number {
   const n = f.width * f.height;
-  let L = 0,
-    a = 0,
-    b = 0;
-  for (let i = 0; i < n; i++) {
-    L += f.L[i]!;
-    a += f.a[i]!;
-    b += f.b[i]!;
-  }
-  L /= n;
-  a /= n;
-  b /= n;
-  const max = UNIFORM_DELTA_E * UNIFORM_DELTA_E;
+  const mean = [0, 0, 0];
+  for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) mean[c]! += f.rgb[i * 3 + c]!;
+  for (let c = 0; c < 3; c++) mean[c]! /= Math.max(1, n);
   let near = 0;
-  for (let i = 0; i < n; i++) if ((f.L[i]! - L) ** 2 + (f.a[i]! - a) ** 2 + (f.b[i]! - b) ** 2 <= max) near++;
+  for (let i = 0; i < n; i++) {
+    const j = i * 3;
+    if (
+      Math.abs(f.rgb[j]! - mean[0]!) <= UNIFORM_LEVELS &&
+      Math.abs(f.rgb[j + 1]! - mean[1]!) <= UNIFORM_LEVELS &&
+      Math.abs(f.rgb[j + 2]! - mean[2]!) <= UNIFORM_LEVELS
+    )
+      near++;
+  }
   return near / Math.max(1, n);
 }
 
