@@ -16,6 +16,7 @@ export function plainEvidence(): Evidence {
     scene: {
       sky: 0,
       skyGrey: 0,
+      skyDark: 0,
       vegetation: 0,
       water: 0,
       snow: 0,

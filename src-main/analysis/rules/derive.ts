@@ -178,7 +178,12 @@ export function derive(evidence: Evidence): Derived {
   // alone stays below 0.5 ("night" needs a night sky or lights). A green scene is not night
   // however dark: foliage keeps its colour only in daylight (a shaded forest's trunks pass for a
   // night sky and its sunlit leaves for lights; at night a camera sees little chroma in leaves).
-  const nightSkyOrLights = holds('skyPixels.night', s.sky) || holds('brightSpots.pointLights', s.brightSpots);
+  // The dark behind a portrait face is a backdrop (a dim room, a studio), not a night sky: only
+  // lights make such a photo a night scene (a flash portrait outdoors at night looks the same and
+  // is not called night either).
+  const portrait = holds('face.portrait', largestFaceShare);
+  const skyDark = portrait ? s.skyDark : 0;
+  const nightSkyOrLights = holds('skyPixels.night', s.sky - skyDark) || holds('brightSpots.pointLights', s.brightSpots);
   const night =
     (1 - frameFill) *
     (1 - band('vegetation.green', s.vegetation)) *
@@ -194,8 +199,8 @@ export function derive(evidence: Evidence): Derived {
   const text = Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage));
   // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text.
   const G = GREY_SKY_WEIGHT;
-  const greyWeight = (e.color.isBWImg ? G.bw : holds('face.portrait', largestFaceShare) ? G.portrait : G.colour) * (1 - text);
-  const sky = s.sky - s.skyGrey + s.skyGrey * greyWeight;
+  const greyWeight = (e.color.isBWImg ? G.bw : portrait ? G.portrait : G.colour) * (1 - text);
+  const sky = s.sky - skyDark - s.skyGrey + s.skyGrey * greyWeight;
   // Colour cues of a natural setting; a thing filling the frame (a green apple) is not one. The
   // white of a page of writing (a typed page, a screenshot, a table) is paper, not snow.
   const snow = band('snow.natural', s.snow) * (1 - text);

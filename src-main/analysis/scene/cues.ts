@@ -41,6 +41,8 @@ export interface SceneCues {
   verticalShare: number;
   /** Sky pixels that are bright grey/white rather than blue (clouds, overcast), 0..1 of the image. */
   skyGrey: number;
+  /** Sky pixels counted only as a dark image's night sky (smooth, L* < 30), 0..1 of the image. */
+  skyDark: number;
   /** Colourfulness (Hasler–Süsstrunk), 0 for grey, ≈ 50+ for vivid images; divided by 100. */
   colorfulness: number;
   /**
@@ -137,6 +139,7 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
   return {
     sky: skyParts.sky,
     skyGrey: skyParts.grey,
+    skyDark: skyParts.dark,
     vegetation: veg / n,
     water: water / n,
     snow: snow / n,
@@ -252,7 +255,7 @@ function straightEdgeShare(f: PixelField): { all: number; vertical: number } {
  * (CUE_BOXES.blueSky) or bright overcast grey (L* > 70, C < 10), within the upper 70 % of the
  * image; on a dark image (mean L* < 30) smooth dark pixels too (night sky). Connectivity to the top stops blue clothing or a white wall mid-image from counting.
  */
-function skyShare(f: PixelField, night: boolean): { sky: number; grey: number } {
+function skyShare(f: PixelField, night: boolean): { sky: number; grey: number; dark: number } {
   const { width: w, height: h } = f;
   const maxY = Math.floor(h * 0.7);
   const isSky = (i: number): boolean => {
@@ -271,10 +274,13 @@ function skyShare(f: PixelField, night: boolean): { sky: number; grey: number } 
     }
   let count = 0;
   let grey = 0;
+  let dark = 0;
   while (stack.length) {
     const i = stack.pop()!;
     count++;
-    if (f.L[i]! > 70 && f.C[i]! < 10) grey++;
+    const L = f.L[i]!;
+    if (L > 70 && f.C[i]! < 10) grey++;
+    else if (L < 30) dark++;
     const x = i % w;
     const y = (i - x) / w;
     const next = [x > 0 ? i - 1 : -1, x + 1 < w ? i + 1 : -1, y > 0 ? i - w : -1, y + 1 < maxY ? i + w : -1];
@@ -285,5 +291,5 @@ function skyShare(f: PixelField, night: boolean): { sky: number; grey: number } 
       }
     }
   }
-  return { sky: count / (w * h), grey: grey / (w * h) };
+  return { sky: count / (w * h), grey: grey / (w * h), dark: dark / (w * h) };
 }
