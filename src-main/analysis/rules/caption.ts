@@ -72,6 +72,27 @@ function peopleContext(e: Evidence, d: Derived): { text: string; placed: boolean
   return undefined;
 }
 
+/**
+ * People this small are passers-by in a view of a place, not its subject: every person box under
+ * this share of the image, every face under `faceShare`.
+ */
+export const PASSERS_BY = { boxShare: 0.03, faceShare: 0.005 } as const;
+
+/**
+ * A classified place with passers-by in front of it: "a triumphal arch with people" rather than
+ * "a person outdoors" for tourists at a landmark.
+ */
+function placeWithPassersBy(e: Evidence, d: Derived): Phrase | undefined {
+  if (d.persons === 0 || d.personConf < PRESENT || d.largestFaceShare >= PASSERS_BY.faceShare) return undefined;
+  const area = e.width * e.height;
+  if (e.objects.some((o) => o.label === 'person' && (o.box.width * o.box.height) / area >= PASSERS_BY.boxShare)) return undefined;
+  const place = d.classes.subjects.find((s) => s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE);
+  if (!place) return undefined;
+  // Small people are counted poorly (boxes merge and go missing): no number beyond one.
+  const people = d.persons === 1 ? 'a person' : 'people';
+  return { text: `${article(place.word)} with ${people}`, conf: place.conf, kind: 'scene' };
+}
+
 function peoplePhrase(e: Evidence, d: Derived): Phrase | undefined {
   const p = peopleNoun(e, d);
   if (!p) return undefined;
@@ -278,7 +299,8 @@ function blankPhrase(e: Evidence): Phrase | undefined {
  */
 export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Caption {
   const chart: Phrase | undefined = d.chart && { text: article(d.chart.word), conf: d.chart.conf, kind: 'chart' };
-  const subject = blankPhrase(e) ?? chart ?? peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
+  const subject =
+    blankPhrase(e) ?? chart ?? placeWithPassersBy(e, d) ?? peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
   let text: string;
   let conf: number;
   if (!subject) {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildCaption, buildTags, derive, type Evidence, type FaceEvidence, type CocoLabel } from '../../../../src-main/analysis';
+import {
+  buildCaption,
+  buildTags,
+  derive,
+  IMAGENET_HIERARCHY,
+  type Evidence,
+  type FaceEvidence,
+  type CocoLabel,
+} from '../../../../src-main/analysis';
 import { scoreCategories } from '../../../../src-main/analysis/rules/categories';
 import { plainEvidence } from '../../../helpers/evidence';
 
@@ -43,6 +51,24 @@ describe('captions', () => {
     expect(caption(studio)).toBe('a man');
     const blue = { ...e, faces: [face(35, 'Male')], scene: { ...e.scene, sky: 0.5, skyGrey: 0 } };
     expect(caption(blue)).toBe('a man outdoors');
+  });
+
+  it('names a place first when its people are passers-by', () => {
+    // The classifier's triumphal arch (a place) with small person boxes in front of it: tourists
+    // at a landmark were "a person outdoors" (GCompris' Brandenburg Gate photo).
+    const arch = IMAGENET_HIERARCHY.classes.findIndex((c) => c.name === 'triumphal arch');
+    const e = { ...base(), classes: [{ index: arch, p: 0.95 }], scene: { ...base().scene, sky: 0.3 } };
+    const area = e.width * e.height;
+    const side = Math.sqrt(area * 0.01);
+    const small = [obj('person', 0.8, 10, 300, side / 3, side * 3), obj('person', 0.8, 200, 300, side / 3, side * 3)];
+    expect(caption({ ...e, objects: small })).toBe('a triumphal arch with people');
+    expect(caption({ ...e, objects: [small[0]!] })).toBe('a triumphal arch with a person');
+    // A person of a tenth of the frame is the subject, and so is a face of a portrait.
+    const large = obj('person', 0.8, 10, 100, Math.sqrt(area * 0.1) / 2, Math.sqrt(area * 0.1) * 2);
+    expect(caption({ ...e, objects: [...small, large] })).toMatch(/^(?:two|three|a group of) people/);
+    expect(caption({ ...e, objects: small, faces: [face(40, 'Male')] })).not.toMatch(/arch/);
+    // Without a place the people stay the subject.
+    expect(caption({ ...e, classes: undefined, objects: small })).toBe('two people outdoors');
   });
 
   it('says what people sit on or are with', () => {
