@@ -72,6 +72,11 @@ function peopleContext(e: Evidence, d: Derived): { text: string; placed: boolean
   return undefined;
 }
 
+/** The place the classifier names confidently (a triumphal arch, a lakeside), if any. */
+function classifiedPlace(d: Derived): ClassSubject | undefined {
+  return d.classes.subjects.find((s) => s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE);
+}
+
 /**
  * People this small are passers-by in a view of a place, not its subject: every person box under
  * this share of the image, every face under `faceShare`.
@@ -86,7 +91,7 @@ function placeWithPassersBy(e: Evidence, d: Derived): Phrase | undefined {
   if (d.persons === 0 || d.personConf < PRESENT || d.largestFaceShare >= PASSERS_BY.faceShare) return undefined;
   const area = e.width * e.height;
   if (e.objects.some((o) => o.label === 'person' && (o.box.width * o.box.height) / area >= PASSERS_BY.boxShare)) return undefined;
-  const place = d.classes.subjects.find((s) => s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE);
+  const place = classifiedPlace(d);
   if (!place) return undefined;
   // Small people are counted poorly (boxes merge and go missing): no number beyond one.
   const people = d.persons === 1 ? 'a person' : 'people';
@@ -252,7 +257,7 @@ export const SCENE_PHRASES: ReadonlyArray<{
 function scenePhrase(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Phrase | undefined {
   const value = (s: SceneSource): number => ('category' in s ? (categories.get(s.category) ?? 0) : QUANTITIES[s.quantity].of(e, d));
   if (d.text >= PRESENT) return { text: TEXT_PHRASE, conf: d.text, kind: 'scene' };
-  const place = d.classes.subjects.find((s) => s.scene && s.conf >= CLASS_SUBJECT_CONFIDENCE);
+  const place = classifiedPlace(d);
   if (place) return { text: article(place.word), conf: place.conf, kind: 'scene' };
   for (const p of SCENE_PHRASES) {
     const v = value(p.from);
