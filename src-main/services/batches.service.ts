@@ -89,6 +89,8 @@ interface Runner {
   readonly haltError?: AppError;
   stop(as?: 'paused' | 'cancelled'): void;
   workers?(): WorkerStatus[];
+  /** Distributed runs: connected workers with another model set. */
+  mismatchedWorkers?(): string[];
   /** Distributed runs: what is wrong with Redis right now, if anything. */
   redisTrouble?(): string | undefined;
   /** Distributed runs: the unavailable image hosts the workers wait for. */
@@ -670,12 +672,14 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
   private snapshot(run: ActiveRun): BatchProgress {
     const p = run.tracker.snapshot();
     const workers = run.runner.workers?.();
+    const mismatchedWorkers = run.runner.mismatchedWorkers?.();
     const redisTrouble = run.runner.redisTrouble?.();
     // A distributed batch's downloads run on the workers; a local one's through this fetcher.
     const unavailableHosts = run.runner.unavailableHosts ? run.runner.unavailableHosts() : this.fetcher.unavailableHosts?.(p.batchId);
     return {
       ...p,
       ...(workers ? { workers } : {}),
+      ...(mismatchedWorkers?.length ? { mismatchedWorkers } : {}),
       ...(redisTrouble ? { redisTrouble } : {}),
       ...(unavailableHosts?.length ? { unavailableHosts } : {}),
     };

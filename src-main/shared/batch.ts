@@ -86,6 +86,11 @@ export interface BatchProgress {
   etaSeconds: number | null;
   /** Distributed batches: the workers connected to the queue (heartbeat within 15 s). */
   workers?: WorkerStatus[];
+  /**
+   * Distributed batches: connected workers with another model set (another picscan version or
+   * models), which take none of this batch's items; absent when none.
+   */
+  mismatchedWorkers?: string[];
   /** Distributed batches: what is wrong with Redis right now (unreachable, refusing writes); absent when all is well. */
   redisTrouble?: string;
   /** Unavailable image hosts whose URLs of this batch wait for them (jobs/host-breaker.ts); absent when none. */

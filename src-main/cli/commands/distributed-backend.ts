@@ -57,7 +57,17 @@ export function workersText(workers: WorkerStatus[] | undefined): string {
   return `, ${live.length} worker${live.length === 1 ? '' : 's'}${each ? ` (${each})` : ''}`;
 }
 
-/** The workers, then what is wrong with Redis if anything ("…; Redis at … unreachable for 12 s (…)"). */
+/**
+ * "; box-c has other models and takes none of these items (…)": a worker of another picscan
+ * version or model set never sees this batch's queue, and would otherwise just be missing.
+ */
+export function mismatchedWorkersText(names: string[] | undefined): string {
+  if (!names?.length) return '';
+  const who = names.map(terminalText).join(', ');
+  return `; ${who} ${names.length === 1 ? 'has' : 'have'} other models and take${names.length === 1 ? 's' : ''} none of these items (install the same picscan version and models there)`;
+}
+
+/** The workers, those with other models, then what is wrong with Redis if anything ("…; Redis at … unreachable for 12 s (…)"). */
 export function distributedText(p: BatchProgress): string {
-  return `${workersText(p.workers)}${p.redisTrouble ? `; ${terminalText(p.redisTrouble)}` : ''}`;
+  return `${workersText(p.workers)}${mismatchedWorkersText(p.mismatchedWorkers)}${p.redisTrouble ? `; ${terminalText(p.redisTrouble)}` : ''}`;
 }

@@ -102,6 +102,11 @@ export class DistributedRunner {
     return this.roster.list();
   }
 
+  /** Connected workers with other models (version or manifest), which take none of this batch's items. */
+  mismatchedWorkers(): string[] {
+    return this.roster.mismatched();
+  }
+
   /** The unavailable image hosts the workers' fetches of this batch wait for, for the progress line. */
   unavailableHosts(): UnavailableHost[] {
     return this.roster.unavailableHosts(this.s.queueKey);

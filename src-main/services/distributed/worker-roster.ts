@@ -16,6 +16,8 @@ export class WorkerRoster {
   private readonly lastBeat = new Map<string, { at: number; seenMs: number; beat: WorkerBeat }>();
   /** Per worker: results delivered in this run, and the times of those in the rate window. */
   private readonly delivered = new Map<string, { count: number; recent: number[] }>();
+  /** Workers with another model set (other picscan version or models): they never take this batch's jobs. */
+  private readonly others = new Map<string, { at: number; seenMs: number }>();
 
   constructor(
     private readonly modelSet: string,
@@ -42,7 +44,11 @@ export class WorkerRoster {
       } catch {
         continue;
       }
-      if (beat.modelSet !== this.modelSet) continue;
+      if (beat.modelSet !== this.modelSet) {
+        const prev = this.others.get(name);
+        if (!prev || prev.at !== beat.at) this.others.set(name, { at: beat.at, seenMs: this.now() });
+        continue;
+      }
       const prev = this.lastBeat.get(name);
       if (!prev || prev.at !== beat.at) this.lastBeat.set(name, { at: beat.at, seenMs: this.now(), beat });
     }
@@ -90,6 +96,15 @@ export class WorkerRoster {
       }
     }
     return [...byHost.values()].sort((a, b) => a.host.localeCompare(b.host));
+  }
+
+  /** Connected workers (beat within WORKER_GONE_MS) with another model set, by name: they take none of this batch's jobs. */
+  mismatched(): string[] {
+    const now = this.now();
+    return [...this.others]
+      .filter(([, w]) => now - w.seenMs <= WORKER_GONE_MS)
+      .map(([name]) => name)
+      .sort((a, b) => a.localeCompare(b));
   }
 
   /** Workers whose heartbeat is current. */

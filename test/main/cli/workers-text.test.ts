@@ -1,6 +1,6 @@
 // The distributed progress line's worker part: live workers with their rate, gone ones named as gone.
 import { describe, expect, it } from 'vitest';
-import { workersText } from '../../../src-main/cli/commands/distributed-backend';
+import { distributedText, workersText } from '../../../src-main/cli/commands/distributed-backend';
 import { WORKER_GONE_MS } from '../../../src-main/services/distributed';
 import type { WorkerStatus } from '../../../src-main/shared/batch';
 
@@ -26,5 +26,17 @@ describe('workersText', () => {
   it('shows a worker name from another machine with its control characters as U+FFFD, on one line', () => {
     // Names reach the coordinator through Redis from any machine with access to it.
     expect(workersText([worker('box\u001b[2J\nb', 500, 1)])).toBe(', 1 worker (box\ufffd[2J\ufffdb 1/s)');
+  });
+
+  it('names the workers with other models after the live ones, before what is wrong with Redis', () => {
+    const p = { batchId: 1, status: 'running' as const, counts: { total: 3, queued: 3, running: 0, done: 0, failed: 0, skipped: 0 } };
+    const base = { ...p, imagesPerSecond: 0, etaSeconds: null, workers: [worker('wa', 500, 1)] };
+    expect(distributedText({ ...base, mismatchedWorkers: ['old-box'], redisTrouble: 'Redis refuses writes' })).toBe(
+      ', 1 worker (wa 1/s); old-box has other models and takes none of these items (install the same picscan version and models there); Redis refuses writes',
+    );
+    expect(distributedText({ ...base, mismatchedWorkers: ['b1', 'b2\n'] })).toBe(
+      ', 1 worker (wa 1/s); b1, b2\ufffd have other models and take none of these items (install the same picscan version and models there)',
+    );
+    expect(distributedText(base)).toBe(', 1 worker (wa 1/s)');
   });
 });

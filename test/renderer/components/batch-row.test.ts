@@ -86,6 +86,24 @@ describe('BatchRow', () => {
     expect(screen.queryByTestId('batch-redis')).toBeNull();
   });
 
+  it('names the connected workers with other models, which take none of its items', async () => {
+    const b = distributedBatch();
+    const progress = (mismatchedWorkers?: string[]) => ({
+      batchId: 4,
+      status: 'running' as const,
+      counts: b.counts,
+      imagesPerSecond: 0,
+      etaSeconds: null,
+      workers: [],
+      ...(mismatchedWorkers ? { mismatchedWorkers } : {}),
+    });
+    const { rerender } = render(BatchRow, { batch: b, progress: progress(['box-old']), onaction: () => {}, onopen: () => {} });
+    expect(screen.getByTestId('batch-workers').textContent!.trim()).toBe('0 workers');
+    expect(screen.getByTestId('batch-mismatched-workers').textContent).toBe('box-old: other models, not used');
+    await rerender({ batch: b, progress: progress(), onaction: () => {}, onopen: () => {} });
+    expect(screen.queryByTestId('batch-mismatched-workers')).toBeNull();
+  });
+
   it('says when Redis is unreachable or refuses writes, not only that the workers are gone', () => {
     const b = distributedBatch();
     const trouble = 'Redis at redis://queue:6379 unreachable for 12 s (connect ECONNREFUSED 10.0.0.5:6379); waiting for it';

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src-main/config';
 import { createBackend } from '../../../../src-main/app';
 import { unavailableProcessor } from '../../../../src-main/services/batches-processor';
 import { modelSetOf } from '../../../../src-main/services/distributed';
-import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture } from '../../../helpers/paths';
-import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
+import { redisAvailable } from '../../../helpers/redis';
 import {
+  distributedEnv,
   doneCount,
   expectEachOnce,
   itemsOf,
@@ -19,59 +19,47 @@ import {
   tempDir,
   until,
   writeList,
-  type Child,
 } from './support';
 
 // What a distributed batch survives: a worker SIGKILLed mid-job, the coordinator SIGKILLed and
 // resumed, Redis restarted (persistence off: it forgets everything), pause and cancel. In every
 // case each URL ends exactly once, with one stored result per done item.
 
-let redis: TestRedis;
-let images: FixtureServer;
-const children: Child[] = [];
-const track = (c: Child): Child => (children.push(c), c);
-
-beforeAll(async () => {
-  redis = await startRedis();
-  images = await startFixtureServer();
-});
-
-afterAll(async () => {
-  await Promise.all(children.map((c) => c.kill()));
-  await images?.close();
-  await redis?.stop();
-});
+const dist = distributedEnv();
+const { track } = dist;
 
 // Worker processes load the real models: minutes on a busy 2-core machine.
 describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause and cancel', { timeout: 300_000 }, () => {
   it('a worker SIGKILLed mid-job: the stalled job goes to another worker', async () => {
     const dir = tempDir('picscan-dist-kill-worker-');
     const db = join(dir, 'picscan.db');
-    const slow = images.url('/stall/cat.jpg');
-    images.route('/stall/cat.jpg', { file: fixture('cat_chelsea.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
-    const urls = [slow, ...slowUrls(images, 'kw', 4, 50)];
-    const a = track(startWorkerChild(redis.url, 'doomed'));
+    const slow = dist.images.url('/stall/cat.jpg');
+    dist.images.route('/stall/cat.jpg', { file: fixture('cat_chelsea.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
+    const urls = [slow, ...slowUrls(dist.images, 'kw', 4, 50)];
+    const a = track(startWorkerChild(dist.redis.url, 'doomed'));
     await a.waitFor(/ready/);
-    const coordinator = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url]));
-    await until(() => images.hits('/stall/cat.jpg') === 1, 180_000, 'the doomed worker fetches the slow image');
+    const coordinator = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', dist.redis.url]));
+    await until(() => dist.images.hits('/stall/cat.jpg') === 1, 180_000, 'the doomed worker fetches the slow image');
     await a.kill('SIGKILL');
-    const b = track(startWorkerChild(redis.url, 'rescuer'));
+    const b = track(startWorkerChild(dist.redis.url, 'rescuer'));
     expect(await coordinator.exited, coordinator.output()).toBe(0);
     const items = itemsOf(db);
     expectEachOnce(items, urls);
     expect(items.find((i) => i.url === slow)?.worker).toBe('rescuer');
-    expect(images.hits('/stall/cat.jpg')).toBe(2);
+    expect(dist.images.hits('/stall/cat.jpg')).toBe(2);
     await b.kill('SIGTERM');
   });
 
   it('a worker asked to stop (SIGTERM) finishes the job in hand, then exits 0', async () => {
     const dir = tempDir('picscan-dist-sigterm-');
     const db = join(dir, 'picscan.db');
-    images.route('/term/coffee.jpg', { file: fixture('coffee_cup.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
-    const w = track(startWorkerChild(redis.url, 'polite'));
+    dist.images.route('/term/coffee.jpg', { file: fixture('coffee_cup.jpg'), delayMs: 3000, headers: { 'content-type': 'image/jpeg' } });
+    const w = track(startWorkerChild(dist.redis.url, 'polite'));
     await w.waitFor(/ready/);
-    const coordinator = track(startPicscan(['batch', writeList(dir, [images.url('/term/coffee.jpg')]), '--db', db, '--redis', redis.url]));
-    await until(() => images.hits('/term/coffee.jpg') === 1, 180_000, 'the worker fetches the slow image');
+    const coordinator = track(
+      startPicscan(['batch', writeList(dir, [dist.images.url('/term/coffee.jpg')]), '--db', db, '--redis', dist.redis.url]),
+    );
+    await until(() => dist.images.hits('/term/coffee.jpg') === 1, 180_000, 'the worker fetches the slow image');
     w.proc.kill('SIGTERM');
     expect(await w.exited, w.output()).toBe(0);
     expect(w.output()).toMatch(/worker polite stopped after 1 images/);
@@ -82,14 +70,14 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
   it('the coordinator SIGKILLed: resume collects the results that arrived meanwhile and re-adds what is missing', async () => {
     const dir = tempDir('picscan-dist-kill-coord-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls(images, 'kc', 14, 400);
-    const w = track(startWorkerChild(redis.url, 'steady'));
+    const urls = slowUrls(dist.images, 'kc', 14, 400);
+    const w = track(startWorkerChild(dist.redis.url, 'steady'));
     await w.waitFor(/ready/);
-    const first = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url]));
+    const first = track(startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', dist.redis.url]));
     await until(() => doneCount(db) >= 2, 180_000, 'two results stored');
     await first.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 2000)); // the worker goes on; its results wait in Redis
-    const resumed = track(startPicscan(['resume', '1', '--db', db, '--redis', redis.url]));
+    const resumed = track(startPicscan(['resume', '1', '--db', db, '--redis', dist.redis.url]));
     expect(await resumed.exited, resumed.output()).toBe(0);
     expectEachOnce(itemsOf(db), urls);
     await w.kill('SIGTERM');
@@ -98,14 +86,14 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
   it('Redis restarted mid-batch (everything it held is gone): the batch continues and completes', async () => {
     const dir = tempDir('picscan-dist-redis-restart-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls(images, 'rr', 14, 400);
-    const w = track(startWorkerChild(redis.url, 'survivor'));
+    const urls = slowUrls(dist.images, 'rr', 14, 400);
+    const w = track(startWorkerChild(dist.redis.url, 'survivor'));
     await w.waitFor(/ready/);
     const coordinator = track(
-      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url], { PICSCAN_DIST_RECONCILE_MS: '1000' }),
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', dist.redis.url], { PICSCAN_DIST_RECONCILE_MS: '1000' }),
     );
     await until(() => doneCount(db) >= 2, 180_000, 'two results stored');
-    await redis.restart();
+    await dist.redis.restart();
     expect(await coordinator.exited, coordinator.output()).toBe(0);
     expectEachOnce(itemsOf(db), urls);
     await w.kill('SIGTERM');
@@ -117,15 +105,15 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     // for the analyze jobs took such a job for lost and added it again.
     const dir = tempDir('picscan-dist-reconcile-');
     const db = join(dir, 'picscan.db');
-    const urls = slowUrls(images, 'rc', 14, 150);
-    const w = track(startWorkerChild(redis.url, 'busy'));
+    const urls = slowUrls(dist.images, 'rc', 14, 150);
+    const w = track(startWorkerChild(dist.redis.url, 'busy'));
     await w.waitFor(/ready/);
     const coordinator = track(
-      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', redis.url], { PICSCAN_DIST_RECONCILE_MS: '1' }),
+      startPicscan(['batch', writeList(dir, urls), '--db', db, '--redis', dist.redis.url], { PICSCAN_DIST_RECONCILE_MS: '1' }),
     );
     expect(await coordinator.exited, coordinator.output()).toBe(0);
     expectEachOnce(itemsOf(db), urls);
-    for (const u of urls) expect(images.hits(new URL(u).pathname), u).toBe(1);
+    for (const u of urls) expect(dist.images.hits(new URL(u).pathname), u).toBe(1);
     await w.kill('SIGTERM');
   });
 
@@ -135,25 +123,25 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     const backend = createBackend(config, {
       batches: {
         processor: unavailableProcessor,
-        distributed: { modelSet: modelSetOf(config.modelsDir), redisUrl: redis.url, tuning: { reconcileMs: 1000, drainMs: 10_000 } },
+        distributed: { modelSet: modelSetOf(config.modelsDir), redisUrl: dist.redis.url, tuning: { reconcileMs: 1000, drainMs: 10_000 } },
       },
     });
     const open = { service: backend.batches(), close: () => backend.close() };
-    const w = track(startWorkerChild(redis.url, 'obedient'));
+    const w = track(startWorkerChild(dist.redis.url, 'obedient'));
     await w.waitFor(/ready/);
     try {
-      const backend = { kind: 'distributed' as const, redisUrl: redis.url, queueKey: 'pausetest' };
+      const backend = { kind: 'distributed' as const, redisUrl: dist.redis.url, queueKey: 'pausetest' };
       const operation = { kind: 'analyze' as const, features: ['Tags' as const], details: [] };
-      const urls = slowUrls(images, 'pz', 16, 500);
+      const urls = slowUrls(dist.images, 'pz', 16, 500);
       const { batch } = await open.service.create(Readable.from([urls.join('\n')]), { name: 'p', operation, backend });
       const running = open.service.start(batch.id);
       await until(() => open.service.progress(batch.id).counts.done >= 2, 180_000, 'two done');
       const paused = await open.service.pause(batch.id);
       expect(paused.status).toBe('paused');
       await running;
-      const hitsAtPause = images.requests.length;
+      const hitsAtPause = dist.images.requests.length;
       await new Promise((r) => setTimeout(r, 2000));
-      expect(images.requests.length).toBe(hitsAtPause); // no worker fetches for a paused batch
+      expect(dist.images.requests.length).toBe(hitsAtPause); // no worker fetches for a paused batch
       const finished = await open.service.start(batch.id);
       expect(finished.status).toBe('done');
       expectEachOnce(
@@ -169,7 +157,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
       expect(rows).toHaveLength(urls.length);
       expect(rows.every((r) => r.worker === 'obedient')).toBe(true);
 
-      const more = slowUrls(images, 'cx', 16, 500);
+      const more = slowUrls(dist.images, 'cx', 16, 500);
       const second = await open.service.create(Readable.from([more.join('\n')]), {
         name: 'c',
         operation,
@@ -183,9 +171,9 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
       const settled = itemsOf(config.dbPath).filter((i) => i.url.includes('/cx/'));
       expect(settled.every((i) => (i.status === 'done' && i.results === 1) || (i.status === 'skipped' && i.results === 0))).toBe(true);
       expect(settled.filter((i) => i.status === 'skipped').length).toBeGreaterThan(0);
-      const hitsAtCancel = images.requests.length;
+      const hitsAtCancel = dist.images.requests.length;
       await new Promise((r) => setTimeout(r, 1500));
-      expect(images.requests.length).toBe(hitsAtCancel);
+      expect(dist.images.requests.length).toBe(hitsAtCancel);
     } finally {
       await open.close();
       await w.kill('SIGTERM');

@@ -1,9 +1,5 @@
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../../../src-main/services/distributed/keys';
-import type { WorkerBeat } from '../../../../src-main/services/distributed/protocol';
-import { WORKER_GONE_MS, WorkerRoster } from '../../../../src-main/services/distributed/worker-roster';
 import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture } from '../../../helpers/paths';
 import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
@@ -31,61 +27,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const beat = (name: string, at: number, unavailableHosts?: WorkerBeat['unavailableHosts']): WorkerBeat => ({
-  name,
-  version: '1',
-  modelSet: 'models-a',
-  pid: 1,
-  host: 'h',
-  concurrency: 2,
-  processed: 0,
-  imagesPerSecond: 0,
-  at,
-  ...(unavailableHosts ? { unavailableHosts } : {}),
-});
-
 describe.skipIf(!redisAvailable)('distributed batch: unavailable image hosts', { timeout: 240_000 }, () => {
-  it('adds up the workers’ waiting URLs per host for this batch only, with the longest outage, while their beats are current', async () => {
-    const client = new Redis(redis.url);
-    try {
-      let now = 1_000_000;
-      const roster = new WorkerRoster('models-a', () => now);
-      const img = { host: 'img.example:80', reason: 'no answer in time' };
-      await client.hset(keys.workers, {
-        w1: JSON.stringify(beat('w1', 1, { b1: [{ ...img, unavailableSeconds: 40, waiting: 3 }] })),
-        w2: JSON.stringify(
-          beat('w2', 1, {
-            b1: [
-              { ...img, reason: 'HTTP 503', unavailableSeconds: 12, waiting: 2 },
-              { host: 'cdn.example:443', reason: 'HTTP 502', unavailableSeconds: 5, waiting: 1 },
-            ],
-            b2: [{ ...img, unavailableSeconds: 99, waiting: 7 }],
-          }),
-        ),
-        w3: JSON.stringify(beat('w3', 1)),
-      });
-      await roster.refresh(client);
-      expect(roster.unavailableHosts('b1')).toEqual([
-        { host: 'cdn.example:443', reason: 'HTTP 502', unavailableSeconds: 5, waiting: 1 },
-        { host: 'img.example:80', reason: 'no answer in time', unavailableSeconds: 40, waiting: 5 },
-      ]);
-      expect(roster.unavailableHosts('b3')).toEqual([]);
-      // w1 beats again without waits; w2 stops beating and is gone after WORKER_GONE_MS.
-      now += WORKER_GONE_MS / 2;
-      await client.hset(keys.workers, 'w1', JSON.stringify(beat('w1', 2)));
-      await roster.refresh(client);
-      expect(roster.unavailableHosts('b1').map((h) => [h.host, h.waiting])).toEqual([
-        ['cdn.example:443', 1],
-        ['img.example:80', 2],
-      ]);
-      now += WORKER_GONE_MS;
-      expect(roster.unavailableHosts('b1')).toEqual([]);
-    } finally {
-      await client.del(keys.workers);
-      client.disconnect();
-    }
-  });
-
   it('the coordinator’s progress names a host that answers 503 while the workers’ URLs wait; when it is back the waiting items are done', async () => {
     const dir = tempDir('picscan-dist-unavailable-');
     const db = join(dir, 'picscan.db');

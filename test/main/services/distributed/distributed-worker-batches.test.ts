@@ -1,34 +1,24 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../helpers/paths';
-import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
-import { itemsOf, startPicscan, startWorkerChild, tempDir, writeList, type Child } from './support';
+import { redisAvailable } from '../../../helpers/redis';
+import { distributedEnv, itemsOf, startPicscan, startWorkerChild, tempDir, writeList } from './support';
 
 // A long-lived `picscan worker` over many batches: what it keeps per batch (a results queue with
 // its own Redis connection, a number) goes once the batch has ended, so its connections do not
 // grow with the batches it has worked for. Real redis-server, real worker and coordinators.
 
-let redis: TestRedis;
-let images: FixtureServer;
-const children: Child[] = [];
-const track = (c: Child): Child => (children.push(c), c);
+const dist = distributedEnv();
+const { track } = dist;
 
 beforeAll(async () => {
-  redis = await startRedis();
-  images = await startFixtureServer();
-  for (let i = 0; i < 4; i++) images.route(`/b${i}/text.png`, { file: fixture('text_bw.png'), headers: { 'content-type': 'image/png' } });
-});
-
-afterAll(async () => {
-  await Promise.all(children.map((c) => c.kill()));
-  await images?.close();
-  await redis?.stop();
+  for (let i = 0; i < 4; i++)
+    dist.images.route(`/b${i}/text.png`, { file: fixture('text_bw.png'), headers: { 'content-type': 'image/png' } });
 });
 
 /** Redis connections open now, not counting the `redis-cli` that asks. */
 const connections = (): number =>
-  redis
+  dist.redis
     .cli('CLIENT', 'LIST')
     .trim()
     .split('\n')
@@ -47,13 +37,15 @@ async function settledConnections(): Promise<number> {
 
 describe.skipIf(!redisAvailable)('a worker over many batches', { timeout: 300_000 }, () => {
   it('keeps no connection or number for the batches that have ended', async () => {
-    const worker = track(startWorkerChild(redis.url, 'long-lived', {}, 10_000));
+    const worker = track(startWorkerChild(dist.redis.url, 'long-lived', {}, 10_000));
     await worker.waitFor(/ready/);
     const before = await settledConnections();
     for (let i = 0; i < 4; i++) {
       const dir = tempDir('picscan-dist-many-');
       const db = join(dir, 'picscan.db');
-      const run = track(startPicscan(['batch', writeList(dir, [images.url(`/b${i}/text.png`)]), '--db', db, '--redis', redis.url]));
+      const run = track(
+        startPicscan(['batch', writeList(dir, [dist.images.url(`/b${i}/text.png`)]), '--db', db, '--redis', dist.redis.url]),
+      );
       expect(await run.exited, run.output()).toBe(0);
       expect(itemsOf(db).map((r) => [r.status, r.worker])).toEqual([['done', 'long-lived']]);
     }

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
+import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../helpers/paths';
-import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
+import { redisAvailable } from '../../../helpers/redis';
 import { uniqueJpeg } from '../../../helpers/unique-jpeg';
-import { startPicscan, tempDir, until, writeList, type Child } from './support';
+import { distributedEnv, startPicscan, tempDir, until, writeList } from './support';
 
 // `picscan worker` giving up (a second signal) while its model threads are inside ONNX Runtime
 // runs: it must end as it says, exit 1 with its warning, never abort (SIGABRT, exit 134) with
@@ -18,10 +17,8 @@ import { startPicscan, tempDir, until, writeList, type Child } from './support';
 // detect and half of a full analyze) and several threads running models. Without the halt before
 // exiting, each case aborted in most runs (measured when this test was added); with it, never.
 
-let redis: TestRedis;
-let images: FixtureServer;
-const children: Child[] = [];
-const track = (c: Child): Child => (children.push(c), c);
+const dist = distributedEnv();
+const { track } = dist;
 
 /** Photos per case: more than the worker takes at once, so it is never short of work. */
 const PHOTOS = 48;
@@ -37,26 +34,15 @@ function photoUrls(tag: string): string[] {
   return Array.from({ length: PHOTOS }, (_, i) => {
     const path = `/${tag}/${i}.jpg`;
     const body = uniqueJpeg(photo, i);
-    images.route(path, (_req, res) => {
+    dist.images.route(path, (_req, res) => {
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': body.length });
       res.end(body, () => delivered.add(path));
     });
-    return images.url(path);
+    return dist.images.url(path);
   });
 }
 
 const deliveredUnder = (tag: string): number => [...delivered].filter((p) => p.startsWith(`/${tag}/`)).length;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  images = await startFixtureServer();
-});
-
-afterAll(async () => {
-  await Promise.all(children.map((c) => c.kill()));
-  await images?.close();
-  await redis?.stop();
-});
 
 describe.skipIf(!redisAvailable)('picscan worker: giving up while the models run', { timeout: 300_000 }, () => {
   it.each([
@@ -69,14 +55,14 @@ describe.skipIf(!redisAvailable)('picscan worker: giving up while the models run
     const dir = tempDir(`picscan-dist-give-up-${tag}-`);
     const w = track(
       startPicscan(
-        ['worker', '--redis', redis.url, '--name', `quitter-${tag}`, '--concurrency', String(CONCURRENCY), '--allow-private-networks'],
+        ['worker', '--redis', dist.redis.url, '--name', `quitter-${tag}`, '--concurrency', String(CONCURRENCY), '--allow-private-networks'],
         env,
       ),
     );
     await w.waitFor(/ready/);
     const urls = photoUrls(tag);
     const coordinator = track(
-      startPicscan(['batch', writeList(dir, urls), ...batch, '--db', join(dir, 'picscan.db'), '--redis', redis.url]),
+      startPicscan(['batch', writeList(dir, urls), ...batch, '--db', join(dir, 'picscan.db'), '--redis', dist.redis.url]),
     );
     // A job is taken only when one in hand is done: past the first `CONCURRENCY` photos, the
     // models are loaded and the worker is analysing the rest of those it holds.

@@ -1,31 +1,21 @@
 import { readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../helpers/paths';
-import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
-import { startPicscan, tempDir, writeList, type Child } from './support';
+import { redisAvailable, startRedis } from '../../../helpers/redis';
+import { distributedEnv, startPicscan, tempDir, writeList, type Child } from './support';
 
 // How `picscan worker` starts and stops when Redis or its models are not right: a real
 // redis-server and real worker processes. Each must end promptly with one clear line, never hang
 // or quietly work in the wrong place.
 
-let redis: TestRedis;
-const children: Child[] = [];
-const track = (c: Child): Child => (children.push(c), c);
+const dist = distributedEnv({ images: false });
+const { track } = dist;
 
 /** Seconds of --grace the workers here get: short, the tests measure how long stopping takes. */
 const GRACE_S = 1;
 /** What stopping may take beyond the grace time (the worker's own margin, plus process start-up slack). */
 const STOP_SLACK_MS = 5_000;
-
-beforeAll(async () => {
-  redis = await startRedis();
-});
-
-afterAll(async () => {
-  await Promise.all(children.map((c) => c.kill()));
-  await redis?.stop();
-});
 
 const worker = (url: string, env: NodeJS.ProcessEnv = {}): Child =>
   track(startPicscan(['worker', '--redis', url, '--name', 'w-start', '--concurrency', '1', '--grace', String(GRACE_S)], env));
@@ -109,19 +99,19 @@ describe.skipIf(!redisAvailable)('picscan worker: start-up checks and stopping',
   });
 
   it('with Redis there, SIGTERM stops it cleanly: exit 0, unregistered', async () => {
-    const w = worker(redis.url);
+    const w = worker(dist.redis.url);
     await w.waitFor(/connected to Redis/, 30_000);
     const { code, ms } = await stopTimed(w, 'SIGTERM');
     expect(code, w.output()).toBe(0);
     expect(ms).toBeLessThan(GRACE_S * 1000 + STOP_SLACK_MS);
-    expect(redis.cli('HEXISTS', 'picscan:workers', 'w-start').trim()).toBe('0');
+    expect(dist.redis.cli('HEXISTS', 'picscan:workers', 'w-start').trim()).toBe('0');
   });
 
   it('a database the server does not have: worker and coordinator refuse, never database 0', async () => {
-    const url = `${redis.url}/99`;
+    const url = `${dist.redis.url}/99`;
     const w = worker(url);
     expect(await w.exited, w.output()).toBe(1);
-    expect(w.output()).toMatch(new RegExp(`Redis database 99 does not exist on 127\\.0\\.0\\.1:${redis.port} \\(it has 16: 0–15\\)`));
+    expect(w.output()).toMatch(new RegExp(`Redis database 99 does not exist on 127\\.0\\.0\\.1:${dist.redis.port} \\(it has 16: 0–15\\)`));
     expect(w.output()).not.toMatch(/ready|connected to Redis/);
 
     const dir = tempDir('picscan-dist-db99-');
@@ -130,13 +120,13 @@ describe.skipIf(!redisAvailable)('picscan worker: start-up checks and stopping',
     );
     expect(await coordinator.exited, coordinator.output()).toBe(1);
     expect(coordinator.output()).toMatch(/Redis database 99 does not exist/);
-    expect(redis.cli('HEXISTS', 'picscan:workers', 'w-start').trim()).toBe('0');
-    expect(redis.cli('KEYS', 'picscan:batch*').trim()).toBe('');
+    expect(dist.redis.cli('HEXISTS', 'picscan:workers', 'w-start').trim()).toBe('0');
+    expect(dist.redis.cli('KEYS', 'picscan:batch*').trim()).toBe('');
   });
 
   it('a --grace that is not a number of seconds is a bad command line (exit 2), not a silent 30 s or a negative wait', async () => {
     for (const grace of ['abc', '', '-5', 'Infinity']) {
-      const w = track(startPicscan(['worker', '--redis', redis.url, '--name', 'w-start', '--grace', grace]));
+      const w = track(startPicscan(['worker', '--redis', dist.redis.url, '--name', 'w-start', '--grace', grace]));
       expect(await w.exited, `${JSON.stringify(grace)}: ${w.output()}`).toBe(2);
       expect(w.output()).toMatch(/--grace must be a number of seconds/);
       expect(w.output()).not.toMatch(/ready|connected to Redis/);
@@ -145,10 +135,10 @@ describe.skipIf(!redisAvailable)('picscan worker: start-up checks and stopping',
 
   it('missing or corrupt model files: refuses to start, naming the first bad file, before touching Redis', async () => {
     const { dir, corrupt } = brokenModels();
-    const w = worker(redis.url, { PICSCAN_MODELS_DIR: dir });
+    const w = worker(dist.redis.url, { PICSCAN_MODELS_DIR: dir });
     expect(await w.exited, w.output()).toBe(1);
     expect(w.output()).toMatch(new RegExp(`corrupt or outdated .*${corrupt.replace('.', '\\.')}`));
     expect(w.output()).not.toMatch(/ready|connected to Redis/);
-    expect(redis.cli('HEXISTS', 'picscan:workers', 'w-start').trim()).toBe('0');
+    expect(dist.redis.cli('HEXISTS', 'picscan:workers', 'w-start').trim()).toBe('0');
   });
 });

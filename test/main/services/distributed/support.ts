@@ -3,9 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { expect } from 'vitest';
-import type { FixtureServer } from '../../../helpers/http-server';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../../../helpers/http-server';
 import { fixture, repoRoot } from '../../../helpers/paths';
+import { redisAvailable, startRedis, type TestRedis } from '../../../helpers/redis';
 
 /** Fixture images the distributed tests serve: photos and drawings, JPEG and PNG. */
 export const FILES = [
@@ -19,6 +20,49 @@ export const FILES = [
 
 /** Content type of a fixture by its extension. */
 export const imageType = (file: string): string => (file.endsWith('.png') ? 'image/png' : 'image/jpeg');
+
+/** The real services a distributed test file runs against, and the picscan processes it started. */
+export interface DistributedEnv {
+  /** A redis-server of this file (started before its tests, stopped after). */
+  readonly redis: TestRedis;
+  /** A loopback image server of this file. */
+  readonly images: FixtureServer;
+  /** Keeps `child` to be killed after the file's tests, whatever they leave running. */
+  track(child: Child): Child;
+}
+
+/**
+ * Starts a redis-server and (unless `images: false`) a loopback image server before the calling
+ * file's tests, and after them kills the tracked children and stops both. Call at module level.
+ */
+export function distributedEnv({ images = true }: { images?: boolean } = {}): DistributedEnv {
+  let redis: TestRedis | undefined;
+  let server: FixtureServer | undefined;
+  const children: Child[] = [];
+  beforeAll(async () => {
+    if (!redisAvailable) return;
+    redis = await startRedis();
+    if (images) server = await startFixtureServer();
+  });
+  afterAll(async () => {
+    await Promise.all(children.map((c) => c.kill()));
+    await server?.close();
+    await redis?.stop();
+  });
+  const started = <T>(what: T | undefined, name: string): T => {
+    if (what === undefined) throw new Error(`${name} is not running (started in beforeAll${images ? '' : '; this file asked for none'})`);
+    return what;
+  };
+  return {
+    get redis() {
+      return started(redis, 'redis-server');
+    },
+    get images() {
+      return started(server, 'the image server');
+    },
+    track: (child) => (children.push(child), child),
+  };
+}
 
 /** A real `picscan` child process kept running (a worker, or a coordinator to kill). */
 export interface Child {
