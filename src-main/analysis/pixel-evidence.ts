@@ -24,7 +24,17 @@ export interface PixelEvidence {
  */
 export function imageTypeEvidence(pixels: PixelEvidence, drawingProb?: number, photoProb?: number): ImageTypeEvidence {
   const { chroma, scene, ink, texture } = pixels;
-  return { texture, ink, chromaP90: chroma.p90, isBW: isBlackAndWhite(chroma), drawingProb, textLines: scene.textLines, photoProb };
+  return {
+    texture,
+    ink,
+    chromaP90: chroma.p90,
+    isBW: isBlackAndWhite(chroma),
+    drawingProb,
+    textLines: scene.textLines,
+    photoProb,
+    levelSpan: scene.levelSpan,
+    brightness: scene.brightness,
+  };
 }
 
 /**

@@ -33,6 +33,7 @@ export function plainEvidence(): Evidence {
       verticalShare: 0.5,
       colorfulness: 0.4,
       uniform: 0.05,
+      levelSpan: 200,
     },
     ink: { paper: 0.05, ink: 0.3, mid: 0.65, thinInk: 0.05, inkColour: 40 },
     imageType: { clipArtType: 0, lineDrawingType: 0, clipArtScore: 0 },

@@ -57,7 +57,11 @@ export interface ProbeRow {
 
 /** Reads a work file. */
 export function readProbeRows(file = PROBE_WORK_FILE): ProbeRow[] {
-  return readJsonLines<ProbeRow>(file);
+  const rows = readJsonLines<ProbeRow>(file);
+  // Rows written before the evidence held the level span would score NaN.
+  if (rows.some((r) => typeof r.evidence.levelSpan !== 'number' || typeof r.evidence.brightness !== 'number'))
+    throw new Error(`${file} was written by an older build (no levelSpan or brightness in its evidence): delete it and run this again.`);
+  return rows;
 }
 
 const walk = (dir: string, ext: RegExp): string[] =>
@@ -112,7 +116,7 @@ async function main(): Promise<void> {
   const add = async (set: string, file: string, variant: string, role: Role, label: Label, img: RgbImage): Promise<void> => {
     if (done.has(`${set}|${file}|${variant}`)) return;
     const { features, evidence } = await probeEvidence(img, engine);
-    const { texture, isBW, drawingProb, textLines } = evidence;
+    const { texture, isBW, drawingProb, textLines, levelSpan, brightness } = evidence;
     const row: ProbeRow = {
       set,
       file,
@@ -120,7 +124,7 @@ async function main(): Promise<void> {
       role,
       label,
       features: Buffer.from(Uint8Array.from(features)).toString('base64'),
-      evidence: { texture, isBW, drawingProb, textLines },
+      evidence: { texture, isBW, drawingProb, textLines, levelSpan, brightness },
       clipArtType: classifyImageType(evidence).clipArtType,
     };
     appendFileSync(out, `${JSON.stringify(row)}\n`);

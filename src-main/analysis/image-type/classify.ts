@@ -16,6 +16,10 @@ export interface ImageTypeEvidence {
   textLines?: number;
   /** P(photo) of the photo probe (photo-probe.ts); undefined when the classifier did not run. */
   photoProb?: number;
+  /** The scene cue levelSpan (scene/cues.ts): the widest RGB channel spread, 8-bit levels. */
+  levelSpan: number;
+  /** The scene cue brightness: mean L* / 100. */
+  brightness: number;
 }
 
 /** How the photo probe's P(photo) acts on the clip-art score: two ramps, each [from, to]. */
@@ -25,7 +29,10 @@ export interface PhotoProbeRule {
 }
 
 /** The part of the evidence the clip-art score reads. */
-export type ClipArtEvidence = Pick<ImageTypeEvidence, 'texture' | 'isBW' | 'drawingProb' | 'textLines' | 'photoProb'>;
+export type ClipArtEvidence = Pick<
+  ImageTypeEvidence,
+  'texture' | 'isBW' | 'drawingProb' | 'textLines' | 'photoProb' | 'levelSpan' | 'brightness'
+>;
 
 /** Thresholds of the ImageType rules (docs/analysis.md). */
 export const IMAGE_TYPE_RULES = {
@@ -66,6 +73,16 @@ export const IMAGE_TYPE_RULES = {
    * Chosen on calibration images outside every eval (docs/analysis.md "ImageType").
    */
   photoProbe: { veto: [0.5, 0.9], drawing: [0.1, 0.3] },
+  /**
+   * A photo taken far too dark holds few levels (the scene cue levelSpan, 8-bit): quantised to them,
+   * its neighbours are exactly equal and its palette small, as a drawing's fills are. On a dim
+   * image (mean L* below `dim`) the clip-art score is × the span's ramp over `levels`: fixture
+   * photos dimmed to 8 % of their levels span 16–22 (all clip art before, 0.65–0.9), at 12 %
+   * 23–34, at 20 % 39–55. Not on a brighter one: a flat colour field with a small mark (a flag
+   * whose emblem the renderer lost) has few levels too, and is a drawing. 48 is also where
+   * rules/bands.ts FEW_LEVELS stops reading a dark top as a night sky.
+   */
+  underexposed: { levels: [24, 48], dim: 0.3 },
 } as const;
 
 /** 0 at or below `lo`, 1 at or above `hi`, linear between. */
@@ -96,11 +113,12 @@ export function isLineDrawing(e: ImageTypeEvidence): boolean {
  * Clip-art score 0..1. Synthetic graphics have exactly flat fills (camera noise, gradients and
  * JPEG make photos' neighbours differ by a level or two), a small palette and usually a plain
  * synthetic background:
- *   (0.45·flat + 0.25·palette + 0.2·plain border + 0.1·P(Drawing)) × (1 − cut-out photo × w) × (1 − photo veto)
+ *   (0.45·flat + 0.25·palette + 0.2·plain border + 0.1·P(Drawing)) × (1 − cut-out photo × w) × levels × (1 − photo veto)
  * flat = (flatFraction − 0.2)/0.35, palette = (80 − colorBins90)/60 (for greyscale images, where
  * the palette is small anyway, the flat term stands in), plain border = (borderFlat − 0.2)/0.3,
  * where the flat shares count exactly equal neighbours; w and the veto come from the photo
- * probe's P(photo) (IMAGE_TYPE_RULES.photoProbe; docs/analysis.md "ImageType").
+ * probe's P(photo) (IMAGE_TYPE_RULES.photoProbe; docs/analysis.md "ImageType"), and levels ramps
+ * up over IMAGE_TYPE_RULES.underexposed on a dim image (a photo taken far too dark is no drawing).
  */
 export function clipArtScore(e: ClipArtEvidence, rules: { photoProbe: PhotoProbeRule } = IMAGE_TYPE_RULES): number {
   return pixelClipArtScore(e, rules) * (1 - photoVeto(e.photoProb, rules));
@@ -114,7 +132,10 @@ function pixelClipArtScore(e: ClipArtEvidence, rules: { photoProbe: PhotoProbeRu
   const { drawing } = rules.photoProbe;
   // Without the probe (the classifier did not run) the cut-out test applies as it stands.
   const cutoutWeight = e.photoProb === undefined ? 1 : ramp(e.photoProb, drawing[0], drawing[1]);
-  const score = (0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0)) * (1 - cutoutPhoto(e.texture) * cutoutWeight);
+  const { levels, dim } = IMAGE_TYPE_RULES.underexposed;
+  const levelsTerm = e.brightness < dim ? ramp(e.levelSpan, levels[0], levels[1]) : 1;
+  const score =
+    (0.45 * flat + 0.25 * palette + 0.2 * border + 0.1 * (e.drawingProb ?? 0)) * (1 - cutoutPhoto(e.texture) * cutoutWeight) * levelsTerm;
   return (e.textLines ?? 0) >= IMAGE_TYPE_RULES.textPageLines ? 0.3 * score : score;
 }
 

@@ -12,6 +12,16 @@ import { QUANTITIES, type QuantityName } from './quantities';
 export const BLANK_UNIFORM = 0.998;
 
 /**
+ * `levelSpan` (scene cue, 8-bit levels) below which a photo was taken far too dark to read its
+ * setting: its smooth dark top is no more a night sky than a dim room. Fixture photos dimmed to
+ * 12 % of their levels span 23–34, to 20 % 39–55; the dim fixture photos (the rocket at night,
+ * dark portraits) 144 and more; five flat dark renders and textures among eval:unseen's packages'
+ * wallpapers span less (docs/analysis.md "ImageType"). The upper end of the clip-art score's
+ * ramp (image-type/classify.ts IMAGE_TYPE_RULES.underexposed) is the same count.
+ */
+export const FEW_LEVELS = 48;
+
+/**
  * Inputs of bands that derive.ts reads per detection rather than per image (not in QUANTITIES).
  * Descriptions for the generated docs.
  */
@@ -232,6 +242,11 @@ export const TESTS = {
   'brightness.dim': { of: 'brightness', below: 0.3, why: 'a dark image (mean L* < 30)' },
   'brightness.venue': { of: 'brightness', below: 0.4, why: 'a dimmed hall' },
   'skyPixels.night': { of: 'skyPixels', above: 0.1, why: 'a night sky makes a dark photo a night scene' },
+  'levelSpan.few': {
+    of: 'levelSpan',
+    below: FEW_LEVELS,
+    why: 'a photo taken far too dark: its dark top may be a room as well as a night sky',
+  },
   'brightSpots.pointLights': { of: 'brightSpots', above: 0.01, why: 'point lights make a dark photo a night scene' },
   'brightSpots.many': { of: 'brightSpots', above: 0.05, why: 'many bright spots: stained-glass panes' },
   // Structure.

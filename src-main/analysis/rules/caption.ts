@@ -248,6 +248,8 @@ export const SCENE_PHRASES: ReadonlyArray<{
   { from: { category: 'outdoor_water' }, text: 'a body of water' },
   { from: { category: 'outdoor_grass' }, text: 'a grassy field' },
   { from: { quantity: 'openSky' }, text: 'a view of the sky', unless: 'drawing.much', conf: SKY_VIEW_CONF },
+  // A dark photo with nothing named in it and no night sky or lights (a photo taken far too dark).
+  { from: { category: 'dark_' }, text: 'a dark scene' },
   // Last: a colour photo whose setting is clear though nothing in it is named (a storm over a
   // road). Not in black and white, where white paper counts as overcast sky (GREY_SKY_WEIGHT).
   { from: { quantity: 'outdoor' }, text: 'an outdoor scene', unless: { any: ['drawing.much', 'bw.yes'] }, conf: SETTING_SCENE_CONF },

@@ -180,9 +180,10 @@ export function derive(evidence: Evidence): Derived {
   // night sky and its sunlit leaves for lights; at night a camera sees little chroma in leaves).
   // The dark behind a portrait face is a backdrop (a dim room, a studio), not a night sky: only
   // lights make such a photo a night scene (a flash portrait outdoors at night looks the same and
-  // is not called night either).
+  // is not called night either). So is the dark top of a photo taken far too dark (few levels):
+  // a cat in a dim room looks the same as one under the night sky.
   const portrait = holds('face.portrait', largestFaceShare);
-  const skyDark = portrait ? s.skyDark : 0;
+  const skyDark = portrait || holds('levelSpan.few', s.levelSpan) ? s.skyDark : 0;
   const nightSkyOrLights = holds('skyPixels.night', s.sky - skyDark) || holds('brightSpots.pointLights', s.brightSpots);
   const night =
     (1 - frameFill) *

@@ -70,6 +70,7 @@ export const QUANTITIES = {
   verticalShare: { of: (e) => e.scene.verticalShare, what: 'vertical part of the straight edges (0..1 of them)' },
   horizontalShare: { of: (e) => 1 - e.scene.verticalShare, what: 'horizontal part of the straight edges (0..1 of them)' },
   colorfulness: { of: (e) => e.scene.colorfulness, what: 'Hasler–Süsstrunk colourfulness / 100' },
+  levelSpan: { of: (e) => e.scene.levelSpan, what: 'widest RGB channel spread between its 0.1st and 99.9th percentiles, 8-bit levels' },
   uniform: { of: (e) => e.scene.uniform, what: 'share of pixels within UNIFORM_LEVELS of the mean colour in every RGB channel' },
   cloudShare: {
     of: (e) => e.scene.skyGrey / Math.max(e.scene.sky, MIN_SKY_SHARE),

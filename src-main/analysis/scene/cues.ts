@@ -23,6 +23,14 @@ export interface SceneCues {
   dark: number;
   /** Bright saturated pixels on a dark image (lights, fire, fireworks). */
   brightSpots: number;
+  /**
+   * The widest spread of one RGB channel, 8-bit levels, between its 0.1st and 99.9th percentiles
+   * (a level count, not a share): ≥ 100 for nearly every drawing (a page and its ink, or bright
+   * fills) and every real night photo, a few dozen for a photo taken far too dark, whose few
+   * quantised levels leave exactly equal neighbours and a small palette as a drawing's fills do,
+   * and a smooth dark top that no one could tell from a night sky.
+   */
+  levelSpan: number;
   /** Warm (red-orange-yellow) bright saturated pixels. */
   warmGlow: number;
   /** Skin-tone pixels (hands, faces, bodies). */
@@ -79,6 +87,9 @@ export const CUE_BOXES = {
  * green scene rather than a night scene: where the green-scene band of the rules starts.
  */
 export const NIGHT_SKY_MAX_VEGETATION = 0.15;
+
+/** Share of the pixels left out at each end of a channel's range in `levelSpan` (0.1 %). */
+const SPAN_TAIL = 0.001;
 
 /**
  * Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text);
@@ -156,7 +167,25 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     verticalShare: straight.all > 0 ? straight.vertical / straight.all : 0,
     colorfulness: colorfulness / 100,
     uniform: uniformShare(f),
+    levelSpan: levelSpan(f),
   };
+}
+
+/** The widest RGB channel spread of the field between its SPAN_TAIL quantiles, 8-bit levels. */
+function levelSpan(f: PixelField): number {
+  const n = f.width * f.height;
+  const tail = SPAN_TAIL * n;
+  let widest = 0;
+  for (let c = 0; c < 3; c++) {
+    const h = new Uint32Array(256);
+    for (let i = 0; i < n; i++) h[f.rgb[i * 3 + c]!]!++;
+    let lo = 0;
+    for (let seen = h[0]!; seen <= tail && lo < 255;) seen += h[++lo]!;
+    let hi = 255;
+    for (let seen = h[255]!; seen <= tail && hi > 0;) seen += h[--hi]!;
+    widest = Math.max(widest, hi - lo);
+  }
+  return widest;
 }
 
 /** Share of the field's pixels within UNIFORM_LEVELS of its mean colour in every channel. */

@@ -8,20 +8,15 @@ import { decodeFixture, fakeRunner, manifest } from '../fixtures';
 import { fixture } from '../../../helpers/paths';
 import { cutOutOnWhite } from '../../../helpers/cut-out';
 import { measurePixels } from '../../../../src-main/analysis';
+import { imageTypeEvidence } from '../../../../src-main/analysis/pixel-evidence';
+import { measureScene } from '../../../../src-main/analysis/scene';
 
 async function imageTypeOf(file: string): Promise<ReturnType<typeof classifyImageType>> {
   return typeOfPixels(await decodeFixture(file));
 }
 
 async function typeOfPixels(img: { data: Uint8Array; width: number; height: number }): Promise<ReturnType<typeof classifyImageType>> {
-  const p = await measurePixels(img);
-  return classifyImageType({
-    texture: p.texture,
-    ink: p.ink,
-    chromaP90: p.chroma.p90,
-    isBW: isBlackAndWhite(p.chroma),
-    textLines: p.scene.textLines,
-  });
+  return classifyImageType(imageTypeEvidence(await measurePixels(img)));
 }
 
 describe('ImageType from pixel statistics (no model)', () => {
@@ -143,9 +138,15 @@ describe('ImageType from pixel statistics (no model)', () => {
     }
     const rate = (data: Uint8Array): number => {
       const img = { data, width: w, height: h };
-      const chroma = chromaStats(buildPixelField(img));
-      return classifyImageType({ texture: measureTexture(img), ink: measureInk(img), chromaP90: chroma.p90, isBW: isBlackAndWhite(chroma) })
-        .clipArtType;
+      const field = buildPixelField(img);
+      const chroma = chromaStats(field);
+      return classifyImageType({
+        texture: measureTexture(img),
+        ink: measureInk(img),
+        chromaP90: chroma.p90,
+        isBW: isBlackAndWhite(chroma),
+        ...(({ levelSpan, brightness }) => ({ levelSpan, brightness }))(measureScene(field)),
+      }).clipArtType;
     };
     expect(rate(flat)).toBe(3);
     expect(rate(noisy)).toBe(0);
