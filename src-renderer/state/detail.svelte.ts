@@ -9,19 +9,27 @@ export class DetailState {
   error = $state<string | null>(null);
   notice = $state<string | null>(null);
 
+  /** Number of the latest load: an answer to an earlier one (another item opened since) is dropped. */
+  private loads = 0;
+
   constructor(private readonly transport: TransportSource = liveTransport) {}
 
   async load(itemId: number): Promise<void> {
+    const load = ++this.loads;
+    // Another item's detail must not stand under this item's id while it loads.
+    if (this.detail?.item.itemId !== itemId) this.detail = null;
     this.loading = true;
     this.error = null;
     this.notice = null;
     try {
-      this.detail = await invoke('results:get', { itemId }, this.transport());
+      const detail = await invoke('results:get', { itemId }, this.transport());
+      if (load === this.loads) this.detail = detail;
     } catch (err) {
+      if (load !== this.loads) return;
       this.detail = null;
       this.error = `Could not open item ${itemId}: ${messageOf(err)}`;
     } finally {
-      this.loading = false;
+      if (load === this.loads) this.loading = false;
     }
   }
 
