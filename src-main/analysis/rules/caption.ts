@@ -10,7 +10,7 @@ import { AGE_YEARS, type Derived } from './derive';
 import { QUANTITIES, type QuantityName } from './quantities';
 import { conditionHolds, type Condition } from './score';
 import { labelWord } from './tags';
-import { ANIMALS, FURNITURE, article, plural } from './vocab';
+import { ANIMALS, FURNITURE, WATER_LIFE, article, plural } from './vocab';
 
 /** A noun phrase with the confidence of the evidence behind it. */
 interface Phrase {
@@ -18,6 +18,8 @@ interface Phrase {
   conf: number;
   /** Scenes and phrases already placed ("… on a couch") take no setting words. */
   kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank';
+  /** A thing that lives in water (WATER_LIFE): no setting words either. */
+  inWater?: boolean;
 }
 
 const NUMBER_WORDS = ['no', 'a', 'two', 'three', 'four', 'five'];
@@ -179,6 +181,9 @@ function classifiedThings(d: Derived): ClassSubject[] {
   );
 }
 
+/** A classified thing that lives in water (WATER_LIFE, or filed under fish by WordNet). */
+const livesInWater = (s: ClassSubject): boolean => WATER_LIFE.has(s.word) || s.tags.includes('fish');
+
 /**
  * The phrase for a thing only the classifier names (a close-up the detector misses): "an apple
  * and an orange" when it names a second thing, "a cat lying on a couch" when the detector sees
@@ -195,7 +200,11 @@ function classifiedPhrase(e: Evidence, d: Derived): Phrase | undefined {
   );
   if (support) text += `${main.animal ? ' lying on ' : ' on '}${article(labelWord(support.label))}`;
   else if (second) text += ` and ${article(second.word)}`;
-  return { text, conf: main.conf, kind: support ? 'placed' : 'thing' };
+  // A kind the classes agree on ("an animal": goldfish, tench, coho) lives in water when every
+  // animal the classifier names does.
+  const others = d.classes.subjects.filter((x) => x !== main && x.animal);
+  const inWater = livesInWater(main) || (main.animal && others.length > 0 && others.every(livesInWater));
+  return { text, conf: main.conf, kind: support ? 'placed' : 'thing', ...(inWater ? { inWater } : {}) };
 }
 
 /**
@@ -322,7 +331,7 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
   } else {
     text = subject.text;
     conf = subject.conf;
-    if (subject.kind === 'people' || subject.kind === 'thing') {
+    if ((subject.kind === 'people' || subject.kind === 'thing') && !subject.inWater) {
       const where = setting(e, d);
       if (where) {
         text += ` ${where.text}`;

@@ -101,6 +101,11 @@ export interface Derived {
   lineDrawing: boolean;
   clipArt: boolean;
   /**
+   * Vegetation-coloured share that counts as greenery: none in a scene the classifier sees
+   * underwater (× 1 − its "underwater" word: a coral reef's algae and green water are no grass).
+   */
+  vegetation: number;
+  /**
    * Sky share that counts as evidence: blue sky fully; bright-grey "overcast" sky fully in B&W
    * photos, × 0.8 otherwise and × 0.3 behind a portrait face (studio backdrops are white too).
    */
@@ -217,6 +222,7 @@ export function derive(evidence: Evidence): Derived {
     personConf,
     largestFaceShare,
     sky,
+    vegetation: s.vegetation * (1 - (classes.words.get('underwater') ?? 0)),
     men: adults.filter((f) => f.gender === 'Male').length,
     women: adults.filter((f) => f.gender === 'Female').length,
     children: faces.filter((f) => f.age < AGE_YEARS.child).length,

@@ -52,7 +52,10 @@ export const QUANTITIES = {
   openSky: { of: (_e, d) => d.sky * (1 - d.frameFill), what: 'sky × (1 − frameFill): sky not hidden by a close-up thing' },
   sky: { of: (_e, d) => d.sky, what: 'effective sky share (blue sky, plus weighted bright-grey sky; derive.ts)' },
   // Pixel cues (analysis/scene/cues.ts).
-  vegetation: { of: (e) => e.scene.vegetation, what: 'green vegetation pixels' },
+  vegetation: {
+    of: (_e, d) => d.vegetation,
+    what: 'green vegetation pixels, × (1 − the classifier\'s "underwater" confidence): underwater green is no grass',
+  },
   water: { of: (e) => e.scene.water, what: 'blue/teal pixels in the lower half' },
   snow: { of: (e) => e.scene.snow, what: 'smooth very bright grey pixels in the lower half' },
   brightness: { of: (e) => e.scene.brightness, what: 'mean L*/100' },

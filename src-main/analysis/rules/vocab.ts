@@ -234,3 +234,23 @@ export function plural(noun: string): string {
   if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
   return `${noun}s`;
 }
+
+/**
+ * Classified things that live in water (display words; also every class WordNet files under
+ * fish): their setting is the water, which the colour cues read as grass, sky or snow, so a
+ * caption gives them no setting words ("a fish", not "a fish in a grassy area").
+ */
+export const WATER_LIFE: ReadonlySet<string> = new Set([
+  'fish',
+  'shark',
+  'jellyfish',
+  'sea anemone',
+  'brain coral',
+  'sea slug',
+  'starfish',
+  'sea urchin',
+  'chambered nautilus',
+  'grey whale',
+  'killer whale',
+  'dugong',
+]);

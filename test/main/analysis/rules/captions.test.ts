@@ -71,6 +71,30 @@ describe('captions', () => {
     expect(caption({ ...e, classes: undefined, objects: small })).toBe('two people outdoors');
   });
 
+  it('gives a thing that lives in water no setting, and reads no grass in an underwater scene', () => {
+    // The green around a fish (algae, aquarium water) passed for grass: GCompris' fish photo was
+    // "a fish in a grassy area", its coral reef tagged grass.
+    const index = (name: string): number => IMAGENET_HIERARCHY.classes.findIndex((c) => c.name === name);
+    const green = { ...base(), scene: { ...base().scene, vegetation: 0.5, sky: 0.1 } };
+    const tags = (e: Evidence): string[] => buildTags(e, derive(e)).map((t) => t.name);
+    // Classes that agree on the kind (as on GCompris' photo), neither sure enough to fill the frame.
+    const classes = (names: string[]) => names.map((name, i) => ({ index: index(name), p: [0.2, 0.12, 0.08][i]! }));
+    expect(caption({ ...green, classes: classes(['golden retriever', 'Labrador retriever', 'beagle']) })).toBe('a dog in a grassy area');
+    expect(caption({ ...green, classes: classes(['tench', 'rock beauty', 'coho']) })).toBe('a fish');
+    // The kind the classes agree on, all of them fish: no setting either.
+    expect(caption({ ...green, classes: classes(['goldfish', 'tench', 'coho']) })).toBe('an animal');
+    expect(caption({ ...green, classes: classes(['goldfish', 'golden retriever', 'coho']) })).toBe('an animal in a grassy area');
+    // A fish the classifier sees on a reef: the reef's underwater word takes the grass away.
+    const reef = [
+      { index: index('coral reef'), p: 0.6 },
+      { index: index('tench'), p: 0.3 },
+    ];
+    expect(tags({ ...green, classes: classes(['tench', 'rock beauty', 'coho']) })).toContain('grass');
+    expect(tags({ ...green, classes: reef })).not.toContain('grass');
+    const d = derive({ ...green, classes: reef });
+    expect(scoreCategories({ ...green, classes: reef }, d).get('outdoor_grass') ?? 0).toBeLessThan(0.5);
+  });
+
   it('says what people sit on or are with', () => {
     const seated = {
       ...base(),
