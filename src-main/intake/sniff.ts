@@ -15,6 +15,7 @@ export type ContentType =
   | 'heif'
   | 'avif'
   | 'jpeg-xl'
+  | 'jpeg-2000'
   | 'pdf'
   | 'gzip'
   | 'svg'
@@ -36,6 +37,7 @@ export const CONTENT_LABELS: Record<ContentType, string> = {
   heif: 'a HEIF/HEIC image',
   avif: 'an AVIF image',
   'jpeg-xl': 'a JPEG XL image',
+  'jpeg-2000': 'a JPEG 2000 image',
   pdf: 'a PDF document',
   gzip: 'gzip-compressed data',
   svg: 'an SVG drawing',
@@ -62,6 +64,9 @@ const BINARY_SIGNATURES: ReadonlyArray<[ContentType, readonly number[], number]>
   ['ico', [0x00, 0x00, 0x01, 0x00], 0],
   ['jpeg-xl', [0xff, 0x0a], 0],
   ['jpeg-xl', [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20], 0],
+  // The JP2 file's signature box, then a bare codestream (SOC and SIZ markers).
+  ['jpeg-2000', [0x00, 0x00, 0x00, 0x0c, 0x6a, 0x50, 0x20, 0x20, 0x0d, 0x0a, 0x87, 0x0a], 0],
+  ['jpeg-2000', [0xff, 0x4f, 0xff, 0x51], 0],
   ['pdf', ascii('%PDF'), 0],
   ['gzip', [0x1f, 0x8b], 0],
 ];
