@@ -1,4 +1,5 @@
 import type { PixelField } from '../pixels/pixel-field';
+import { histogramQuantile } from '../pixels/histogram';
 import type { RgbImage } from '../../inference';
 import { measureTextLines } from './text-lines';
 
@@ -113,6 +114,8 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     ybSum = 0,
     rgSq = 0,
     ybSq = 0;
+  // One 256-bin histogram per RGB channel, for levelSpan.
+  const channelHist = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
   for (let y = 0; y < h; y++) {
     const lower = y >= h * 0.5;
     for (let x = 0; x < w; x++) {
@@ -133,6 +136,9 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
       const r = f.rgb[i * 3]!,
         g = f.rgb[i * 3 + 1]!,
         b = f.rgb[i * 3 + 2]!;
+      channelHist[0][r]!++;
+      channelHist[1][g]!++;
+      channelHist[2][b]!++;
       const rg = r - g;
       const yb = 0.5 * (r + g) - b;
       rgSum += rg;
@@ -167,25 +173,13 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     verticalShare: straight.all > 0 ? straight.vertical / straight.all : 0,
     colorfulness: colorfulness / 100,
     uniform: uniformShare(f),
-    levelSpan: levelSpan(f),
+    levelSpan: widestSpan(channelHist),
   };
 }
 
-/** The widest RGB channel spread of the field between its SPAN_TAIL quantiles, 8-bit levels. */
-function levelSpan(f: PixelField): number {
-  const n = f.width * f.height;
-  const tail = SPAN_TAIL * n;
-  let widest = 0;
-  for (let c = 0; c < 3; c++) {
-    const h = new Uint32Array(256);
-    for (let i = 0; i < n; i++) h[f.rgb[i * 3 + c]!]!++;
-    let lo = 0;
-    for (let seen = h[0]!; seen <= tail && lo < 255;) seen += h[++lo]!;
-    let hi = 255;
-    for (let seen = h[255]!; seen <= tail && hi > 0;) seen += h[--hi]!;
-    widest = Math.max(widest, hi - lo);
-  }
-  return widest;
+/** The widest spread between the SPAN_TAIL quantiles of the channels' histograms, 8-bit levels. */
+function widestSpan(hists: readonly Uint32Array[]): number {
+  return Math.max(...hists.map((h) => histogramQuantile(h, 1 - SPAN_TAIL) - histogramQuantile(h, SPAN_TAIL)));
 }
 
 /** Share of the field's pixels within UNIFORM_LEVELS of its mean colour in every channel. */
