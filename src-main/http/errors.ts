@@ -14,6 +14,7 @@ export const TRANSPORT_AZURE = {
   headTooLarge: 'RequestHeaderFieldsTooLarge',
   unsupportedMediaType: 'UnsupportedMediaType',
   unavailable: 'ServiceUnavailable',
+  methodNotAllowed: 'MethodNotAllowed',
 } as const;
 
 /** Detect-route HTTP status: 200 for everything Kairos reports in the body, else the transport status. */

@@ -59,6 +59,21 @@ export function shuttingDown(): ApiError {
   };
 }
 
+/**
+ * A method the path does not serve (PUT, DELETE, HEAD or OPTIONS on an operation): 405 with the
+ * methods it does serve, for the `Allow` header RFC 9110 asks of a 405. HEAD is no GET here: it
+ * would run, and charge, a whole analysis for headers.
+ */
+export function methodNotAllowed(method: string, allowed: readonly string[]): ApiError {
+  return {
+    code: 'not-found',
+    message: `${method} is not served on this path; use ${allowed.join(' or ')}.`,
+    status: 405,
+    azure: TRANSPORT_AZURE.methodNotAllowed,
+    kairos: KAIROS.notFound,
+  };
+}
+
 /** A request target that cannot be decoded (bad percent-encoding, over-long parameter). */
 export function badUrl(): ApiError {
   return {

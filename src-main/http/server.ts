@@ -6,9 +6,9 @@ import { silentLogger, type Logger } from '../core';
 import type { ApiServices } from '../services/api';
 import type { IncomingMessage } from 'node:http';
 import { clientErrorHandler, connectHandler, requestTracker, unmetRequirement } from './client-errors';
-import { fromFastifyError, sendError, shuttingDown } from './fastify-errors';
+import { fromFastifyError, methodNotAllowed, sendError, shuttingDown } from './fastify-errors';
 import { registerOpenApi } from './openapi';
-import { loggablePath } from './route-family';
+import { loggablePath, pathOf } from './route-family';
 import { facesRoutes } from './routes/faces';
 import { thumbnailRoutes } from './routes/thumbnail';
 import { visionRoutes } from './routes/vision';
@@ -41,6 +41,9 @@ export interface HttpServerOptions {
    */
   extraRoutes?: Array<(app: FastifyInstance) => Promise<void>>;
 }
+
+/** The methods the server's routes use: a path served by some of them answers others with 405. */
+const ROUTE_METHODS = ['GET', 'POST'] as const;
 
 const DEFAULT_TIMEOUTS: ServerTimeouts = {
   headersTimeoutMs: 10_000,
@@ -121,13 +124,15 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
   });
   app.addHook('onResponse', async (request, reply) => logRequest(log, request, reply.statusCode, reply.elapsedTime));
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, request, fromFastifyError(err, log)));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, {
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = ROUTE_METHODS.filter((method) => app.hasRoute({ method, url: pathOf(request.url) }));
+    if (allowed.length) return sendError(reply.header('allow', allowed.join(', ')), request, methodNotAllowed(request.method, allowed));
+    return sendError(reply, request, {
       // The path is not repeated: a client may have put anything in it, a key included.
       code: 'not-found',
       message: `No route for ${request.method} on this path. The API has GET and POST /ai/vision/analyze, /ai/vision/thumbnail and /ai/faces/detect.`,
-    }),
-  );
+    });
+  });
 
   await registerOpenApi(app);
   await app.register(visionRoutes, { gateway: opts.api.gateway });

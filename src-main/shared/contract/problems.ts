@@ -32,6 +32,8 @@ export function addProblem(
  * array or object nested deeper than the stack allows, which a 64 KiB body can hold).
  */
 export function quoted(value: unknown): string {
+  // JSON has no Infinity or NaN (a JSON body's 1e999 parses as Infinity): JSON.stringify says null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
     const json = JSON.stringify(value);
     if (json !== undefined) return json;

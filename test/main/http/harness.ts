@@ -92,7 +92,12 @@ export function intakeOperations(overrides: Partial<IntakeOptions> = {}): ImageO
 /** One HTTP call; the body parsed as JSON. */
 export async function call(
   url: string,
-  init: { method?: 'GET' | 'POST' | 'PUT'; headers?: Record<string, string>; body?: string; dispatcher?: Dispatcher } = {},
+  init: {
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS' | 'HEAD';
+    headers?: Record<string, string>;
+    body?: string;
+    dispatcher?: Dispatcher;
+  } = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: Record<string, unknown> }> {
   const res = await request(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body, dispatcher: init.dispatcher });
   const text = await res.body.text();

@@ -203,16 +203,42 @@ describe('transport errors', () => {
     expect(raw.json).toMatchObject({ Errors: [{ ErrCode: 1001 }] });
   });
 
-  it('unknown routes and methods → 404 JSON with a trace id', async () => {
+  it('unknown routes → 404 JSON with a trace id', async () => {
     for (const [method, path] of [
       ['GET', '/ai/vision/describe'],
-      ['PUT', '/ai/vision/analyze'],
+      ['PUT', '/ai/vision/describe'],
+      ['GET', '/ai/vision/analyze/extra'],
       ['GET', '/'],
     ] as const) {
       const res = await call(api.url + path, { method });
-      expect(res.status).toBe(404);
+      expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.json).toMatchObject({ error: { code: 'NotFound' } });
       expect(res.json.trace_id).toBe(res.headers['x-trace-id']);
     }
+  });
+
+  it("another method on an operation → 405 with Allow: GET, POST in the operation's shape, never charged", async () => {
+    const k = api.api.keys.create({ name: 'methods', tier: 'basic' });
+    const before = api.api.keys.get(k.id).balanceMicrocents;
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const) {
+      const analyze = await call(`${api.url}/ai/vision/analyze?key=${k.key}`, { method });
+      expect(analyze.status, method).toBe(405);
+      expect(analyze.headers['allow']).toBe('GET, POST');
+      expect(analyze.json).toMatchObject({
+        status: false,
+        error: { code: 'MethodNotAllowed', message: `${method} is not served on this path; use GET or POST.` },
+      });
+      const detect = await call(`${api.url}/ai/faces/detect?key=${k.key}`, { method });
+      expect(detect.status, method).toBe(405);
+      expect(detect.headers['allow']).toBe('GET, POST');
+      expect(detect.json).toMatchObject({ Errors: [{ ErrCode: 3002 }] });
+    }
+    // HEAD is no GET here (it would run and charge an analysis for headers); no body either.
+    const head = await call(`${api.url}/ai/vision/analyze?key=${k.key}&image=${encodeURIComponent(images.url('/obama.jpg'))}`, {
+      method: 'HEAD',
+    });
+    expect(head.status).toBe(405);
+    expect(head.headers['allow']).toBe('GET, POST');
+    expect(api.api.keys.get(k.id).balanceMicrocents).toBe(before);
   });
 });

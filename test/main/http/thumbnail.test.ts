@@ -80,10 +80,14 @@ describe('thumbnail route: errors (analyze envelope and codes, never charged)', 
     expect(JSON.stringify(wrong.json)).not.toContain('psk_nope');
   });
 
-  it('an unknown method on the thumbnail path is a 404 that names the thumbnail operation among the routes', async () => {
+  it('another method on the thumbnail path is a 405 in the thumbnail envelope that names the methods it serves', async () => {
     const res = await call(`${api.url}${PATH}`, { method: 'PUT' });
-    expect(res.status).toBe(404);
-    expect(res.json).toMatchObject({
+    expect(res.status).toBe(405);
+    expect(res.headers['allow']).toBe('GET, POST');
+    expect(res.json).toMatchObject({ ...envelope('MethodNotAllowed'), response: 'PUT is not served on this path; use GET or POST.' });
+    const unknown = await call(`${api.url}${PATH}/more`, { method: 'PUT' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({
       ...envelope('NotFound'),
       response: 'No route for PUT on this path. The API has GET and POST /ai/vision/analyze, /ai/vision/thumbnail and /ai/faces/detect.',
     });

@@ -89,6 +89,18 @@ describe('detect minHeadScale and selector', () => {
     }
     expect(wireMapping('missing-parameter').kairos).toBe(1002);
   });
+
+  it('names a number JSON cannot hold as such, not as null (a body of {"minHeadScale": 1e999} parses as Infinity)', () => {
+    for (const [sent, shown] of [
+      [JSON.parse('1e999') as number, 'got Infinity'],
+      [-Infinity, 'got -Infinity'],
+      [Number.NaN, 'got NaN'],
+    ] as const) {
+      const r = parseParams(detectParamsSchema, { image, minHeadScale: sent });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toContain(shown);
+    }
+  });
 });
 
 describe('thumbnail sizes', () => {
