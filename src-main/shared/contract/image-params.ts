@@ -55,6 +55,13 @@ export const imageParam = z
 export const featuresList = enumList<VisualFeature>(VISUAL_FEATURES, 'features', 'unsupported-feature');
 /** The `feature` spelling of `featuresList`. */
 export const featureList = enumList<VisualFeature>(VISUAL_FEATURES, 'feature', 'unsupported-feature');
+/** Azure Analyze's own name of `featuresList`, so a client written for Azure is understood. */
+export const visualFeaturesList = enumList<VisualFeature>(VISUAL_FEATURES, 'visualFeatures', 'unsupported-feature');
+
+/** The features named under any of the three spellings, each once, in the order given. */
+const mergedFeatures = (...lists: Array<VisualFeature[] | null | undefined>): VisualFeature[] => [
+  ...new Set(lists.flatMap((l) => l ?? [])),
+];
 /** Domain details: comma-separated or an array, any case; unknown → `invalid-details`. */
 export const detailsList = enumList<Detail>(DETAILS, 'details', 'invalid-details');
 /** Face-search selectors; unknown → `invalid-parameter`. */
@@ -100,14 +107,15 @@ export const analyzeOptionsSchema = z
     features: featuresList
       .nullish()
       .describe(`Visual features to compute: comma-separated or a JSON array, any case, of ${VISUAL_FEATURES.join(', ')}; omitted → all.`),
-    feature: featureList.nullish().describe('The spec’s other spelling of `features`; both are merged.'),
+    feature: featureList.nullish().describe('The spec’s other spelling of `features`; all spellings are merged.'),
+    visualFeatures: visualFeaturesList.nullish().describe('Azure Analyze’s name of `features`; all spellings are merged.'),
     details: detailsList
       .nullish()
       .describe(`Domain-specific details: comma-separated or a JSON array, any case, of ${DETAILS.join(', ')}; omitted → both.`),
   })
-  .transform(({ features, feature, details }): AnalyzeOptions => {
+  .transform(({ features, feature, visualFeatures, details }): AnalyzeOptions => {
     const out: AnalyzeOptions = {};
-    if (features || feature) out.features = [...new Set([...(features ?? []), ...(feature ?? [])])];
+    if (features || feature || visualFeatures) out.features = mergedFeatures(features, feature, visualFeatures);
     if (details) out.details = details;
     return out;
   });
@@ -118,10 +126,10 @@ export const analyzeOptionsSchema = z
  */
 export const analyzeParamsSchema = z
   .object({ image: imageParam, ...analyzeOptionsSchema.in.shape })
-  .transform(({ image, features, feature, details }): AnalyzeRequest => {
-    const names = [...(features ?? []), ...(feature ?? [])];
+  .transform(({ image, features, feature, visualFeatures, details }): AnalyzeRequest => {
+    const names = mergedFeatures(features, feature, visualFeatures);
     const req: AnalyzeRequest = { image };
-    if (names.length > 0) req.features = [...new Set(names)];
+    if (names.length > 0) req.features = names;
     if (details && details.length > 0) req.details = details;
     return req;
   });

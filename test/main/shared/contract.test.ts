@@ -31,6 +31,18 @@ describe('analyze features and details', () => {
     expect(value(parseParams(analyzeOptionsSchema, { features: 'Tags', feature: 'tags,Color' })).features).toEqual(['Tags', 'Color']);
   });
 
+  it("understands Azure's `visualFeatures` as a third spelling, merged with the others, refused like them", () => {
+    expect(value(parseParams(analyzeParamsSchema, { image, visualFeatures: 'Tags,description' })).features).toEqual([
+      'Tags',
+      'Description',
+    ]);
+    expect(value(parseParams(analyzeParamsSchema, { image, visualFeatures: ['Color'], features: 'Tags' })).features).toEqual([
+      'Tags',
+      'Color',
+    ]);
+    expect(codeOf(parseParams(analyzeParamsSchema, { image, visualFeatures: 'Tags,Brands' }))).toBe('unsupported-feature');
+  });
+
   it('API parameters: an empty list is as if omitted', () => {
     expect(value(parseParams(analyzeParamsSchema, { image, features: '', details: '' }))).toEqual({ image });
   });
