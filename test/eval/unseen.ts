@@ -5,7 +5,8 @@
 //     (mate-backgrounds), KDE's photographic wallpapers (plasma-workspace-wallpapers; its
 //     abstract renders and paintings left out) and Palapeli's puzzle photos (palapeli-data),
 //     labelled by hand with the objects they show in unseen-photos.json, plus greyscale copies of
-//     the wallpapers, the puzzle photos and the fixtures' colour photos;
+//     the wallpapers, the puzzle photos and the fixtures' colour photos, and the labelled stamps
+//     small on a white canvas, JPEG-coded and on plain backdrops (backdrops.ts);
 //   - GCompris' pictures (gcompris-qt-data, read from its Qt resource bundles): the
 //     categorization activity's photographs (tools, household things, fish, monuments, wind and
 //     solar power; public domain or CC0, many product shots on plain backgrounds) and the
@@ -36,6 +37,7 @@ import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
 import { sameThing } from './analyze-metrics';
 import { drawingMeta, evalSample, lineArtSvg, OPENCLIPART_DIR, renderDrawingSvg, svgFiles } from './openclipart';
+import { BACKDROPS, onBackdrop } from './backdrops';
 import { readQtResources } from './qt-resources';
 
 interface PhotoSet {
@@ -184,7 +186,10 @@ const STAMP_VARIANTS = {
   [`on a white canvas (${CANVAS_SHARE * 100} % of its side)`]: (img: RgbImage) => onCanvas(img, CANVAS_SHARE),
   'as JPEG q85': async (img: RgbImage) => decode(await encode(img, 'jpeg85')),
   'on the canvas as JPEG q85': async (img: RgbImage) => decode(await encode(await onCanvas(img, CANVAS_SHARE), 'jpeg85')),
-} as const;
+  // A studio card, dark table or grey sweep instead of a white page (backdrops.ts, in turn).
+  'on a plain backdrop (black, greys, a sweep, muted colours) as 320 px JPEG q85': (_img: RgbImage, file: string, i: number) =>
+    onBackdrop(file, BACKDROPS[i % BACKDROPS.length]!),
+} as const satisfies Record<string, (img: RgbImage, file: string, index: number) => Promise<RgbImage>>;
 const stampVariants = new Map<
   string,
   { photos: number; generic: number; objects: number; found: number; named: number; clipArt: number }
@@ -193,9 +198,10 @@ const stampSet = sets.find((set) => set.pkg === 'tuxpaint-stamps-default');
 for (const [variant, make] of Object.entries(STAMP_VARIANTS)) {
   const v = { photos: 0, generic: 0, objects: 0, found: 0, named: 0, clipArt: 0 };
   stampVariants.set(variant, v);
-  for (const [path, shown] of Object.entries(stampSet?.photos ?? {})) {
+  for (const [i, [path, shown]] of Object.entries(stampSet?.photos ?? {}).entries()) {
     if (!shown.length) continue;
-    const r = await rate(`${variant} ${path}`, await make(await decode(readFileSync(join(stampSet!.dir, path)))));
+    const file = join(stampSet!.dir, path);
+    const r = await rate(`${variant} ${path}`, await make(await decode(readFileSync(file)), file, i));
     const { alternatives, hits, says } = judge(r, shown);
     v.photos++;
     v.objects += alternatives;

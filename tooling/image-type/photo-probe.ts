@@ -150,8 +150,9 @@ function main(): void {
   const probe: PhotoProbe = {
     source:
       'tooling/image-type/photo-probe.ts: logistic regression on the Coral MobileNetV2 pooled features; photos: Tux Paint stamps ' +
-      '(tuxpaint-stamps-default, GPL-2+) judged photographs by the lossless cut-out test and the people crops of test/fixtures/people; ' +
-      'drawings: Open Clip Art reference drawings (openclipart-svg, public domain) as PNG, line art and JPEG, and the drawn Tux Paint stamps',
+      '(tuxpaint-stamps-default, GPL-2+) judged photographs by the lossless cut-out test, as PNG, as JPEG, small on a white canvas and on ' +
+      'plain backdrops (test/eval/backdrops.ts), and the people crops of test/fixtures/people; drawings: Open Clip Art reference drawings ' +
+      '(openclipart-svg, public domain) as PNG, line art and JPEG, and the drawn Tux Paint stamps in the same four forms',
     features: D,
     bias: Number(bias.toPrecision(6)),
     weights: [...weights].map((x) => Number(x.toPrecision(5))),

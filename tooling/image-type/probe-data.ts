@@ -9,7 +9,10 @@
 //   train      Tux Paint stamps outside eval:unseen's labelled set, as PNG, JPEG q85 and on a
 //              white canvas (30 % of its side) as JPEG q85, labelled photo or drawing by the
 //              lossless cut-out test on their PNG (cutoutPhoto 1: a textured figure with a photo's
-//              palette; 0 with clip art ≥ 2: drawn), the rest left out; the people crops of
+//              palette; 0 with clip art ≥ 2: drawn), the rest left out, and each also on one of
+//              test/eval/backdrops.ts's BACKDROPS (black, greys, a grey sweep, muted colours) as a
+//              320 px JPEG q85 (trained on white pages only, the probe read a photo on black as a
+//              drawing); the people crops of
 //              test/fixtures/people (photos); every 4th Open Clip Art reference drawing as JPEG q80.
 //              The reference drawings as PNG and as line art come from the drawing vocabulary's
 //              work files (tooling/drawings/embed.ts), read by photo-probe.ts.
@@ -28,6 +31,7 @@ import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { analysisView } from '../analysis-view';
 import { arg } from '../convert/build';
 import { readJsonLines } from '../json-lines';
+import { BACKDROPS, onBackdrop } from '../../test/eval/backdrops';
 import { evalSample, OPENCLIPART_DIR, renderDrawingSvg, splitOf, svgFiles } from '../../test/eval/openclipart';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -136,6 +140,7 @@ async function main(): Promise<void> {
     packages: Record<string, { photos: Record<string, string[]> }>;
   };
   const evalStamps = new Set(Object.keys(labelled.packages['tuxpaint-stamps-default']!.photos));
+  let stampIndex = 0;
   for (const path of walk(TUXPAINT_DIR, /\.png$/)) {
     const rel = relative(TUXPAINT_DIR, path);
     if (evalStamps.has(rel)) continue;
@@ -147,6 +152,7 @@ async function main(): Promise<void> {
     await add('tuxpaint', rel, 'png', 'train', label, png);
     await add('tuxpaint', rel, 'jpeg85', 'train', label, await jpeg(png, 85));
     await add('tuxpaint', rel, 'canvas-jpeg85', 'train', label, await jpeg(await onCanvas(png), 85));
+    await add('tuxpaint', rel, 'backdrop-jpeg85', 'train', label, await onBackdrop(path, BACKDROPS[stampIndex++ % BACKDROPS.length]!));
   }
 
   // The people crops (photos).
