@@ -79,8 +79,9 @@ export const IMAGE_TYPE_RULES = {
    * image (mean L* below `dim`) the clip-art score is × the span's ramp over `levels`: fixture
    * photos dimmed to 8 % of their levels span 16–22 (all clip art before, 0.65–0.9), at 12 %
    * 23–34, at 20 % 39–55. Not on a brighter one: a flat colour field with a small mark (a flag
-   * whose emblem the renderer lost) has few levels too, and is a drawing. 48 is also where
-   * rules/bands.ts FEW_LEVELS stops reading a dark top as a night sky.
+   * whose emblem the renderer lost) has few levels too, and is a drawing. `levels[1]` is also
+   * rules/bands.ts FEW_LEVELS, below which a dark top is no night sky; `dim` is the rules' band
+   * brightness.dim.
    */
   underexposed: { levels: [24, 48], dim: 0.3 },
 } as const;

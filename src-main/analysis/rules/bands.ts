@@ -1,5 +1,6 @@
 import type { ColorName } from '../../shared/spec';
 import type { Evidence } from '../evidence';
+import { IMAGE_TYPE_RULES } from '../image-type';
 import type { Derived } from './derive';
 import { QUANTITIES, type QuantityName } from './quantities';
 
@@ -16,10 +17,10 @@ export const BLANK_UNIFORM = 0.998;
  * setting: its smooth dark top is no more a night sky than a dim room. Fixture photos dimmed to
  * 12 % of their levels span 23–34, to 20 % 39–55; the dim fixture photos (the rocket at night,
  * dark portraits) 144 and more; five flat dark renders and textures among eval:unseen's packages'
- * wallpapers span less (docs/analysis.md "ImageType"). The upper end of the clip-art score's
- * ramp (image-type/classify.ts IMAGE_TYPE_RULES.underexposed) is the same count.
+ * wallpapers span less (docs/analysis.md "ImageType"). It is the upper end of the clip-art score's
+ * ramp (IMAGE_TYPE_RULES.underexposed): one count for both readings of an underexposed photo.
  */
-export const FEW_LEVELS = 48;
+export const FEW_LEVELS = IMAGE_TYPE_RULES.underexposed.levels[1];
 
 /**
  * Inputs of bands that derive.ts reads per detection rather than per image (not in QUANTITIES).
