@@ -79,6 +79,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     exposeHeadRoutes: false,
+    // A JSON body with a `__proto__` or `constructor.prototype` key is valid JSON: the key is
+    // dropped as the parse reads it (never merged into an object's prototype) and the call is
+    // read like any other with an unknown key, instead of a misleading "not valid JSON".
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     // Fastify's own 503 would be a bare body of its own without a trace id: the hook below answers.
     return503OnClosing: false,
     forceCloseConnections: 'idle',

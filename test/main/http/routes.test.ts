@@ -203,6 +203,17 @@ describe('transport errors', () => {
     expect(raw.json).toMatchObject({ Errors: [{ ErrCode: 1001 }] });
   });
 
+  it('reads a JSON body with __proto__ or constructor.prototype keys without them: no pollution, no "not valid JSON"', async () => {
+    const res = await call(`${api.url}/ai/vision/analyze`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', key },
+      body: `{"image": ${JSON.stringify(images.url('/cat.jpg'))}, "features": "Color", "__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}`,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: true, data: { color: { isBWImg: false } } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('unknown routes → 404 JSON with a trace id', async () => {
     for (const [method, path] of [
       ['GET', '/ai/vision/describe'],
