@@ -18,6 +18,13 @@ export function labelWord(label: CocoLabel): string {
   return WORDING[label] ?? label;
 }
 
+/**
+ * A blank image (one flat colour, blank.ts) shows no scene and no drawing: a black frame is not
+ * night, a flat blue page is not a drawing. It keeps what its pixels say (blank, colour, black and
+ * white, clip-art look).
+ */
+const NOT_BLANK = { when: 'uniform.blank', then: 0, else: 1 } as const;
+
 /** One image-level tag: its confidence as a product over named quantities, bands and tests (score.ts). */
 export interface TagRule {
   tag: string;
@@ -37,7 +44,7 @@ export const TAG_RULES: readonly TagRule[] = [
   { tag: 'tree', score: ['open', 'vegetation.green', 'sky.treeTag'] },
   { tag: 'water', score: ['photo', 'water.body'] },
   { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }, { when: 'figure.isolated', then: 0, else: 1 }] },
-  { tag: 'night', score: ['night'] },
+  { tag: 'night', score: ['night', NOT_BLANK] },
   { tag: 'text', score: ['text'] },
   {
     tag: 'drawing',
@@ -48,6 +55,7 @@ export const TAG_RULES: readonly TagRule[] = [
           ['clipArt.yes', 0.55],
         ],
       },
+      NOT_BLANK,
     ],
   },
   {
