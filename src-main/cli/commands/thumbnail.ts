@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config';
+import { AppError } from '../../core';
 import { parseThumbnailParams } from '../../services/api';
 import type { ThumbnailFormat } from '../../services/thumbnail/encode';
 import { THUMBNAIL_SIDE_PX } from '../../shared/contract';
@@ -16,14 +17,41 @@ interface ThumbnailFlags {
   out: string;
 }
 
+/** Extensions of the formats a thumbnail is written in. */
+const FORMAT_OF_EXTENSION: Readonly<Record<string, ThumbnailFormat>> = { '.png': 'Png', '.jpg': 'Jpeg', '.jpeg': 'Jpeg' };
+
+/**
+ * Extensions of other image formats, with their names: such an `--out` is refused rather than
+ * given JPEG or PNG bytes under a name that says otherwise (a `.gif` holding a JPEG was written
+ * without a word; viewers and uploaders go by the name and refuse it).
+ */
+const OTHER_IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
+  '.gif': 'GIF',
+  '.webp': 'WebP',
+  '.avif': 'AVIF',
+  '.heic': 'HEIC',
+  '.heif': 'HEIF',
+  '.tif': 'TIFF',
+  '.tiff': 'TIFF',
+  '.bmp': 'BMP',
+  '.svg': 'SVG',
+  '.ico': 'ICO',
+  '.jxl': 'JPEG XL',
+  '.jp2': 'JPEG 2000',
+};
+
 /**
  * The format an output file's extension asks for (`thumb.png` is a PNG whatever the input), or
- * undefined (no or another extension: the input's own, as the API answers). Writing JPEG bytes
- * into a `.png` file, as before, left a file that some viewers and uploaders refuse.
+ * undefined (no extension or one of no image format: the input's own, as the API answers).
+ * Writing JPEG bytes into a `.png` file, as before, left a file that some viewers and uploaders
+ * refuse; an extension of another image format is a bad command line (exit 2).
  */
 function formatOf(out: string): ThumbnailFormat | undefined {
   const ext = extname(out).toLowerCase();
-  return ext === '.png' ? 'Png' : ext === '.jpg' || ext === '.jpeg' ? 'Jpeg' : undefined;
+  const other = OTHER_IMAGE_EXTENSIONS[ext];
+  if (other)
+    throw new AppError('invalid-input', `Cannot write ${out} as a ${other} file: thumbnails are PNG (.png) or JPEG (.jpg, .jpeg).`);
+  return FORMAT_OF_EXTENSION[ext];
 }
 
 /**

@@ -60,6 +60,20 @@ describe('picscan thumbnail', () => {
     }
   });
 
+  it('refuses an --out named for another image format with exit 2 and writes nothing (a .gif got JPEG bytes)', async () => {
+    for (const [name, format] of [
+      ['t.gif', 'GIF'],
+      ['t.WEBP', 'WebP'],
+      ['t.tiff', 'TIFF'],
+    ]) {
+      const out = join(dir, name!);
+      const r = await runPicscan(['thumbnail', fixture('obama_portrait.jpg'), '--width', '64', '--height', '48', '--out', out], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(`picscan: Cannot write ${out} as a ${format} file: thumbnails are PNG (.png) or JPEG (.jpg, .jpeg).\n`);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('exits 2 for a bad size or a missing --out, 1 for a missing image', async () => {
     const out = join(dir, 'never.jpg');
     const zero = await runPicscan(['thumbnail', fixture('obama_portrait.jpg'), '--width', '0', '--height', '10', '--out', out], { env });
