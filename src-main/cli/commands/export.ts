@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import type { Command } from 'commander';
 import { AppError } from '../../core';
 import { parseThumbnailOptions } from '../../services/api';
@@ -10,7 +11,7 @@ import { cannotWrite, checkWritableFile, makeWritableFolder } from '../out-path'
 import { parseBatchId, withBatches, type DbFlag } from './batch';
 
 interface ExportFlags extends DbFlag {
-  format: string;
+  format?: string;
   out: string;
   status?: string;
   tag: string[];
@@ -153,6 +154,34 @@ async function exportThumbnails(
   return made.files;
 }
 
+/** Export formats by the extension of the file they are written to. */
+const FORMAT_OF_EXTENSION: Readonly<Record<string, ExportFormat>> = {
+  '.csv': 'csv',
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+};
+const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'json', 'ndjson'];
+
+/**
+ * The export format: `--format` if given, else the one `--out`'s extension names, else CSV. Before,
+ * CSV was the default whatever the name, so `--out results.json` wrote CSV into a .json file; a
+ * `--format` that contradicts the extension (`--format json --out results.csv`) is a bad command
+ * line (exit 2) rather than a file whose name lies about its contents.
+ */
+export function exportFormatOf(flag: string | undefined, out: string): ExportFormat {
+  const named = out === '-' ? undefined : FORMAT_OF_EXTENSION[extname(out).toLowerCase()];
+  if (flag === undefined) return named ?? 'csv';
+  const format = EXPORT_FORMATS.find((f) => f === flag.toLowerCase());
+  if (!format) throw new AppError('invalid-parameter', `--format must be csv, json or ndjson, not "${flag}".`);
+  if (named && named !== format)
+    throw new AppError(
+      'invalid-parameter',
+      `--format ${format} does not match --out ${out}, a name for ${named.toUpperCase()}: drop --format or change the file name.`,
+    );
+  return format;
+}
+
 /** `picscan export <id> --format csv|json|ndjson --out <file> [filters] [--thumbnails <dir> --size WxH [--smart]]`. */
 export function registerExport(program: Command): void {
   program
@@ -160,7 +189,7 @@ export function registerExport(program: Command): void {
     .description("export a batch's items and results (CSV: flattened columns, Excel-safe; JSON: array; NDJSON: one per line)")
     .argument('<id>', 'batch id (see picscan batches)')
     .requiredOption('--out <file>', 'output file, or - for stdout')
-    .option('--format <format>', 'csv, json or ndjson', 'csv')
+    .option('--format <format>', "csv, json or ndjson (default: --out's extension, .csv, .json, .ndjson or .jsonl; else csv)")
     .option('--db <file>', 'database file (default: the app-data database)')
     .option('--status <list>', `only these statuses (${STATUSES.join(', ')})`)
     .option('--tag <name>', 'only items with this tag (repeatable: all must match)', collect, [])
@@ -186,8 +215,7 @@ export function registerExport(program: Command): void {
     .option('--smart', 'smart-cropped thumbnails: keep the faces, else the main subject (with --thumbnails)')
     .action(async (idText: string, o: ExportFlags) => {
       const id = parseBatchId(idText);
-      if (!['csv', 'json', 'ndjson'].includes(o.format))
-        throw new AppError('invalid-parameter', `--format must be csv, json or ndjson, not "${o.format}".`);
+      const format = exportFormatOf(o.format, o.out);
       const filter = filterOf(id, o);
       const thumbnailOptions = thumbnailOptionsOf(o);
       await withBatches(o, async ({ service, backend }) => {
@@ -200,13 +228,13 @@ export function registerExport(program: Command): void {
         const thumbnails =
           thumbnailOptions && (await exportThumbnails(service, filter, o.thumbnails!, thumbnailOptions, () => backend.thumbnails()));
         if (o.out === '-') {
-          await service.export(filter, o.format as ExportFormat, process.stdout, { thumbnails });
+          await service.export(filter, format, process.stdout, { thumbnails });
           return;
         }
         const out = await openOut(o.out);
         let count: number;
         try {
-          count = await service.export(filter, o.format as ExportFormat, out.stream, { thumbnails });
+          count = await service.export(filter, format, out.stream, { thumbnails });
         } catch (err) {
           await out.discard();
           // The file's own write failing midway (the disk filled up…) is named like a path refused up front.

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -92,6 +92,28 @@ describe('picscan batch commands', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { status: string }).status),
     ).toEqual(['failed', 'failed']);
+  });
+
+  it("writes the format --out's extension names when --format is not given, and refuses a contradiction (exit 2)", async () => {
+    // Before, CSV was written whatever the name: `--out results.json` held CSV.
+    const exportTo = (name: string, ...args: string[]) =>
+      runPicscan(['export', String(batchId), '--status', 'failed', '--out', join(dir, name), '--db', dbPath, ...args], { env });
+    expect((await exportTo('failed.JSON')).code).toBe(0);
+    expect((JSON.parse(readFileSync(join(dir, 'failed.JSON'), 'utf8')) as Array<{ status: string }>).map((r) => r.status)).toEqual([
+      'failed',
+      'failed',
+    ]);
+    expect((await exportTo('failed.jsonl')).code).toBe(0);
+    const lines = readFileSync(join(dir, 'failed.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['failed', 'failed']);
+    expect((await exportTo('failed.txt')).code).toBe(0);
+    expect(readFileSync(join(dir, 'failed.txt'), 'utf8')).toMatch(/^url,status,/);
+    expect((await exportTo('failed-json.txt', '--format', 'JSON')).code).toBe(0);
+    expect(readFileSync(join(dir, 'failed-json.txt'), 'utf8')).toMatch(/^\[/);
+    const clash = await exportTo('clash.csv', '--format', 'json');
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain('--format json does not match --out');
+    expect(existsSync(join(dir, 'clash.csv'))).toBe(false);
   });
 
   it('cancels a paused batch', async () => {
