@@ -54,6 +54,7 @@ import { cleanUpEndedBatch, cleanupAddress, DistributedRunner, redisForRun, type
 import { exportResults, type ExportOptions } from './export.service';
 import { toSummary, validateOptions } from './batches-options';
 import { batchLockedError, isLiveHolder, LEASE_HEARTBEAT_MS, RunLease } from './batches-lease';
+import { counted } from '../shared/counted';
 
 /** After a cancel of a batch another process runs, how long to wait for that run to stop, in ms. */
 const CANCEL_WAIT_MS = 10_000;
@@ -252,7 +253,7 @@ export class BatchService extends EventEmitter<BatchServiceEvents> {
     if (batch.deleteStarted) {
       throw new AppError(
         'invalid-input',
-        `Batch ${id} is being deleted (a delete of it did not finish, ${batch.counts.total} items left); finish with: picscan delete ${id}`,
+        `Batch ${id} is being deleted (a delete of it did not finish, ${counted(batch.counts.total, 'item')} left); finish with: picscan delete ${id}`,
       );
     }
     if (!batch.importComplete) {

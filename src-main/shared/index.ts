@@ -6,3 +6,4 @@ export * from './batch';
 export * from './unavailable-hosts';
 export * from './api';
 export * from './api-errors';
+export * from './counted';

@@ -17,6 +17,7 @@ import { quitNow } from '../quit-now';
 import { contractFlag, countFlag, idArgument, minHeadScaleFlag, terminalText } from '../flags';
 import { backendOf, remoteKey, remoteProcessorFor, type BackendFlags } from './remote-backend';
 import { distributedBackend, distributedDeps, distributedText, type RedisFlag } from './distributed-backend';
+import { counted } from '../../shared/counted';
 
 /** `--db` and the app config, shared by every batch command. */
 export interface DbFlag extends RedisFlag {
@@ -188,7 +189,9 @@ export async function followBatch(
   report(summary, json);
   if (summary.status === 'cancelled') {
     // Cancelled here (a second process's `picscan cancel`): the run did not finish its list.
-    process.stderr.write(`Batch ${id} was cancelled before it finished; ${summary.counts.skipped} items were skipped.\n`);
+    process.stderr.write(
+      `Batch ${id} was cancelled before it finished; ${counted(summary.counts.skipped, 'item was', 'items were')} skipped.\n`,
+    );
     process.exitCode = ExitCode.failed;
   } else if (interrupted || summary.status === 'paused') {
     process.stderr.write(`Batch ${id} paused; continue with: picscan resume ${id}\n`);
@@ -281,7 +284,7 @@ export function registerBatch(program: Command): void {
             return;
           }
           process.stderr.write(
-            `Batch ${created.batch.id}: ${created.items} items from ${created.lines} lines (${created.duplicates} duplicates collapsed, ${created.invalid} invalid).\n`,
+            `Batch ${created.batch.id}: ${counted(created.items, 'item')} from ${counted(created.lines, 'line')} (${counted(created.duplicates, 'duplicate')} collapsed, ${created.invalid} invalid).\n`,
           );
           await followBatch(open, created.batch.id, progressEveryS, o.json);
         },

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { BatchSummary } from '../../shared/batch';
 import { terminalText } from '../flags';
 import { withBatches, type DbFlag } from './batch';
+import { counted } from '../../shared/counted';
 
 /** A batch that cannot run shows why in place of its status: its counts are not a whole list's. */
 const UNFINISHED: Record<NonNullable<BatchSummary['unfinished']>, string> = { import: 'partial', delete: 'deleting' };
@@ -15,7 +16,7 @@ const row = (b: BatchSummary): string => {
 /** The line under the table for a batch that cannot run: what happened and the way out. */
 const note = (b: BatchSummary): string =>
   b.unfinished === 'delete'
-    ? `Batch ${b.id}: a delete did not finish (${b.counts.total} items left); finish with: picscan delete ${b.id}`
+    ? `Batch ${b.id}: a delete did not finish (${counted(b.counts.total, 'item')} left); finish with: picscan delete ${b.id}`
     : `Batch ${b.id}: its list was not fully imported (the import was interrupted, or is still going on); it cannot run. Delete it and create it again.`;
 
 /** `picscan batches [--json]`: every batch with its status and counts, newest first. */

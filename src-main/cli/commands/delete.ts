@@ -3,6 +3,7 @@ import { interruptible } from '../interruptible';
 import { terminalText } from '../flags';
 import { stderrWarnings } from '../stderr-warnings';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
+import { counted } from '../../shared/counted';
 
 /**
  * `picscan delete <id>`: removes a batch with its items, results and thumbnails (cancelling it
@@ -25,12 +26,12 @@ export function registerDelete(program: Command): void {
           if (!('value' in deleted)) {
             const left = service.get(id).counts.total;
             process.stderr.write(
-              `Delete of batch ${id} interrupted: ${counts.total - left} of ${counts.total} items deleted, ${left} left. Finish with: picscan delete ${id}\n`,
+              `Delete of batch ${id} interrupted: ${counts.total - left} of ${counted(counts.total, 'item')} deleted, ${left} left. Finish with: picscan delete ${id}\n`,
             );
             process.exitCode = deleted.exitCode;
             return;
           }
-          process.stderr.write(`Deleted batch ${id} "${terminalText(name)}" (${counts.total} items).\n`);
+          process.stderr.write(`Deleted batch ${id} "${terminalText(name)}" (${counted(counts.total, 'item')}).\n`);
         },
         { logger: stderrWarnings },
       );

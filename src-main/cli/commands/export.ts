@@ -9,6 +9,7 @@ import type { ExportFormat, ItemStatus, ResultFilter } from '../../shared/batch'
 import { CATEGORY_NAMES, COLOR_NAMES } from '../../shared/spec';
 import { cannotWrite, checkWritableFile, makeWritableFolder } from '../out-path';
 import { parseBatchId, withBatches, type DbFlag } from './batch';
+import { counted } from '../../shared/counted';
 
 interface ExportFlags extends DbFlag {
   format?: string;
@@ -150,7 +151,7 @@ async function exportThumbnails(
   const items = await doneItems(batches, filter);
   const made = await writeThumbnails(items, thumbnails(), dir, opts);
   for (const f of made.failures) process.stderr.write(`No thumbnail for item ${f.itemId} (${f.url}): ${f.error.message}\n`);
-  process.stderr.write(`Wrote ${made.files.size} thumbnails (${opts.width}x${opts.height}) to ${dir}.\n`);
+  process.stderr.write(`Wrote ${counted(made.files.size, 'thumbnail')} (${opts.width}x${opts.height}) to ${dir}.\n`);
   return made.files;
 }
 
@@ -241,7 +242,7 @@ export function registerExport(program: Command): void {
           throw err === out.stream.errored ? cannotWrite(o.out, err) : err;
         }
         await out.commit().catch((err: unknown) => Promise.reject(cannotWrite(o.out, err)));
-        process.stderr.write(`Exported ${count} items of batch ${id} to ${o.out}.\n`);
+        process.stderr.write(`Exported ${counted(count, 'item')} of batch ${id} to ${o.out}.\n`);
       });
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_PROGRESS_EVERY_S, followBatch, parseBatchId, progressEveryFlag, withBatches, type DbFlag } from './batch';
+import { counted } from '../../shared/counted';
 
 /**
  * `picscan resume <id>`: continues a paused or interrupted batch (items left mid-way are redone);
@@ -25,7 +26,7 @@ export function registerResume(program: Command): void {
         beforeStart: (service) => {
           if (!o.retryFailed) return void service.checkStartable(id);
           const requeued = service.requeueFailed(id);
-          process.stderr.write(`Batch ${id}: ${requeued} failed item${requeued === 1 ? '' : 's'} queued again.\n`);
+          process.stderr.write(`Batch ${id}: ${counted(requeued, 'failed item')} queued again.\n`);
         },
       });
     });

@@ -53,7 +53,7 @@ describe('picscan batch with relative paths in the list', () => {
     writeFileSync(join(photos, 'list.txt'), `a.jpg\n./2024/b b.jpg\n../shared/c.jpg\nmissing.jpg\n${a}\n`);
     const r = await runPicscan(['batch', join(photos, 'list.txt'), '--db', db, ...fast], { env, timeoutMs: 180_000 });
     expect(r.code, r.stderr).toBe(1); // the missing file failed
-    expect(r.stderr).toContain('4 items from 5 lines (1 duplicates collapsed, 0 invalid)');
+    expect(r.stderr).toContain('4 items from 5 lines (1 duplicate collapsed, 0 invalid)');
     const items = await exported(db, 1, env);
     const missing = join(photos, 'missing.jpg');
     expect(items.map((i) => [i.url, i.status])).toEqual([

@@ -94,7 +94,7 @@ describe('batches on the real models', () => {
       ['batch', list, '--db', db, '--features', 'tags,description,color', '--details', 'landmarks', '--name', 'cli', '--json'],
       { env, timeoutMs: 120_000 },
     );
-    expect(run.stderr).toMatch(/Batch 1: 3 items from 4 lines \(1 duplicates collapsed, 1 invalid\)/);
+    expect(run.stderr).toMatch(/Batch 1: 3 items from 4 lines \(1 duplicate collapsed, 1 invalid\)/);
     expect(run.code).toBe(1); // the invalid line is a failed item
     expect(JSON.parse(run.stdout)).toMatchObject({ id: 1, name: 'cli', status: 'done', counts: { done: 2, failed: 1, total: 3 } });
     const list2 = await runPicscan(['batches', '--json', '--db', db], { env });
