@@ -27,7 +27,13 @@ export function detectExitCode(errCodes: readonly number[]): ExitCodeValue {
 }
 
 /** Error codes of the contract's parameter problems: the command line asked for something invalid. */
-export const PARAMETER_CODES: readonly ErrorCode[] = ['invalid-parameter', 'missing-parameter', 'unsupported-feature', 'invalid-details'];
+export const PARAMETER_CODES: readonly ErrorCode[] = [
+  'invalid-parameter',
+  'missing-parameter',
+  'unsupported-feature',
+  'invalid-details',
+  'unsupported-language',
+];
 const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(PARAMETER_CODES);
 
 /** The exit code for a failed analyze: 2 for a bad command line, else 1. */

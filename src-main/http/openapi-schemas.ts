@@ -33,6 +33,7 @@ const ERROR_CODES = Object.keys({
   'invalid-parameter': 1,
   'unsupported-feature': 1,
   'invalid-details': 1,
+  'unsupported-language': 1,
   'no-faces': 1,
   'too-many-faces': 1,
   unauthorized: 1,

@@ -60,6 +60,7 @@ const TABLE: Partial<Record<ErrorCode, WireMapping>> = {
   'invalid-list': { status: 400, azure: 'BadArgument', kairos: KAIROS.invalidParameter },
   'unsupported-feature': { status: 400, azure: 'NotSupportedVisualFeature', kairos: KAIROS.invalidParameter },
   'invalid-details': { status: 400, azure: 'InvalidDetails', kairos: KAIROS.invalidParameter },
+  'unsupported-language': { status: 400, azure: 'NotSupportedLanguage', kairos: KAIROS.invalidParameter },
   'invalid-image-url': { status: 400, azure: 'InvalidImageUrl', kairos: KAIROS.invalidUrl },
   'unsupported-scheme': { status: 400, azure: 'InvalidImageUrl', kairos: KAIROS.invalidUrl },
   'image-fetch-failed': { status: 400, azure: 'InvalidImageUrl', kairos: KAIROS.invalidUrl },

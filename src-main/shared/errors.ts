@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'invalid-parameter'
   | 'unsupported-feature'
   | 'invalid-details'
+  | 'unsupported-language'
   | 'no-faces'
   | 'too-many-faces'
   // API accounts and transport

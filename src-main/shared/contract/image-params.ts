@@ -5,7 +5,8 @@
  * parse; unknown keys (`key`) are ignored. Problems carry the spec's error codes: a missing
  * `image` is `missing-parameter` (Kairos 1002), a data URL or Base64 `invalid-image-url`, an
  * unknown feature `unsupported-feature` (Azure NotSupportedVisualFeature), an unknown detail
- * `invalid-details` (InvalidDetails), anything else `invalid-parameter` (BadArgument, 1003).
+ * `invalid-details` (InvalidDetails), a language other than English `unsupported-language`
+ * (NotSupportedLanguage), anything else `invalid-parameter` (BadArgument, 1003).
  */
 import { z } from 'zod';
 import type { WireError } from '../errors';
@@ -87,6 +88,31 @@ export const minHeadScaleParam = z
     `Smallest face as a fraction of the shorter side, ${MIN_HEAD_SCALE.min} to ${MIN_HEAD_SCALE.max}; default ${MIN_HEAD_SCALE.default}.`,
   );
 
+/** The one language captions and tags are written in. */
+export const DESCRIPTION_LANGUAGE = 'en';
+
+/**
+ * `language` (Azure Analyze's parameter; its service also knows es, ja, pt and zh): picscan
+ * describes images in English only, so `en` (any case) or nothing is accepted and any other
+ * language is refused as the cloud service refuses one it lacks (NotSupportedLanguage), rather
+ * than answered in English to a client that asked for Spanish.
+ */
+export const languageParam = z
+  .string({ error: () => '`language` must be a language code such as "en".' })
+  .nullish()
+  .transform((v, ctx) => {
+    const code = (v ?? '').trim().toLowerCase();
+    if (code === '' || code === DESCRIPTION_LANGUAGE) return DESCRIPTION_LANGUAGE;
+    addProblem(
+      ctx,
+      'unsupported-language',
+      `The language ${quoted(v)} is not supported: captions and tags are written in English only (language=en).`,
+      'language',
+    );
+    return z.NEVER;
+  })
+  .describe('Language of captions and tags: `en` only (the default); any other is refused with NotSupportedLanguage.');
+
 /** Parameters of `ai/vision/analyze` after validation; `undefined` = not given (all). */
 export interface AnalyzeRequest {
   image: string;
@@ -125,7 +151,7 @@ export const analyzeOptionsSchema = z
  * (all features, both details).
  */
 export const analyzeParamsSchema = z
-  .object({ image: imageParam, ...analyzeOptionsSchema.in.shape })
+  .object({ image: imageParam, ...analyzeOptionsSchema.in.shape, language: languageParam })
   .transform(({ image, features, feature, visualFeatures, details }): AnalyzeRequest => {
     const names = mergedFeatures(features, feature, visualFeatures);
     const req: AnalyzeRequest = { image };

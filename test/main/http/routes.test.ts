@@ -82,6 +82,8 @@ describe('bad parameter values', () => {
     ['unknown feature', { features: 'Tags,Sparkles' }, 400, 'NotSupportedVisualFeature'],
     ['unknown feature (singular spelling)', { feature: 'Nope' }, 400, 'NotSupportedVisualFeature'],
     ['unknown details', { details: 'Cars' }, 400, 'InvalidDetails'],
+    // Captions are English only: a client asking for Spanish is told so, not answered in English.
+    ['a language other than English', { language: 'es' }, 400, 'NotSupportedLanguage'],
     ['data URL', { image: 'data:image/png;base64,iVBORw0KGgo=' }, 400, 'InvalidImageUrl'],
     [
       'base64 image',
@@ -92,6 +94,12 @@ describe('bad parameter values', () => {
     ['not a URL', { image: 'ftp://example.com/a.jpg' }, 400, 'InvalidImageUrl'],
     ['unreachable URL', { image: 'http://127.0.0.1:1/a.jpg' }, 400, 'InvalidImageUrl'],
   ];
+  it('analyze accepts language=en in any case, as the default it is', async () => {
+    const res = await getQuery(api.url + '/ai/vision/analyze', { image: images.url('/cat.jpg'), features: 'Tags', language: 'EN', key });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: true, data: { tags: expect.any(Array) } });
+  });
+
   for (const [name, params, status, code] of analyzeCases) {
     it(`analyze refuses ${name} (${code}) and charges nothing`, async () => {
       const before = api.api.keys.list().find((k) => k.name === 'routes')!.balanceMicrocents;

@@ -54,6 +54,15 @@ describe('analyze features and details', () => {
     expect(codeOf(parseParams(analyzeOptionsSchema, { features: [3] }))).toBe('invalid-parameter');
     expect(wireMapping('unsupported-feature').azure).toBe('NotSupportedVisualFeature');
   });
+
+  it('language: English (any case) or nothing; another language is NotSupportedLanguage, not answered in English', () => {
+    for (const language of ['en', 'EN', ' en ', '', null, undefined])
+      expect(value(parseParams(analyzeParamsSchema, { image, language }))).toEqual({ image });
+    expect(codeOf(parseParams(analyzeParamsSchema, { image, language: 'es' }))).toBe('unsupported-language');
+    expect(codeOf(parseParams(analyzeParamsSchema, { image, language: 'en-US' }))).toBe('unsupported-language');
+    expect(codeOf(parseParams(analyzeParamsSchema, { image, language: ['en', 'es'] }))).toBe('invalid-parameter');
+    expect(wireMapping('unsupported-language')).toMatchObject({ status: 400, azure: 'NotSupportedLanguage' });
+  });
 });
 
 describe('image', () => {
