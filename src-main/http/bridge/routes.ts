@@ -104,10 +104,62 @@ function invokeErrors(err: FastifyError, req: FastifyRequest, reply: FastifyRepl
   void fail(reply.header('cache-control', 'no-store'), 413, error);
 }
 
+/** Prefix of the bridge's API: the paths below are under it. */
+export const BRIDGE_API_PREFIX = '/api';
+
+/** The bridge's API routes under BRIDGE_API_PREFIX and the one method each serves (no HEAD, whatever the host's setting). */
+export const BRIDGE_API_ROUTES = {
+  invoke: { path: '/invoke/:channel', method: 'POST' },
+  events: { path: '/events', method: 'GET' },
+  thumbnails: { path: '/thumbnails/:itemId', method: 'GET' },
+  export: { path: '/export', method: 'GET' },
+} as const;
+
+/** A route path as a pattern of whole paths: a `:param` is one non-empty segment, as the router reads it. */
+const routePattern = (path: string): RegExp => new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}$`);
+const API_ROUTE_PATTERNS = Object.values(BRIDGE_API_ROUTES).map((r) => ({
+  pattern: routePattern(BRIDGE_API_PREFIX + r.path),
+  allow: [r.method],
+}));
+/** Route options of the bridge's GET routes: HEAD is not served, so a 405's `Allow` is the same on every host. */
+const GET_ONLY = { exposeHeadRoute: false } as const;
+
+/** The methods a path under the bridge's API is served with (none: no route has its shape). */
+export function bridgeMethodsOf(path: string): readonly string[] {
+  return API_ROUTE_PATTERNS.find((r) => r.pattern.test(path))?.allow ?? [];
+}
+
+/**
+ * Under `/api`, a path the bridge has with another method is 405 with `Allow`, any other path 404,
+ * both in the Result envelope the UI reads. Before, both were the image API's 404 ("The API has GET
+ * and POST /ai/vision/analyze …"), which names nothing the UI calls.
+ */
+function apiNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = new URL(req.url, 'http://x').pathname;
+  const allow = bridgeMethodsOf(path);
+  reply.header('cache-control', 'no-store');
+  if (allow.length)
+    return fail(
+      reply.header('allow', allow.join(', ')),
+      405,
+      new AppError('not-found', `${req.method} is not served on this path; use ${allow.join(' or ')}.`),
+    );
+  return fail(
+    reply,
+    404,
+    new AppError(
+      'not-found',
+      `No web-mode route on this path: the UI calls ${Object.values(BRIDGE_API_ROUTES)
+        .map((r) => `${r.method} ${BRIDGE_API_PREFIX}${r.path}`)
+        .join(', ')}.`,
+    ),
+  );
+}
+
 /**
  * Web mode: the built renderer at `/app/` and the typed API at `/api/*` (invoke, server-sent
  * events, thumbnails, export downloads). Register on the API server as extra routes; the token
- * and origin checks apply to these routes only.
+ * and origin checks apply to these routes only (and to the API's not-found answers).
  */
 export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Promise<void> {
   return async (app) => {
@@ -116,79 +168,93 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
     app.addHook('preClose', async () => {
       for (const res of streams) res.end();
     });
-    await app.register(async (scope) => {
+    /** The session and origin checks and the response headers every bridge route has. */
+    const guard = (scope: FastifyInstance, asJson: boolean): void => {
       scope.addHook('onRequest', async (req, reply) => {
         const why = refusal(req, opts.token);
-        if (why) return refuse(reply, why, req.url.startsWith('/api/'));
+        if (why) return refuse(reply, why, asJson);
         return undefined;
       });
       scope.addHook('onSend', async (_req, reply, payload) => {
         reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
         return payload;
       });
-
+    };
+    await app.register(async (scope) => {
+      guard(scope, false);
       scope.get('/app', async (req, reply) => reply.redirect(`/app/${req.url.slice('/app'.length)}`));
       scope.get('/app/*', (req, reply) => serveApp(req, reply, opts));
-
-      // The body is the call's JSON request, the whole URL list for `batches:create`.
-      scope.post('/api/invoke/:channel', { bodyLimit: WEB_INVOKE_BODY_MAX_BYTES, errorHandler: invokeErrors }, async (req, reply) => {
-        const { channel } = req.params as { channel: string };
-        if (!isChannel(channel)) return fail(reply, 404, new AppError('not-found', `Unknown channel: ${channel}`));
-        // A desktop action (the native save dialog): web mode downloads `/api/export` instead.
-        if (!isBackendChannel(channel))
-          return reply.header('cache-control', 'no-store').send({
-            ok: false,
-            error: {
-              code: 'invalid-input',
-              message: `${channel} is a desktop action: web mode saves by the browser download of /api/export.`,
-            },
-          });
-        const body = (req.body ?? {}) as { req?: unknown };
-        return reply.header('cache-control', 'no-store').send(await dispatch(opts.handlers, channel, body.req, opts.logger));
-      });
-
-      scope.get('/api/events', (req, reply) => streamEvents(req, reply, opts, streams));
-
-      scope.get('/api/thumbnails/:itemId', async (req, reply) => {
-        const itemId = Number((req.params as { itemId: string }).itemId);
-        const thumb = Number.isInteger(itemId) && itemId > 0 && opts.thumbnails ? await opts.thumbnails(itemId) : null;
-        if (!thumb) return fail(reply, 404, new AppError('not-found', 'This item has no thumbnail.'));
-        // Item ids are reused (deleting the newest batch frees its ids) and a reanalysis replaces
-        // the thumbnail under the same URL, so the browser must revalidate every time: the ETag is
-        // of the bytes themselves, and an unchanged thumbnail costs a 304 without a body.
-        const etag = thumbnailEtag(thumb.bytes);
-        reply.header('cache-control', THUMBNAIL_CACHE_CONTROL).header('etag', etag);
-        if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
-        return reply.type(thumb.contentType).send(Buffer.from(thumb.bytes));
-      });
-
-      scope.get('/api/export', async (req, reply) => {
-        const q = req.query as { format?: string; filter?: string };
-        const format = q.format;
-        if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
-          return fail(reply, 400, new AppError('invalid-input', 'format must be csv, json or ndjson.'));
-        let filter: ResultFilter;
-        try {
-          filter = filterSchema.parse(JSON.parse(q.filter ?? '{}'));
-        } catch (cause) {
-          return fail(reply, 400, new AppError('invalid-input', 'The export filter is not valid.', { cause }));
-        }
-        if (!opts.exportResults) return fail(reply, 404, new AppError('not-found', 'Export is not available in this build.'));
-        let source: ReturnType<ExportSource>;
-        try {
-          source = opts.exportResults(filter, format);
-        } catch (err) {
-          return fail(reply, wireMapping(toWireError(err).code).status, err);
-        }
-        const stream = source instanceof Readable ? source : Readable.from(source);
-        const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-        return reply
-          .type(EXPORT_TYPES[format])
-          .header('content-disposition', `attachment; filename="picscan-export-${stamp}.${format}"`)
-          .header('cache-control', 'no-store')
-          .send(stream);
-      });
     });
+    await app.register(
+      async (scope) => {
+        guard(scope, true);
+        scope.setNotFoundHandler(apiNotFound);
+
+        // The body is the call's JSON request, the whole URL list for `batches:create`.
+        scope.post(
+          BRIDGE_API_ROUTES.invoke.path,
+          { bodyLimit: WEB_INVOKE_BODY_MAX_BYTES, errorHandler: invokeErrors },
+          async (req, reply) => {
+            const { channel } = req.params as { channel: string };
+            if (!isChannel(channel)) return fail(reply, 404, new AppError('not-found', `Unknown channel: ${channel}`));
+            // A desktop action (the native save dialog): web mode downloads `/api/export` instead.
+            if (!isBackendChannel(channel))
+              return reply.header('cache-control', 'no-store').send({
+                ok: false,
+                error: {
+                  code: 'invalid-input',
+                  message: `${channel} is a desktop action: web mode saves by the browser download of /api/export.`,
+                },
+              });
+            const body = (req.body ?? {}) as { req?: unknown };
+            return reply.header('cache-control', 'no-store').send(await dispatch(opts.handlers, channel, body.req, opts.logger));
+          },
+        );
+
+        scope.get(BRIDGE_API_ROUTES.events.path, GET_ONLY, (req, reply) => streamEvents(req, reply, opts, streams));
+
+        scope.get(BRIDGE_API_ROUTES.thumbnails.path, GET_ONLY, async (req, reply) => {
+          const itemId = Number((req.params as { itemId: string }).itemId);
+          const thumb = Number.isInteger(itemId) && itemId > 0 && opts.thumbnails ? await opts.thumbnails(itemId) : null;
+          if (!thumb) return fail(reply, 404, new AppError('not-found', 'This item has no thumbnail.'));
+          // Item ids are reused (deleting the newest batch frees its ids) and a reanalysis replaces
+          // the thumbnail under the same URL, so the browser must revalidate every time: the ETag is
+          // of the bytes themselves, and an unchanged thumbnail costs a 304 without a body.
+          const etag = thumbnailEtag(thumb.bytes);
+          reply.header('cache-control', THUMBNAIL_CACHE_CONTROL).header('etag', etag);
+          if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
+          return reply.type(thumb.contentType).send(Buffer.from(thumb.bytes));
+        });
+
+        scope.get(BRIDGE_API_ROUTES.export.path, GET_ONLY, async (req, reply) => {
+          const q = req.query as { format?: string; filter?: string };
+          const format = q.format;
+          if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
+            return fail(reply, 400, new AppError('invalid-input', 'format must be csv, json or ndjson.'));
+          let filter: ResultFilter;
+          try {
+            filter = filterSchema.parse(JSON.parse(q.filter ?? '{}'));
+          } catch (cause) {
+            return fail(reply, 400, new AppError('invalid-input', 'The export filter is not valid.', { cause }));
+          }
+          if (!opts.exportResults) return fail(reply, 404, new AppError('not-found', 'Export is not available in this build.'));
+          let source: ReturnType<ExportSource>;
+          try {
+            source = opts.exportResults(filter, format);
+          } catch (err) {
+            return fail(reply, wireMapping(toWireError(err).code).status, err);
+          }
+          const stream = source instanceof Readable ? source : Readable.from(source);
+          const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+          return reply
+            .type(EXPORT_TYPES[format])
+            .header('content-disposition', `attachment; filename="picscan-export-${stamp}.${format}"`)
+            .header('cache-control', 'no-store')
+            .send(stream);
+        });
+      },
+      { prefix: BRIDGE_API_PREFIX },
+    );
   };
 }
 

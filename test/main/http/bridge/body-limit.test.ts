@@ -130,3 +130,26 @@ describe('web mode: a request body over the invoke route limit', () => {
     });
   });
 });
+
+describe('web mode on the API server: wrong method or path', () => {
+  // The bridge's /api answers in its own envelope; the image API's paths keep theirs.
+  const get = async (path: string, method = 'GET') => {
+    const res = await fetch(url + path, { method, headers: { 'x-picscan-token': TOKEN } });
+    return { status: res.status, allow: res.headers.get('allow'), json: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('a bridge path with another method is 405 with Allow, another /api path 404 naming the bridge routes', async () => {
+    expect(await get('/api/invoke/app:info')).toMatchObject({
+      status: 405,
+      allow: 'POST',
+      json: { ok: false, error: { code: 'not-found' } },
+    });
+    const unknown = await get('/api/nothing');
+    expect(unknown).toMatchObject({ status: 404, json: { ok: false } });
+    expect(JSON.stringify(unknown.json)).toContain('POST /api/invoke/:channel');
+    const api = await get('/ai/nothing');
+    expect(api.status).toBe(404);
+    expect(JSON.stringify(api.json)).toContain('/ai/vision/analyze');
+    expect(await get('/ai/vision/analyze', 'PUT')).toMatchObject({ status: 405, allow: 'GET, POST' });
+  });
+});

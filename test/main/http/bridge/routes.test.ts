@@ -141,3 +141,44 @@ describe('web-mode bridge: the typed API over HTTP', () => {
     expect((await reader.read()).done).toBe(true);
   });
 });
+
+describe('web-mode bridge: another method or an unknown path under /api', () => {
+  // Before, both were the image API's 404 ("The API has GET and POST /ai/vision/analyze …").
+  const call = (method: 'GET' | 'POST' | 'HEAD' | 'DELETE', url: string, headers: Record<string, string> = { 'x-picscan-token': TOKEN }) =>
+    app.inject({ method, url, headers: { ...host, ...headers } });
+
+  it('answers 405 with Allow for a bridge path served with another method', async () => {
+    await start();
+    for (const [method, url, allow] of [
+      ['GET', '/api/invoke/app:info', 'POST'],
+      ['POST', '/api/thumbnails/1', 'GET'],
+      ['HEAD', '/api/export', 'GET'],
+      ['DELETE', '/api/events', 'GET'],
+    ] as const) {
+      const res = await call(method, url);
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow).toBe(allow);
+      if (method !== 'HEAD')
+        expect(res.json()).toEqual({
+          ok: false,
+          error: { code: 'not-found', message: `${method} is not served on this path; use ${allow}.` },
+        });
+    }
+  });
+
+  it('answers 404 in the Result envelope naming the bridge routes for any other /api path', async () => {
+    await start();
+    for (const url of ['/api/nothing', '/api/invoke/', '/api/events/x', '/api/thumbnails/1/2']) {
+      const res = await call('GET', url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().ok).toBe(false);
+      expect(res.json().error.message).toContain('POST /api/invoke/:channel');
+    }
+  });
+
+  it('checks the session token first: without it nothing about the routes is told', async () => {
+    await start();
+    expect((await call('GET', '/api/nothing', {})).statusCode).toBe(401);
+    expect((await call('GET', '/api/invoke/app:info', {})).statusCode).toBe(401);
+  });
+});
