@@ -32,7 +32,7 @@ import type { AnalyzeData, VisualFeature } from '../../src-main/shared/spec';
 import { labelWord } from '../../src-main/analysis/rules';
 import { BLANK_UNIFORM } from '../../src-main/analysis/rules/bands';
 import { measurePixels } from '../../src-main/analysis/pixel-evidence';
-import { decodeImage, type RgbImage } from '../../src-main/inference/image';
+import { cropRgb, decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
 import { sameThing } from './analyze-metrics';
@@ -190,26 +190,67 @@ const STAMP_VARIANTS = {
   'on a plain backdrop (black, greys, a sweep, muted colours) as 320 px JPEG q85': (_img: RgbImage, file: string, i: number) =>
     onBackdrop(file, BACKDROPS[i % BACKDROPS.length]!),
 } as const satisfies Record<string, (img: RgbImage, file: string, index: number) => Promise<RgbImage>>;
-const stampVariants = new Map<
-  string,
-  { photos: number; generic: number; objects: number; found: number; named: number; clipArt: number }
->();
+/** The figures of one variant of the labelled photos. */
+interface VariantTally {
+  photos: number;
+  generic: number;
+  objects: number;
+  found: number;
+  named: number;
+  clipArt: number;
+}
+const newTally = (): VariantTally => ({ photos: 0, generic: 0, objects: 0, found: 0, named: 0, clipArt: 0 });
+/** Counts one rated photo of a variant against the objects it shows. */
+function tally(v: VariantTally, r: Rated, shown: string[]): void {
+  const { alternatives, hits, says } = judge(r, shown);
+  v.photos++;
+  v.objects += alternatives;
+  v.found += hits;
+  if (says) v.named++;
+  if (GENERIC.has(r.caption)) v.generic++;
+  if (r.clipArtType >= 2) v.clipArt++;
+}
+const stampVariants = new Map<string, VariantTally>();
 const stampSet = sets.find((set) => set.pkg === 'tuxpaint-stamps-default');
 for (const [variant, make] of Object.entries(STAMP_VARIANTS)) {
-  const v = { photos: 0, generic: 0, objects: 0, found: 0, named: 0, clipArt: 0 };
+  const v = newTally();
   stampVariants.set(variant, v);
   for (const [i, [path, shown]] of Object.entries(stampSet?.photos ?? {}).entries()) {
     if (!shown.length) continue;
     const file = join(stampSet!.dir, path);
-    const r = await rate(`${variant} ${path}`, await make(await decode(readFileSync(file)), file, i));
-    const { alternatives, hits, says } = judge(r, shown);
-    v.photos++;
-    v.objects += alternatives;
-    v.found += hits;
-    if (says) v.named++;
-    if (GENERIC.has(r.caption)) v.generic++;
-    if (r.clipArtType >= 2) v.clipArt++;
+    tally(v, await rate(`${variant} ${path}`, await make(await decode(readFileSync(file)), file, i)), shown);
   }
+}
+// Panoramas and banners (docs/analysis.md "Wide images"): the full-size labelled photos made 3:1
+// or wider, as three copies side by side (every object whole) and as their central 3:1 band.
+const WIDE_SHAPE = 3;
+/** `img` `n` times side by side. */
+function sideBySide(img: RgbImage, n: number): RgbImage {
+  const row = img.width * 3;
+  const data = new Uint8Array(row * n * img.height);
+  for (let y = 0; y < img.height; y++) for (let i = 0; i < n; i++) data.set(img.data.subarray(y * row, (y + 1) * row), (y * n + i) * row);
+  return { data, width: img.width * n, height: img.height };
+}
+/** The central band of `img` whose long side is `shape` × its short side (the long side kept). */
+function centralBand(img: RgbImage, shape: number): RgbImage {
+  const wide = img.width >= img.height;
+  const side = Math.min(wide ? img.height : img.width, Math.round((wide ? img.width : img.height) / shape));
+  const box = wide
+    ? { left: 0, top: Math.floor((img.height - side) / 2), width: img.width, height: side }
+    : { left: Math.floor((img.width - side) / 2), top: 0, width: side, height: img.height };
+  return cropRgb(img, box);
+}
+const WIDE_VARIANTS = {
+  [`three side by side (${WIDE_SHAPE}:1 for a square photo)`]: (img: RgbImage) => sideBySide(img, WIDE_SHAPE),
+  [`their central band of ${WIDE_SHAPE}:1`]: (img: RgbImage) => centralBand(img, WIDE_SHAPE),
+} as const satisfies Record<string, (img: RgbImage) => RgbImage>;
+const wideVariants = new Map<string, VariantTally>();
+for (const [variant, make] of Object.entries(WIDE_VARIANTS)) {
+  const v = newTally();
+  wideVariants.set(variant, v);
+  for (const set of sets.filter((x) => x.pkg !== 'tuxpaint-stamps-default'))
+    for (const [path, shown] of Object.entries(set.photos))
+      if (shown.length) tally(v, await rate(`${variant} ${path}`, make(await decode(readFileSync(join(set.dir, path))))), shown);
 }
 for (const m of manifest.filter((f) => !f.truth.isBW && f.truth.clipArt === false)) {
   const img = await decode(readFileSync(fixture(m.file)));
@@ -288,6 +329,10 @@ for (const [pkg, m] of perSet)
 for (const [variant, v] of stampVariants)
   console.log(
     `  tuxpaint stamps ${variant}, ${v.photos}: object recall ${pct(v.found, v.objects)}, caption names an object ${pct(v.named, v.photos)}, generic ${pct(v.generic, v.photos)}, clip art (≥ 2) ${pct(v.clipArt, v.photos)}`,
+  );
+for (const [variant, v] of wideVariants)
+  console.log(
+    `  full-size photos ${variant}, ${v.photos}: object recall ${pct(v.found, v.objects)}, caption names an object ${pct(v.named, v.photos)}, generic ${pct(v.generic, v.photos)}`,
   );
 // Setting words on things cut out on white (the stamps): their page is no setting (rules figure.isolated).
 const SETTING = / (in the snow|outdoors|in a grassy area|indoors|at night)$/;

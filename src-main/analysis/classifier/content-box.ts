@@ -25,6 +25,11 @@ export const CONTENT_BOX = {
   maxAreaShare: 0.6,
 } as const;
 
+/** Whether the image's frame is plain (one colour within CONTENT_BOX.tolerance): a thing on a page, a product shot, a cut-out. */
+export function hasPlainFrame(img: RgbImage): boolean {
+  return frameColor(img) !== null;
+}
+
 /**
  * The box (image px) of what stands on a plain background, with `CONTENT_BOX.margin` around it,
  * or null: no plain frame, nothing on it, or the content already fills most of the image.

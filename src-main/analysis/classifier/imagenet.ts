@@ -1,6 +1,7 @@
 import { cropRgb, imageFeeds, type ModelRunner, type RgbImage, type TensorMap } from '../../inference';
-import { contentBox } from './content-box';
+import { contentBox, hasPlainFrame } from './content-box';
 import { IMAGENET_HIERARCHY } from './hierarchy';
+import { classifierWindows } from './wide-windows';
 
 /** Manifest id of the ImageNet-1k classifier (Coral's quantised MobileNetV2 1.0, converted to ONNX). */
 export const IMAGENET_MODEL_ID = 'mobilenet-v2-imagenet';
@@ -53,6 +54,17 @@ export async function classifyImage(img: RgbImage, runner: ModelRunner, signal?:
   return (await classifyWithFeatures(img, runner, signal)).classes;
 }
 
+/** The probabilities of several runs averaged, as one output map (`classifierTopK` reads it). */
+function meanProbabilities(runs: readonly TensorMap[]): TensorMap {
+  const first = runs[0]![CLASSIFIER_OUTPUTS.probabilities] ?? Object.values(runs[0]!)[0]!;
+  const mean = new Float32Array(first.data.length);
+  for (const outputs of runs) {
+    const p = (outputs[CLASSIFIER_OUTPUTS.probabilities] ?? Object.values(outputs)[0]!).data;
+    for (let i = 0; i < mean.length; i++) mean[i]! += p[i]! / runs.length;
+  }
+  return { [CLASSIFIER_OUTPUTS.probabilities]: { data: mean, dims: first.dims } };
+}
+
 /** `classifyImage` plus the pooled features of the same run (the drawing vocabulary's descriptor). */
 export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, signal?: AbortSignal): Promise<Classified> {
   const run = async (pixels: RgbImage): Promise<TensorMap> =>
@@ -60,9 +72,15 @@ export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, s
   // A subject on a plain background is classified cut out (content-box.ts); the features stay
   // the whole image's, as the drawing vocabulary's table was embedded from whole drawings.
   const box = await contentBox(img);
-  const [outputs, cutOut] = await Promise.all([run(img), box ? run(cropRgb(img, box)) : undefined]);
+  // A wide scene (a panorama, a banner) is classified by windows of a usual photo's shape
+  // (wide-windows.ts); a thing on a plain background stays whole: a car or a bus seen from the
+  // side is wide itself, and its halves are no car.
+  const windows = box || hasPlainFrame(img) ? [] : classifierWindows(img.width, img.height);
+  const views = windows.length > 1 ? windows.map((w) => cropRgb(img, w)) : box ? [cropRgb(img, box)] : [];
+  const [outputs, ...viewed] = await Promise.all([run(img), ...views.map(run)]);
   const f = outputs[CLASSIFIER_OUTPUTS.features]?.data;
   // A model file without the features output (an older build) still classifies.
   if (f && f.length !== CLASSIFIER_FEATURES) throw new Error(`classifier returned ${f.length} features, expected ${CLASSIFIER_FEATURES}`);
-  return { classes: classifierTopK(cutOut ?? outputs), features: f ? Float32Array.from(f) : undefined };
+  const classified = viewed.length > 1 ? meanProbabilities(viewed) : (viewed[0] ?? outputs);
+  return { classes: classifierTopK(classified), features: f ? Float32Array.from(f) : undefined };
 }
