@@ -6,6 +6,7 @@ import type { GalleryService, GallerySummary } from '../../services/gallery.serv
 import { idArgument, terminalText } from '../flags';
 import { cannotWrite, checkWritableFile } from '../out-path';
 import { withBackend } from '../with-backend';
+import { counted } from '../../shared/counted';
 
 interface Flags {
   db?: string;
@@ -147,7 +148,7 @@ export function registerGallery(program: Command): void {
         throw cannotWrite(file, err);
       }
       const refs = doc.entries.reduce((n, e) => n + e.references.length, 0);
-      process.stdout.write(`Exported ${doc.entries.length} entries (${refs} references) to ${file}.\n`);
+      process.stdout.write(`Exported ${counted(doc.entries.length, 'entry', 'entries')} (${counted(refs, 'reference')}) to ${file}.\n`);
     });
   gallery
     .command('import')
@@ -167,6 +168,10 @@ export function registerGallery(program: Command): void {
       const merged = report.merged
         ? ` ${report.merged} of the file's entries joined an entry of the same name (names match ignoring case).`
         : '';
-      print(o.json, report, `Imported ${report.entries} entries (${report.references} references) from ${file}.${merged}`);
+      print(
+        o.json,
+        report,
+        `Imported ${counted(report.entries, 'entry', 'entries')} (${counted(report.references, 'reference')}) from ${file}.${merged}`,
+      );
     });
 }

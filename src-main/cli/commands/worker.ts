@@ -9,6 +9,7 @@ import { catchStopSignals } from '../stop-signal';
 import { ANALYSIS_CONCURRENCY } from '../../shared/contract';
 import { countFlag, secondsFlag } from '../flags';
 import { givenRedisUrl } from './distributed-backend';
+import { counted } from '../../shared/counted';
 
 /** How long the start-up check waits for Redis to answer, ms. */
 const REDIS_CHECK_MS = 5_000;
@@ -94,6 +95,6 @@ export function registerWorker(program: Command): void {
       setTimeout(() => void giveUp('did not stop in time'), graceMs + STOP_MARGIN_MS).unref();
       if (!(await host.close(graceMs))) await giveUp('Redis did not answer');
       await parts.close();
-      consoleLogger.info(`worker ${host.name} stopped after ${host.processed()} images`);
+      consoleLogger.info(`worker ${host.name} stopped after ${counted(host.processed(), 'image')}`);
     });
 }

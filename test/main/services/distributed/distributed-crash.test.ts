@@ -62,7 +62,7 @@ describe.skipIf(!redisAvailable)('distributed batch: crashes, restarts, pause an
     await until(() => dist.images.hits('/term/coffee.jpg') === 1, 180_000, 'the worker fetches the slow image');
     w.proc.kill('SIGTERM');
     expect(await w.exited, w.output()).toBe(0);
-    expect(w.output()).toMatch(/worker polite stopped after 1 images/);
+    expect(w.output()).toMatch(/worker polite stopped after 1 image\b/);
     expect(await coordinator.exited, coordinator.output()).toBe(0);
     expect(itemsOf(db)).toMatchObject([{ status: 'done', worker: 'polite', results: 1 }]);
   });
