@@ -75,8 +75,10 @@ export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, s
   // A wide scene (a panorama, a banner) is classified by windows of a usual photo's shape
   // (wide-windows.ts); a thing on a plain background stays whole: a car or a bus seen from the
   // side is wide itself, and its halves are no car.
-  const windows = box || hasPlainFrame(img) ? [] : classifierWindows(img.width, img.height);
-  const views = windows.length > 1 ? windows.map((w) => cropRgb(img, w)) : box ? [cropRgb(img, box)] : [];
+  // (The frame is read again only for a wide image without a cut-out, not for every photo.)
+  const windows = box ? [] : classifierWindows(img.width, img.height);
+  const wide = windows.length > 1 && !hasPlainFrame(img);
+  const views = wide ? windows.map((w) => cropRgb(img, w)) : box ? [cropRgb(img, box)] : [];
   const [outputs, ...viewed] = await Promise.all([run(img), ...views.map(run)]);
   const f = outputs[CLASSIFIER_OUTPUTS.features]?.data;
   // A model file without the features output (an older build) still classifies.

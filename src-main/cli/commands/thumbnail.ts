@@ -69,7 +69,10 @@ export function registerThumbnail(program: Command): void {
     .requiredOption('--width <px>', `thumbnail width, ${THUMBNAIL_SIDE_PX.min}..${THUMBNAIL_SIDE_PX.max} px`)
     .requiredOption('--height <px>', `thumbnail height, ${THUMBNAIL_SIDE_PX.min}..${THUMBNAIL_SIDE_PX.max} px`)
     .option('--smart', 'smart cropping: keep the faces, else the main subject, else the most salient region (default: centre crop)')
-    .requiredOption('--out <file>', "where to write the thumbnail: PNG for .png, JPEG for .jpg/.jpeg, else the input's format")
+    .requiredOption(
+      '--out <file>',
+      "where to write the thumbnail: PNG for .png, JPEG for .jpg/.jpeg (.gif, .webp … refused), else the input's format",
+    )
     .action(async (image: string, o: ThumbnailFlags) => {
       const req = {
         ...parseThumbnailParams({ image, width: o.width, height: o.height, smartCropping: Boolean(o.smart) }),

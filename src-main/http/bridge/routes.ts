@@ -125,7 +125,7 @@ const API_ROUTE_PATTERNS = Object.values(BRIDGE_API_ROUTES).map((r) => ({
 const GET_ONLY = { exposeHeadRoute: false } as const;
 
 /** The methods a path under the bridge's API is served with (none: no route has its shape). */
-export function bridgeMethodsOf(path: string): readonly string[] {
+function bridgeMethodsOf(path: string): readonly string[] {
   return API_ROUTE_PATTERNS.find((r) => r.pattern.test(path))?.allow ?? [];
 }
 
