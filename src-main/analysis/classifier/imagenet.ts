@@ -1,7 +1,7 @@
 import { cropRgb, imageFeeds, type ModelRunner, type RgbImage, type TensorMap } from '../../inference';
 import { contentBox, hasPlainFrame } from './content-box';
 import { IMAGENET_HIERARCHY } from './hierarchy';
-import { classifierWindows } from './wide-windows';
+import { classifierWindows } from '../wide-windows';
 
 /** Manifest id of the ImageNet-1k classifier (Coral's quantised MobileNetV2 1.0, converted to ONNX). */
 export const IMAGENET_MODEL_ID = 'mobilenet-v2-imagenet';

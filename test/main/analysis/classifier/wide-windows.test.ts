@@ -8,60 +8,12 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyWithFeatures } from '../../../../src-main/analysis/classifier/imagenet';
-import { classifierWindows, WIDE_IMAGE } from '../../../../src-main/analysis/classifier/wide-windows';
+import { classifierWindows } from '../../../../src-main/analysis/wide-windows';
 import { decodeImage, type ModelRunner } from '../../../../src-main/inference';
 import { createImageLoader, intakeOptions } from '../../../../src-main/intake';
 import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
 import { fixture } from '../../../helpers/paths';
 import { createEngine, runnerOf } from '../fixtures';
-
-describe('classifierWindows', () => {
-  it('keeps an image up to 2.5:1 whole', () => {
-    for (const [w, h] of [
-      [640, 480],
-      [300, 600],
-      [800, 400],
-      [1000, 400],
-      [50, 50],
-    ])
-      expect(classifierWindows(w!, h!)).toEqual([{ left: 0, top: 0, width: w, height: h }]);
-  });
-
-  it('covers a wide or tall image with as few windows of at most 1.5:1 as it takes, evenly spaced', () => {
-    expect(classifierWindows(900, 300)).toEqual([
-      { left: 0, top: 0, width: 450, height: 300 },
-      { left: 450, top: 0, width: 450, height: 300 },
-    ]);
-    expect(classifierWindows(1000, 300).map((w) => [w.left, w.left + w.width])).toEqual([
-      [0, 450],
-      [275, 725],
-      [550, 1000],
-    ]);
-    expect(classifierWindows(200, 2000).map((w) => [w.top, w.height, w.width])).toEqual([
-      [0, 300, 200],
-      [283, 300, 200],
-      [567, 300, 200],
-      [850, 300, 200],
-      [1133, 300, 200],
-      [1417, 300, 200],
-      [1700, 300, 200],
-    ]);
-    for (const [w, h] of [
-      [4812, 800],
-      [1353, 300],
-      [301, 7000],
-    ]) {
-      const windows = classifierWindows(w!, h!);
-      const long = Math.max(w!, h!);
-      const along = windows.map((b) => (w! >= h! ? [b.left, b.left + b.width] : [b.top, b.top + b.height]));
-      expect(along[0]![0]).toBe(0);
-      expect(along.at(-1)![1]).toBe(long);
-      for (let i = 1; i < along.length; i++) expect(along[i]![0]).toBeLessThanOrEqual(along[i - 1]![1]!);
-      for (const b of windows)
-        expect(Math.max(b.width, b.height) / Math.min(b.width, b.height)).toBeLessThanOrEqual(WIDE_IMAGE.windowAspect + 0.01);
-    }
-  });
-});
 
 describe('a panorama of three copies side by side', () => {
   const engine = createEngine();
