@@ -1,4 +1,4 @@
-import type { Box } from '../inference';
+import { cropRgb, workingCopy, type Box, type RgbImage } from '../inference';
 
 /**
  * Images far from square. The classifier stretches the whole image to its 224 × 224 input, which
@@ -38,4 +38,29 @@ export function wideWindows(width: number, height: number, minOverlap = 0): Box[
 /** The classifier's windows: as few as cover the image, their probabilities averaged. */
 export function classifierWindows(width: number, height: number): Box[] {
   return wideWindows(width, height);
+}
+
+/** A window of an image and its pixels; `toImage` maps a box in those pixels to the image's. */
+export interface WindowView {
+  window: Box;
+  pixels: RgbImage;
+  toImage(b: Box): Box;
+}
+
+/**
+ * The windows' pixels, cut from the image's working copy (inference/image.ts `WORKING_COPY`: made
+ * once for the whole-image inputs; a panorama's keeps a short side of 512 px) rather than from its
+ * full-size pixels: a 36 MP panorama's windows were 40 MB copies each.
+ */
+export async function windowViews(img: RgbImage, windows: readonly Box[]): Promise<WindowView[]> {
+  const copy = await workingCopy(img);
+  const sx = copy.width / img.width;
+  const sy = copy.height / img.height;
+  return windows.map((window) => {
+    const left = Math.round(window.left * sx);
+    const top = Math.round(window.top * sy);
+    const pixels = cropRgb(copy, { left, top, width: Math.round(window.width * sx), height: Math.round(window.height * sy) });
+    const toImage = (b: Box): Box => ({ left: (b.left + left) / sx, top: (b.top + top) / sy, width: b.width / sx, height: b.height / sy });
+    return { window, pixels, toImage };
+  });
 }

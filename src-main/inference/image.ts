@@ -134,8 +134,14 @@ export async function resizeRgb(img: RgbImage, width: number, height: number, op
  * of once per input (each full read of its 36 MB costs ≈ 20–30 ms). Smaller images are resized
  * from their own pixels as before. `sidePx` is twice the largest such input (the 640 px texture
  * copy), so every shrink still averages at least 2 × 2 working pixels per output pixel.
+ *
+ * A panorama's copy keeps a short side of at least `minShortSidePx` (or half the image's; what a 2.5:1 copy has anyway,
+ * so nothing up to 2.5:1 changes): the windows a panorama is classified and searched in
+ * (analysis/wide-windows.ts, 1.5:1) are cut from the copy too, and the detector's, 512 px long,
+ * stay a shrink there (768 × 512 copy px). Cut from the image itself, each window of a 36 MP
+ * panorama cost a 40 MB copy and a full-size resize (≈ 50 ms, a throwaway timing).
  */
-export const WORKING_COPY = { fromSidePx: 2560, sidePx: 1280 } as const;
+export const WORKING_COPY = { fromSidePx: 2560, sidePx: 1280, minShortSidePx: 512 } as const;
 
 // One working copy per image (per thread), made on first use.
 const workingCopies = new WeakMap<RgbImage, Promise<RgbImage>>();
@@ -170,7 +176,8 @@ export function adoptWorkingCopy(img: RgbImage, copy: RgbImage): void {
 function workingCopySize(img: { width: number; height: number }): { width: number; height: number } | undefined {
   const longest = Math.max(img.width, img.height);
   if (longest <= WORKING_COPY.fromSidePx) return undefined;
-  const k = WORKING_COPY.sidePx / longest;
+  // At most half size: a copy any larger would not be worth its full read.
+  const k = Math.min(0.5, Math.max(WORKING_COPY.sidePx / longest, WORKING_COPY.minShortSidePx / Math.min(img.width, img.height)));
   return { width: Math.max(1, Math.round(img.width * k)), height: Math.max(1, Math.round(img.height * k)) };
 }
 

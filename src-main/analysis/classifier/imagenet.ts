@@ -1,7 +1,7 @@
 import { cropRgb, imageFeeds, type ModelRunner, type RgbImage, type TensorMap } from '../../inference';
 import { contentBox, hasPlainFrame } from './content-box';
 import { IMAGENET_HIERARCHY } from './hierarchy';
-import { classifierWindows } from '../wide-windows';
+import { classifierWindows, windowViews } from '../wide-windows';
 
 /** Manifest id of the ImageNet-1k classifier (Coral's quantised MobileNetV2 1.0, converted to ONNX). */
 export const IMAGENET_MODEL_ID = 'mobilenet-v2-imagenet';
@@ -78,7 +78,7 @@ export async function classifyWithFeatures(img: RgbImage, runner: ModelRunner, s
   // (The frame is read again only for a wide image without a cut-out, not for every photo.)
   const windows = box ? [] : classifierWindows(img.width, img.height);
   const wide = windows.length > 1 && !hasPlainFrame(img);
-  const views = wide ? windows.map((w) => cropRgb(img, w)) : box ? [cropRgb(img, box)] : [];
+  const views = wide ? (await windowViews(img, windows)).map((v) => v.pixels) : box ? [cropRgb(img, box)] : [];
   const [outputs, ...viewed] = await Promise.all([run(img), ...views.map(run)]);
   const f = outputs[CLASSIFIER_OUTPUTS.features]?.data;
   // A model file without the features output (an older build) still classifies.

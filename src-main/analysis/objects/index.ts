@@ -1,6 +1,6 @@
 /** COCO-80 object detection (CenterNet) with per-class NMS. */
-import { cropRgb, imageFeeds, imageInput, type ModelRunner, type RgbImage } from '../../inference';
-import { wideWindows } from '../wide-windows';
+import { imageFeeds, imageInput, type ModelRunner, type RgbImage } from '../../inference';
+import { wideWindows, windowViews } from '../wide-windows';
 import { CENTERNET_MODEL_ID, centernetDecode } from './centernet';
 import { mergeWindowDetections, WIDE_DETECTION } from './wide';
 import type { DetectedObject } from './types';
@@ -27,7 +27,10 @@ export async function detectObjects(img: RgbImage, runner: ModelRunner, signal?:
   const windows = wideWindows(img.width, img.height, WIDE_DETECTION.overlap);
   if (windows.length === 1) return whole;
   const perWindow = [];
-  for (const window of windows) perWindow.push({ window, objects: await detectIn(cropRgb(img, window), runner, signal) });
+  for (const { window, pixels, toImage } of await windowViews(img, windows)) {
+    const objects = await detectIn(pixels, runner, signal);
+    perWindow.push({ window, objects: objects.map((d) => ({ ...d, box: toImage(d.box) })) });
+  }
   return mergeWindowDetections(whole, perWindow, img.width, img.height, DETECTION);
 }
 

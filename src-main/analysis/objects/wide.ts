@@ -12,15 +12,15 @@ import type { DetectedObject } from './types';
  */
 export const WIDE_DETECTION = { overlap: 1 / 3, edgeMargin: 0.01 } as const;
 
-/** One window of a wide image and what the detector found in it (boxes in window pixels). */
+/** One window of a wide image and what the detector found in it (boxes in the image's pixels). */
 export interface WindowDetections {
   window: Box;
   objects: readonly DetectedObject[];
 }
 
 /**
- * The whole image's detections and the windows' (in the image's pixels), the windows' cut parts
- * dropped, merged by per-class NMS: the same thing seen twice keeps its best-scored box.
+ * The whole image's detections and the windows', the windows' cut parts dropped, merged by
+ * per-class NMS: the same thing seen twice keeps its best-scored box.
  */
 export function mergeWindowDetections(
   whole: readonly DetectedObject[],
@@ -30,20 +30,17 @@ export function mergeWindowDetections(
   o: { iouMax: number; maxCount: number },
 ): DetectedObject[] {
   const found = [...whole];
-  for (const { window: w, objects } of windows)
-    for (const d of objects)
-      if (!reachesCutSide(d.box, w, width, height))
-        found.push({ ...d, box: { ...d.box, left: d.box.left + w.left, top: d.box.top + w.top } });
+  for (const { window: w, objects } of windows) found.push(...objects.filter((d) => !reachesCutSide(d.box, w, width, height)));
   return nms(found, o.iouMax, o.maxCount);
 }
 
-/** Box `b` (in window `w`'s pixels) reaches a side of the window that lies inside the width × height image. */
+/** Box `b` in window `w` reaches a side of the window that lies inside the width × height image (all in image px). */
 function reachesCutSide(b: Box, w: Box, width: number, height: number): boolean {
   const margin = WIDE_DETECTION.edgeMargin * Math.max(w.width, w.height);
   return (
-    (w.left > 0 && b.left <= margin) ||
-    (w.left + w.width < width && b.left + b.width >= w.width - margin) ||
-    (w.top > 0 && b.top <= margin) ||
-    (w.top + w.height < height && b.top + b.height >= w.height - margin)
+    (w.left > 0 && b.left <= w.left + margin) ||
+    (w.left + w.width < width && b.left + b.width >= w.left + w.width - margin) ||
+    (w.top > 0 && b.top <= w.top + margin) ||
+    (w.top + w.height < height && b.top + b.height >= w.top + w.height - margin)
   );
 }

@@ -1,8 +1,9 @@
 // The windows a panorama or banner is looked at through (analysis/wide-windows.ts): the
 // classifier's cover the image, the detector's overlap; never more than WIDE_IMAGE.maxWindows.
 import { describe, expect, it } from 'vitest';
-import { classifierWindows, WIDE_IMAGE, wideWindows } from '../../../src-main/analysis/wide-windows';
-import type { Box } from '../../../src-main/inference';
+import { classifierWindows, WIDE_IMAGE, wideWindows, windowViews } from '../../../src-main/analysis/wide-windows';
+import { decodeImage, type Box } from '../../../src-main/inference';
+import { enlargedJpeg } from '../../helpers/large-photos';
 
 /** Each window's [start, end) along the long side. */
 const along = (windows: Box[], wide: boolean): number[][] =>
@@ -81,5 +82,24 @@ describe('wideWindows', () => {
     // Up to the cap, windows keep a usual photo's shape.
     for (const b of wideWindows(1200, 300, 1 / 3))
       expect(Math.max(b.width, b.height) / Math.min(b.width, b.height)).toBeLessThanOrEqual(WIDE_IMAGE.windowAspect + 0.01);
+  });
+});
+
+describe('windowViews', () => {
+  it("cuts a large panorama's windows from its working copy and maps boxes back to the image", async () => {
+    const pano = await decodeImage(new Uint8Array(await enlargedJpeg('colosseum.jpg', 9000, 2000)), { maxPixels: 50e6 });
+    const windows = wideWindows(pano.width, pano.height, 1 / 3);
+    const views = await windowViews(pano, windows);
+    expect(views).toHaveLength(windows.length);
+    for (const v of views) {
+      expect(v.pixels.height).toBe(512); // the copy's short side, not 2 000
+      const back = v.toImage({ left: 0, top: 0, width: v.pixels.width, height: v.pixels.height });
+      for (const k of ['left', 'top', 'width', 'height'] as const) expect(Math.abs(back[k] - v.window[k])).toBeLessThanOrEqual(4);
+    }
+    // A small image's windows are its own pixels.
+    const small = { data: new Uint8Array(900 * 300 * 3), width: 900, height: 300, channels: 3 as const };
+    const [first] = await windowViews(small, wideWindows(900, 300, 1 / 3));
+    expect([first!.pixels.width, first!.pixels.height]).toEqual([450, 300]);
+    expect(first!.toImage({ left: 10, top: 20, width: 30, height: 40 })).toEqual({ left: 10, top: 20, width: 30, height: 40 });
   });
 });

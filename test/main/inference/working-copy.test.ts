@@ -51,6 +51,17 @@ describe('working copy of large photos', () => {
     expect(copy.lossy).toBe(true);
   });
 
+  it("keeps a panorama's short side at 512 px (its windows are cut from it), at most half the image", async () => {
+    const pano = await enlarged('colosseum.jpg', 8000, 2000);
+    const copy = await workingCopy(pano);
+    expect([copy.width, copy.height]).toEqual([2048, WORKING_COPY.minShortSidePx]);
+    // Up to 2.5:1 the long side decides, as before.
+    const wide = await enlarged('colosseum.jpg', 4000, 1600);
+    expect([(await workingCopy(wide)).width, (await workingCopy(wide)).height]).toEqual([WORKING_COPY.sidePx, 512]);
+    const strip = await enlarged('colosseum.jpg', 6000, 700);
+    expect([(await workingCopy(strip)).width, (await workingCopy(strip)).height]).toEqual([3000, 350]);
+  });
+
   it('is adopted from another thread when it has the right size, and makes the preview', async () => {
     const big = await enlarged('obama_portrait.jpg', 2400, 3000);
     const made = await workingCopy(big);

@@ -76,12 +76,12 @@ describe('mergeWindowDetections', () => {
   });
   const windows = wideWindows(900, 300, 1 / 3); // [0, 450), [225, 675), [450, 900)
 
-  it('moves window boxes into the image and keeps the best of the same thing seen twice', () => {
+  it('keeps the best of the same thing seen twice', () => {
     const merged = mergeWindowDetections(
       [person(300, 100, 0.3)],
       [
         { window: windows[0]!, objects: [person(300, 100, 0.6)] },
-        { window: windows[1]!, objects: [person(75, 100, 0.7)] },
+        { window: windows[1]!, objects: [person(300, 100, 0.7)] },
         { window: windows[2]!, objects: [] },
       ],
       900,
@@ -98,7 +98,7 @@ describe('mergeWindowDetections', () => {
         // Cut by window 0's right side (an inner side) and by window 2's left: parts of things.
         { window: windows[0]!, objects: [person(400, 50, 0.9), person(0, 60, 0.5)] },
         { window: windows[1]!, objects: [] },
-        { window: windows[2]!, objects: [person(2, 80, 0.8), person(380, 70, 0.4)] },
+        { window: windows[2]!, objects: [person(452, 80, 0.8), person(830, 70, 0.4)] },
       ],
       900,
       300,
