@@ -13,6 +13,7 @@ import { ResultWriter } from './result-writer';
 import { within } from './deadline';
 import { writeRefusedError } from './write-refused';
 import { RedisHealth } from './redis-health';
+import { repeatedWarnings } from './repeated-warnings';
 
 /** How long the coordinator waits for Redis to answer at the start of a run, ms. */
 export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
@@ -131,7 +132,8 @@ export class DistributedRunner {
   async run(): Promise<RunOutcome> {
     const connection = connectionOptions(this.s.redis);
     const log = this.d.logger;
-    const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: this.s.redis.redacted });
+    const warnings = repeatedWarnings((message) => log.warn(message, { redis: this.s.redis.redacted }));
+    const onError = (what: string) => (err: Error) => warnings.warn(err.message, `redis ${what}: ${err.message}`);
     // Reach Redis first, with a one-shot client: when it is not there, or refuses the password or
     // the database, nothing has been created that would go on reconnecting and keep the process
     // alive (and nothing runs in database 0 instead of a missing one).
@@ -148,7 +150,10 @@ export class DistributedRunner {
       this.health.unreachable(err.message);
       onError('connection')(err);
     });
-    redis.on('ready', () => this.health.reachable());
+    redis.on('ready', () => {
+      warnings.reset();
+      this.health.reachable();
+    });
     const analyze = new Queue<AnalyzeJob>(analyzeQueueName(this.s.modelSet), { connection, prefix: PREFIX });
     const resultsName = resultsQueueName(this.s.queueKey);
     const resultsQueue = new Queue<ResultJob>(resultsName, { connection, prefix: PREFIX });

@@ -17,6 +17,7 @@ import { analyzeQueueName, keys, PREFIX, resultJobId, resultsQueueName } from '.
 import type { AnalyzeJob, ResultJob, WorkerBeat } from './protocol';
 import type { RedisAddress } from './redis-url';
 import { within } from './deadline';
+import { repeatedWarnings } from './repeated-warnings';
 
 /** What a worker process needs: its models and fetcher (built by the host), and Redis. */
 export interface WorkerHostOptions {
@@ -78,9 +79,13 @@ export async function startWorker(o: WorkerHostOptions): Promise<WorkerHost> {
   const connection = connectionOptions(o.redis);
   const redis = new Redis(o.redis.url, connection as object);
   const log = o.logger;
-  const onError = (what: string) => (err: Error) => log.warn(`redis ${what}: ${err.message}`, { redis: o.redis.redacted });
+  const warnings = repeatedWarnings((message) => log.warn(message, { redis: o.redis.redacted }));
+  const onError = (what: string) => (err: Error) => warnings.warn(err.message, `redis ${what}: ${err.message}`);
   redis.on('error', onError('connection'));
-  redis.on('ready', () => log.info(`connected to Redis ${o.redis.redacted}`));
+  redis.on('ready', () => {
+    warnings.reset();
+    log.info(`connected to Redis ${o.redis.redacted}`);
+  });
   const retry = o.retry ?? DEFAULT_RETRY;
   const resultQueues = new Map<string, Queue<ResultJob>>();
   const finishedAt: number[] = [];

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../helpers/paths';
 import { redisAvailable, startRedis } from '../../../helpers/redis';
@@ -66,6 +67,10 @@ describe.skipIf(!redisAvailable)('picscan worker: start-up checks and stopping',
     const w = worker('redis://127.0.0.1:1');
     await w.waitFor(/ready/, 30_000);
     await w.waitFor(/ECONNREFUSED/, 10_000);
+    // Reconnection attempts at 0.2, 0.4, 0.8, 1.6 s…, each reported by three clients: one line,
+    // not one per client and attempt as before (repeated-warnings.ts).
+    await sleep(2_500);
+    expect(w.output().match(/redis [a-z ]+: connect ECONNREFUSED/g), w.output()).toHaveLength(1);
     const { code } = await stopTimed(w, signal);
     expect(code, w.output()).toBe(1);
     expect(w.output()).toMatch(/stalled-job check/);
