@@ -157,6 +157,18 @@ function apiNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
 }
 
 /**
+ * A body the content-type parser refuses (empty or broken JSON, another media type) is parsed
+ * before routing, so its error reached the server's handler even on a path or method the bridge
+ * does not serve: `PUT /api/export` with an empty JSON body got the image API's "The body is empty
+ * although Content-Type is application/json." There, the path's 405 or 404 is the answer. Any
+ * other error goes on to the server's handler (throwing passes it to the parent's).
+ */
+function notFoundFirst(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (req.is404) return apiNotFound(req, reply);
+  throw err;
+}
+
+/**
  * Web mode: the built renderer at `/app/` and the typed API at `/api/*` (invoke, server-sent
  * events, thumbnails, export downloads). Register on the API server as extra routes; the token
  * and origin checks apply to these routes only (and to the API's not-found answers).
@@ -189,6 +201,7 @@ export function bridgeRoutes(opts: BridgeOptions): (app: FastifyInstance) => Pro
       async (scope) => {
         guard(scope, true);
         scope.setNotFoundHandler(apiNotFound);
+        scope.setErrorHandler(notFoundFirst);
 
         // The body is the call's JSON request, the whole URL list for `batches:create`.
         scope.post(

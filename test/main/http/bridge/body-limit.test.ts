@@ -152,4 +152,21 @@ describe('web mode on the API server: wrong method or path', () => {
     expect(JSON.stringify(api.json)).toContain('/ai/vision/analyze');
     expect(await get('/ai/vision/analyze', 'PUT')).toMatchObject({ status: 405, allow: 'GET, POST' });
   });
+
+  it('a body the parser refuses does not hide that the path or method is not served', async () => {
+    // The body is parsed before routing: these were the image API's 400 "The body is empty …".
+    for (const [method, path, body, type, status] of [
+      ['PUT', '/api/export', '', 'application/json', 405],
+      ['DELETE', '/api/invoke/app:info', '{"req":', 'application/json', 405],
+      ['POST', '/api/nothing', '', 'application/json', 404],
+      ['POST', '/api/nothing', 'x=1', 'application/x-www-form-urlencoded', 404],
+    ] as const) {
+      const res = await fetch(url + path, { method, headers: { 'x-picscan-token': TOKEN, 'content-type': type }, body });
+      expect(res.status, `${method} ${path}`).toBe(status);
+      expect(await res.json(), `${method} ${path}`).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    }
+    // Without the token nothing is told.
+    const res = await fetch(url + '/api/export', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '' });
+    expect(res.status).toBe(401);
+  });
 });
