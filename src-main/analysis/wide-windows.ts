@@ -8,8 +8,8 @@ import { cropRgb, workingCopy, type Box, type RgbImage } from '../inference';
  * small in it. Beyond `aspect` (long side / short side; above 16:9 and the 2.39:1 of cinema
  * stills) both look at windows along the long side too, each at most `windowAspect`:1 (a usual
  * photo's shape), and at most `maxWindows` of them: a 16 000 × 50 px strip would otherwise take
- * hundreds of model runs (14–17 s of analysis, measured), for a strip in which nothing can be
- * recognised anyway; beyond that the windows grow longer. docs/analysis.md "Wide images".
+ * hundreds of model runs (214 classifier windows, 2.7–3.5 s, measured), for a strip in which
+ * nothing can be recognised anyway; beyond that the windows grow longer. docs/analysis.md "Wide images".
  */
 export const WIDE_IMAGE = { aspect: 2.5, windowAspect: 1.5, maxWindows: 4 } as const;
 

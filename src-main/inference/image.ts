@@ -135,11 +135,11 @@ export async function resizeRgb(img: RgbImage, width: number, height: number, op
  * from their own pixels as before. `sidePx` is twice the largest such input (the 640 px texture
  * copy), so every shrink still averages at least 2 × 2 working pixels per output pixel.
  *
- * A panorama's copy keeps a short side of at least `minShortSidePx` (or half the image's; what a 2.5:1 copy has anyway,
- * so nothing up to 2.5:1 changes): the windows a panorama is classified and searched in
- * (analysis/wide-windows.ts, 1.5:1) are cut from the copy too, and the detector's, 512 px long,
- * stay a shrink there (768 × 512 copy px). Cut from the image itself, each window of a 36 MP
- * panorama cost a 40 MB copy and a full-size resize (≈ 50 ms, a throwaway timing).
+ * A panorama's copy keeps a short side of at least `minShortSidePx` (or half the image's): what a
+ * 2.5:1 copy has anyway, so nothing up to 2.5:1 changes. The windows a panorama is classified and
+ * searched in (analysis/wide-windows.ts, 1.5:1) are cut from the copy too, and the detector's,
+ * 512 px long, stay a shrink there (768 × 512 copy px). Cut from the image itself, each window of
+ * a 36 MP panorama cost a 40 MB copy and a full-size resize (≈ 50 ms, a throwaway timing).
  */
 export const WORKING_COPY = { fromSidePx: 2560, sidePx: 1280, minShortSidePx: 512 } as const;
 
