@@ -42,6 +42,7 @@ export {
   letterboxFit,
   letterboxTensor,
   trimmedFrame,
+  stretchFrame,
   valueMap,
   warpTarget,
   sourcedWindowFeeds,

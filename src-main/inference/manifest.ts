@@ -34,6 +34,10 @@ const perChannel = z.union([z.number(), z.tuple([z.number(), z.number(), z.numbe
  * - `trim` (letterbox only, fully convolutional graphs with free spatial dims): the frame is cut
  *   to the fitted image rounded up to a multiple of `trim` px on each side (`size` is the largest
  *   frame, and the fit is the one in `size`), so the padding costs no convolutions;
+ * - `wideFrame` (stretch only, graphs with free spatial dims): an image wider or taller than
+ *   `fromAspect`:1 is stretched to a frame with its own aspect (at most `maxAspect`:1) and about
+ *   the pixel count of `size`, each side `step`·k + `offset` px (the sizes the graph takes), instead
+ *   of being squeezed into `size`;
  * - `layout` and `dtype` repeat the input's (checked); a uint8 input gets the values rounded and
  *   clamped by the session (quantised models: scale 1, offset 0).
  */
@@ -51,6 +55,15 @@ const preprocessSchema = z
     std: perChannel.optional(),
     pad: z.number().min(0).max(255).optional(),
     trim: z.number().int().positive().optional(),
+    wideFrame: z
+      .object({
+        fromAspect: z.number().min(1),
+        maxAspect: z.number().min(1),
+        step: z.number().int().positive(),
+        offset: z.number().int().min(0),
+      })
+      .strict()
+      .optional(),
   })
   .refine((p) => !((p.scale !== undefined || p.offset !== undefined) && (p.mean !== undefined || p.std !== undefined)), {
     message: 'preprocess takes scale/offset or mean/std, not both',
@@ -59,6 +72,9 @@ const preprocessSchema = z
     message: 'bilinear-align-corners applies to stretch only',
   })
   .refine((p) => p.trim === undefined || p.resize === 'letterbox', { message: 'trim applies to letterbox only' })
+  .refine((p) => p.wideFrame === undefined || (p.resize === 'stretch' && p.interpolation === 'bilinear'), {
+    message: 'wideFrame applies to a bilinear stretch only',
+  })
   .refine((p) => p.channels !== 'grey' || p.resize === 'window', { message: 'grey input is produced by the window warp only' })
   .refine((p) => p.resize !== 'window' || [p.scale, p.offset, p.mean, p.std].every((v) => typeof v !== 'object'), {
     message: 'window preprocessing takes one scale/offset (or mean/std) for all channels',

@@ -218,5 +218,24 @@ export async function imageFeeds(img: RgbImage, spec: ModelSpec): Promise<Tensor
       throw new BugError(`model ${spec.id}: align-corners resize takes one value mapping for all channels`);
     return { [name]: resizeBilinearToTensor(img, w, h, { alignCorners: true, layout: pre.layout, scale: scale[0], offset: offset[0] }) };
   }
-  return { [name]: pixelsToTensor(await resizeRgb(img, w, h, { fit: 'fill', kernel: 'linear' }), pre) };
+  const [fw, fh] = pre.wideFrame ? stretchFrame(img.width, img.height, pre) : [w, h];
+  return { [name]: pixelsToTensor(await resizeRgb(img, fw, fh, { fit: 'fill', kernel: 'linear' }), { ...pre, size: [fw, fh] }) };
+}
+
+/**
+ * The frame [width, height] a `stretch` input is resized to: `pre.size`, or for an image beyond
+ * `pre.wideFrame.fromAspect` a frame with the image's aspect (capped at `maxAspect`) and about the
+ * same pixel count, each side the nearest `step`·k + `offset` (pure). DeepLab squeezed a 3:1
+ * panorama into its square three times over and lost its subjects: a tripled cat photo read as
+ * 26 % cat and 23 % potted plant, a tripled family photo as no person at all; at 561 × 193 they
+ * are 88 % cat and 67 % person, as the single photos (87 %, 74 %), at the same cost.
+ */
+export function stretchFrame(width: number, height: number, pre: Preprocess): [number, number] {
+  const wide = pre.wideFrame;
+  const aspect = width / height;
+  if (!wide || Math.max(aspect, 1 / aspect) <= wide.fromAspect) return [pre.size[0], pre.size[1]];
+  const kept = Math.min(wide.maxAspect, Math.max(1 / wide.maxAspect, aspect));
+  const area = pre.size[0] * pre.size[1];
+  const side = (v: number): number => Math.max(1, Math.round((v - wide.offset) / wide.step)) * wide.step + wide.offset;
+  return [side(Math.sqrt(area * kept)), side(Math.sqrt(area / kept))];
 }

@@ -18,20 +18,27 @@ export interface SessionIo {
     name: string;
     shape: readonly number[];
     dtype?: 'float32' | 'uint8' | 'int8';
-    /** With `trim`, the spatial dims may be any multiple of `trim` up to `shape`'s (free-spatial graphs). */
-    preprocess?: { layout: 'NHWC' | 'NCHW'; trim?: number };
+    /**
+     * With `trim`, the spatial dims may be any multiple of `trim` up to `shape`'s; with `wideFrame`,
+     * any `step`·k + `offset` (free-spatial graphs).
+     */
+    preprocess?: { layout: 'NHWC' | 'NCHW'; trim?: number; wideFrame?: { step: number; offset: number } };
   }[];
 }
 
-/** Whether feed `dims` fit an input: equal to its shape, or a trimmed frame of it (`preprocess.trim`). */
+/** Whether feed `dims` fit an input: equal to its shape, a trimmed frame of it (`preprocess.trim`) or a wide frame (`preprocess.wideFrame`). */
 function dimsFit(input: SessionIo['inputs'][number], dims: readonly number[]): boolean {
   const { shape, preprocess: p } = input;
   if (dims.length !== shape.length) return false;
-  const spatial = p?.trim ? (p.layout === 'NHWC' ? [1, 2] : [2, 3]) : [];
-  // The batch (axis 0) may be dynamic (fitsShape); a trimmed input's spatial dims may be smaller.
+  const spatial = p?.trim || p?.wideFrame ? (p.layout === 'NHWC' ? [1, 2] : [2, 3]) : [];
+  // The batch (axis 0) may be dynamic (fitsShape); a trimmed input's spatial dims may be smaller,
+  // a wide frame's any step·k + offset.
+  const wide = p?.wideFrame;
   return dims.every((d, i) =>
     spatial.includes(i)
-      ? d >= 1 && d <= shape[i]! && (d % p!.trim! === 0 || d === shape[i])
+      ? wide
+        ? d === shape[i] || (d > wide.offset && (d - wide.offset) % wide.step === 0)
+        : d >= 1 && d <= shape[i]! && (d % p!.trim! === 0 || d === shape[i])
       : i === 0
         ? fitsShape([d], [shape[0]!])
         : d === shape[i],

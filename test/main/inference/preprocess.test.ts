@@ -6,6 +6,8 @@ import {
   letterboxTensor,
   inputLength,
   letterboxFit,
+  stretchFrame,
+  validateFeeds,
   valueMap,
   windowBatchFeeds,
   windowFeeds,
@@ -51,6 +53,21 @@ describe('manifest-driven preprocessing', () => {
     const { pixels } = await imageFeeds(solid(10, 6, [10, 20, 30]), specOf(pre));
     expect(pixels!.dims).toEqual([1, 3, 4, 4]);
     expect([pixels!.data[0], pixels!.data[16], pixels!.data[32]]).toEqual([10, 40, 90]);
+  });
+
+  it('stretches a panorama to a frame of its own aspect when the input has a wide frame', async () => {
+    const pre: Preprocess = { ...base, size: [321, 321], wideFrame: { fromAspect: 2.5, maxAspect: 6, step: 16, offset: 1 } };
+    expect(stretchFrame(640, 480, pre)).toEqual([321, 321]);
+    expect(stretchFrame(1000, 400, pre)).toEqual([321, 321]); // 2.5:1: not beyond
+    expect(stretchFrame(1800, 600, pre)).toEqual([561, 193]); // 3:1, 16k + 1, ≈ 321² px
+    expect(stretchFrame(600, 1800, pre)).toEqual([193, 561]);
+    expect(stretchFrame(16_000, 50, pre)).toEqual(stretchFrame(6000, 1000, pre)); // capped at 6:1
+    expect(stretchFrame(1800, 600, { ...pre, wideFrame: undefined })).toEqual([321, 321]);
+    const { pixels } = await imageFeeds(solid(1800, 600, [10, 20, 30]), specOf(pre));
+    expect(pixels!.dims).toEqual([1, 193, 561, 3]);
+    const io = { modelId: 'm', inputs: [{ name: 'pixels', shape: [1, 321, 321, 3], preprocess: pre }] };
+    expect(() => validateFeeds(io, { pixels: pixels! })).not.toThrow();
+    expect(() => validateFeeds(io, { pixels: { data: new Float32Array(192 * 561 * 3), dims: [1, 192, 561, 3] } })).toThrow(/shape/);
   });
 
   it('letterboxes at the top-left with the pad value, aspect kept', async () => {

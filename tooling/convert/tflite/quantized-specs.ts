@@ -126,8 +126,11 @@ export const quantizedSpecs: QuantizedBuildSpec[] = [
       shape: [1, 513, 513, 3],
       layout: 'NHWC',
       range: [0, 255],
-      normalization: 'RGB bytes 0..255 fed as uint8, whole image stretched to 513x513 (bilinear); the graph reads them as (x-128)/128',
-      preprocess: rgbUint8(513),
+      normalization:
+        'RGB bytes 0..255 fed as uint8, whole image stretched to 513x513 (bilinear; beyond 2.5:1 to a frame of its own aspect, preprocess.wideFrame); the graph reads them as (x-128)/128',
+      // A panorama keeps its aspect (up to 6:1) at about the same pixel count, in the 16k + 1
+      // sizes the free-spatial graph takes: squeezed 3× into the square it lost its subjects.
+      preprocess: { ...rgbUint8(513), wideFrame: { fromAspect: 2.5, maxAspect: 6, step: 16, offset: 1 } },
     },
     outputs: [
       out(
