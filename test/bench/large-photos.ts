@@ -6,20 +6,21 @@
 // sources and models) run in the same process, and all alternate call by call, so load hits them
 // alike. Prints per-photo medians of CPU and wall time over `--rounds` rounds (default 4, after a
 // warm-up) and the captions and faces. `--set portraits` runs fixture portraits enlarged 2–3× to
-// 1.3–4.1 MP instead (below the working copy's threshold: large faces sampled from the photo).
-// Run: npm run bench -- large-photos [--baseline <checkout>] [--rounds N] [--set phone|portraits].
+// 1.3–4.1 MP instead (below the working copy's threshold: large faces sampled from the photo);
+// `--set panoramas` fixtures repeated side by side to 3:1–4:1 (1.1–36 MP; the wide-image rules).
+// Run: npm run bench -- large-photos [--baseline <checkout>] [--rounds N] [--set phone|portraits|panoramas].
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { enlargedJpeg, HIGH_RES_PORTRAITS, LARGE_PHOTOS } from '../helpers/large-photos';
+import { enlargedJpeg, HIGH_RES_PORTRAITS, LARGE_PHOTOS, PANORAMAS, sideBySideJpeg } from '../helpers/large-photos';
 import { repoRoot } from '../helpers/paths';
 
 const { values } = parseArgs({
   options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '4' }, set: { type: 'string', default: 'phone' } },
 });
 const ROUNDS = Math.max(1, Number(values.rounds));
-const SETS = { phone: LARGE_PHOTOS, portraits: HIGH_RES_PORTRAITS } as const;
+const SETS = { phone: LARGE_PHOTOS, portraits: HIGH_RES_PORTRAITS, panoramas: PANORAMAS } as const;
 if (!(values.set! in SETS)) throw new Error(`--set ${values.set}: one of ${Object.keys(SETS).join(', ')}`);
 const PHOTOS = SETS[values.set as keyof typeof SETS];
 
@@ -65,7 +66,7 @@ try {
   const paths: string[] = [];
   for (const [file, w, h] of PHOTOS) {
     const path = join(dir, `${w}x${h}-${file}`);
-    writeFileSync(path, await enlargedJpeg(file, w, h));
+    writeFileSync(path, await (values.set === 'panoramas' ? sideBySideJpeg : enlargedJpeg)(file, w, h));
     paths.push(path);
   }
   const roots: Array<[string, string]> = [['this checkout', repoRoot]];

@@ -29,3 +29,34 @@ export const HIGH_RES_PORTRAITS: ReadonlyArray<readonly [string, number, number]
 export async function enlargedJpeg(file: string, width: number, height: number): Promise<Buffer> {
   return sharp(fixture(file)).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).jpeg({ quality: 90 }).toBuffer();
 }
+
+/**
+ * Panoramas and banners composed from fixture photos, [file, width, height]: the photo scaled to
+ * `height` and repeated side by side to `width` (3:1 to 4:1, 1.1–36 MP), as the wide-image rules
+ * see them (docs/analysis.md "Wide images").
+ */
+export const PANORAMAS: ReadonlyArray<readonly [string, number, number]> = [
+  ['coffee_cup.jpg', 1800, 600],
+  ['cat_chelsea.jpg', 2700, 900],
+  ['family_six_faces.jpg', 2400, 600],
+  ['obama_biden_two_people.jpg', 4800, 1600],
+  ['colosseum.jpg', 12000, 3000],
+];
+
+/** A fixture scaled to `height` and repeated side by side to `width` px, as a JPEG q90. */
+export async function sideBySideJpeg(file: string, width: number, height: number): Promise<Buffer> {
+  const { data, info } = await sharp(fixture(file))
+    .resize({ height, kernel: 'lanczos3' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const row = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x += info.width) {
+      const n = Math.min(info.width, width - x);
+      data.copy(row, (y * width + x) * 3, y * info.width * 3, (y * info.width + n) * 3);
+    }
+  return sharp(row, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
