@@ -43,20 +43,30 @@ export const PANORAMAS: ReadonlyArray<readonly [string, number, number]> = [
   ['colosseum.jpg', 12000, 3000],
 ];
 
-/** A fixture scaled to `height` and repeated side by side to `width` px, as a JPEG q90. */
-export async function sideBySideJpeg(file: string, width: number, height: number): Promise<Buffer> {
-  const { data, info } = await sharp(fixture(file))
-    .resize({ height, kernel: 'lanczos3' })
+/** `file` (a fixture name or a path) scaled to `height` (default: its own) and repeated side by side to `width` px (default: `copies` whole copies), raw RGB. */
+async function repeatedRow(file: string, o: { copies?: number; width?: number; height?: number }) {
+  const { data, info } = await sharp(file.includes('/') ? file : fixture(file))
+    .resize(o.height ? { height: o.height, kernel: 'lanczos3' } : undefined)
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
+  const width = o.width ?? info.width * (o.copies ?? 3);
+  const height = info.height;
   const row = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x += info.width) {
       const n = Math.min(info.width, width - x);
       data.copy(row, (y * width + x) * 3, y * info.width * 3, (y * info.width + n) * 3);
     }
-  return sharp(row, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
+  return sharp(row, { raw: { width, height, channels: 3 } });
+}
+
+/** A fixture scaled to `height` and repeated side by side to `width` px, as a JPEG q90. */
+export async function sideBySideJpeg(file: string, width: number, height: number): Promise<Buffer> {
+  return (await repeatedRow(file, { width, height })).jpeg({ quality: 90 }).toBuffer();
+}
+
+/** `copies` of an image (a fixture name or a path) side by side, as a PNG: a panorama whose every object is whole in one copy. */
+export async function sideBySidePng(file: string, copies: number): Promise<Buffer> {
+  return (await repeatedRow(file, { copies })).png().toBuffer();
 }

@@ -2,9 +2,9 @@
 // reached it squeezed three times over. Beyond 2.5:1 a scene is classified by windows of a usual
 // photo's shape along the long side. Real models through the analyze service, on images composed
 // here from the fixture photos (three copies side by side keep every object whole).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyWithFeatures } from '../../../../src-main/analysis/classifier/imagenet';
@@ -12,6 +12,7 @@ import { classifierWindows } from '../../../../src-main/analysis/wide-windows';
 import { decodeImage, type ModelRunner } from '../../../../src-main/inference';
 import { createImageLoader, intakeOptions } from '../../../../src-main/intake';
 import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
+import { sideBySidePng } from '../../../helpers/large-photos';
 import { fixture } from '../../../helpers/paths';
 import { createEngine, runnerOf } from '../fixtures';
 
@@ -26,19 +27,8 @@ describe('a panorama of three copies side by side', () => {
 
   /** The image three times side by side, as a PNG file. */
   async function tripled(file: string): Promise<string> {
-    const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const one = { raw: { width: info.width, height: info.height, channels: 3 as const } };
-    const out = join(
-      dir,
-      `wide-${file
-        .split('/')
-        .pop()!
-        .replace(/\.\w+$/, '')}.png`,
-    );
-    await sharp({ create: { width: info.width * 3, height: info.height, channels: 3, background: '#000' } })
-      .composite([0, 1, 2].map((i) => ({ input: data, ...one, left: i * info.width, top: 0 })))
-      .png()
-      .toFile(out);
+    const out = join(dir, `wide-${basename(file)}.png`);
+    writeFileSync(out, await sideBySidePng(file, 3));
     return out;
   }
 

@@ -13,6 +13,7 @@ import {
 } from '../../../../src-main/analysis/objects';
 import { wideWindows } from '../../../../src-main/analysis/wide-windows';
 import { decodeImage, imageFeeds, imageInput, type ModelRunner, type RgbImage } from '../../../../src-main/inference';
+import { sideBySidePng } from '../../../helpers/large-photos';
 import { fixture } from '../../../helpers/paths';
 import { createEngine } from '../fixtures';
 
@@ -20,15 +21,7 @@ const engine = createEngine();
 afterAll(() => engine.dispose());
 
 /** A fixture three times side by side (every object whole in one copy). */
-async function tripled(file: string): Promise<RgbImage> {
-  const { data, info } = await sharp(fixture(file)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const raw = { width: info.width, height: info.height, channels: 3 as const };
-  const png = await sharp({ create: { width: info.width * 3, height: info.height, channels: 3, background: '#000' } })
-    .composite([0, 1, 2].map((i) => ({ input: data, raw, left: i * info.width, top: 0 })))
-    .png()
-    .toBuffer();
-  return decodeImage(png, { maxPixels: 50_000_000 });
-}
+const tripled = async (file: string): Promise<RgbImage> => decodeImage(await sideBySidePng(file, 3), { maxPixels: 50_000_000 });
 
 /** The single whole-image pass, as before the windows. */
 async function wholeOnly(img: RgbImage): Promise<DetectedObject[]> {

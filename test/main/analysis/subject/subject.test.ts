@@ -9,6 +9,7 @@ import { maskedColorName } from '../../../../src-main/analysis/color/foreground'
 import { CLIP_ART_TYPE } from '../../../../src-main/analysis/rules';
 import { seenVocThings, segmentImage, subjectFromMask, VOC21 } from '../../../../src-main/analysis/subject';
 import type { VisualFeature } from '../../../../src-main/shared/spec';
+import { sideBySidePng } from '../../../helpers/large-photos';
 import { fixture } from '../../../helpers/paths';
 import { createEngine, decodeFixture, runnerOf } from '../fixtures';
 
@@ -97,24 +98,13 @@ describe('subject segmentation', () => {
 });
 
 describe('the subject of a panorama', () => {
-  /** The fixture `n` times side by side. */
-  async function sideBySide(file: string, n: number) {
-    const { data, info } = await sharp(fixture(file)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const raw = { width: info.width, height: info.height, channels: 3 as const };
-    const png = await sharp({ create: { width: info.width * n, height: info.height, channels: 3, background: '#000' } })
-      .composite(Array.from({ length: n }, (_, i) => ({ input: data, raw, left: i * info.width, top: 0 })))
-      .png()
-      .toBuffer();
-    return decodeImage(png, { maxPixels: 50_000_000 });
-  }
-
   // Squeezed into the 321 px square, the tripled cat was 26 % cat and 23 % potted plant and the
   // tripled family no person at all; segmented at their own aspect they read as the single photos.
   it.each([
     ['cat_chelsea.jpg', 'cat', 0.7],
     ['family_six_faces.jpg', 'person', 0.55],
   ] as const)('%s three times side by side: %s, segmented in a frame of its own aspect', async (file, label, share) => {
-    const img = await sideBySide(file, 3);
+    const img = await decodeImage(await sideBySidePng(file, 3), { maxPixels: 50_000_000 });
     const mask = await segmentImage(img, runModel);
     expect(mask.width / mask.height).toBeGreaterThan(3.5);
     expect((mask.width - 1) % 16).toBe(0);
