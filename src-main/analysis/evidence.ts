@@ -32,6 +32,11 @@ export interface Evidence {
    * white, have dozens; drawings a handful. Gates the photo-trained classifier on clip art.
    */
   colorBins90?: number;
+  /**
+   * The photo probe's P(photo) on the classifier's pooled features (image-type/photo-probe.ts),
+   * when the classifier ran: with colorBins90, how far its words are trusted on clip art.
+   */
+  photoProb?: number;
   /** The ImageNet classifier's top-k classes (softmax probabilities), when it ran. */
   classes?: ClassScore[];
   /** The drawing vocabulary's votes (nearest Open Clip Art drawings), on drawings and clip art when the classifier ran. */

@@ -138,7 +138,8 @@ export async function analyzePixels(
   const { chroma, scene, ink, texture } = pixels;
   Object.assign(timingsMs, branch.timingsMs);
   const t1 = performance.now();
-  const imageType = imageTypeOf(pixels, nsfw, classFeatures);
+  const photoProb = classFeatures ? photoProbability(classFeatures) : undefined;
+  const imageType = imageTypeOf(pixels, nsfw, photoProb);
   const photo = isPhoto(imageType);
   const color = photo ? withSubjectColour(pixels.color, subject) : pixels.color;
   const lineDrawing = imageType.lineDrawingType === 1;
@@ -161,6 +162,7 @@ export async function analyzePixels(
     // DeepLab learnt from photos: its regions count on photos only.
     subject: photo ? subject : undefined,
     colorBins90: texture.colorBins90,
+    photoProb,
   });
   const data = describe(evidence, features, nsfw);
   timingsMs['rules'] = performance.now() - t1;
@@ -199,7 +201,8 @@ export async function runModelBranch(
   // the pixels then, not only after the detector and the classifier).
   const subjectP = Promise.all([objectsP, classifiedP, nsfwP, pixelsP]).then(([objects, classified, nsfw, pixels]) => {
     const seen = want.subject ? seenVocThings(objects, classified?.classes) : new Set<never>();
-    if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw, classified?.features)))) return undefined;
+    const photoProb = classified?.features ? photoProbability(classified.features) : undefined;
+    if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw, photoProb)))) return undefined;
     return timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen));
   });
   for (const p of [objectsP, classifiedP, nsfwP, pixelsP, subjectP]) p.catch(() => undefined);
@@ -219,13 +222,13 @@ function chartEvidence(features: Float32Array, votes: DrawingVote[] | undefined,
   return { ...vote, drawingSimilarity: drawing.reduce((m, v) => Math.max(m, v.similarity), 0), borderFlat };
 }
 
-/** The image type from the pixel statistics, the NSFW net's drawing probability and the photo probe on the classifier's features. */
+/** The image type from the pixel statistics, the NSFW net's drawing probability and the photo probe's P(photo) (on the classifier's features). */
 function imageTypeOf(
   pixels: PixelEvidence,
   nsfw: ContentProbabilities | undefined,
-  classFeatures: Float32Array | undefined,
+  photoProb: number | undefined,
 ): ReturnType<typeof classifyImageType> {
-  return classifyImageType(imageTypeEvidence(pixels, nsfw?.Drawing, classFeatures ? photoProbability(classFeatures) : undefined));
+  return classifyImageType(imageTypeEvidence(pixels, nsfw?.Drawing, photoProb));
 }
 
 /** A photo: neither clip art nor a line drawing (DeepLab's regions and colour count on photos only). */

@@ -16,11 +16,12 @@ import { resolve } from 'node:path';
 import { IMAGENET_HIERARCHY, subjectWord } from '../../src-main/analysis/classifier';
 import { drawingVotes } from '../../src-main/analysis/drawings/knn';
 import type { DrawingTable } from '../../src-main/analysis/drawings/table';
-import { photoLikenessOf } from '../../src-main/analysis/rules/classes';
+import { photoProbability } from '../../src-main/analysis/image-type';
+import { classConfidence, photoLikenessOf } from '../../src-main/analysis/rules/classes';
 import { acceptedDrawingLabels, DRAWING_LABEL } from '../../src-main/analysis/rules/drawings';
 import { arg } from '../convert/build';
 import { WORDNET_DICT } from '../convert/labels/imagenet-hierarchy';
-import { DEFAULT_WORK_FILE, LINE_ART_WORK_FILE, readWorkFile, type EmbeddedDrawing } from './embed';
+import { DEFAULT_WORK_FILE, featuresOf, LINE_ART_WORK_FILE, readWorkFile, type EmbeddedDrawing } from './embed';
 import { evalSample, splitOf } from '../../test/eval/openclipart';
 import { labelledDrawings, TABLE_FILE, type LabelledDrawing } from './table';
 import { Vocabulary } from './vocabulary';
@@ -60,6 +61,9 @@ function hit(d: EmbeddedDrawing): boolean {
   return [c.name, subjectWord(c), ...c.tags].some((w) => terms.has(w.toLowerCase()));
 }
 
+/** photoLikeness as the rules compute it (palette and photo probe). */
+const photoLike = (d: EmbeddedDrawing): number => photoLikenessOf(d, d.colorBins90, photoProbability(featuresOf(d)));
+
 const P_BINS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01];
 const groups = {
   'line or small palette (0)': (x: number) => x === 0,
@@ -75,7 +79,7 @@ const reference = lines.filter((d) => {
 });
 console.log(`1. top class's words in the title/keywords, reference part (${reference.length} drawings), by top-class p:`);
 for (const [g, inGroup] of Object.entries(groups)) {
-  const rows = reference.filter((d) => inGroup(photoLikenessOf(d, d.colorBins90)));
+  const rows = reference.filter((d) => inGroup(photoLike(d)));
   const cells = P_BINS.slice(0, -1).map((lo, i) => {
     const inBin = rows.filter((d) => d.classes[0]![1] >= lo && d.classes[0]![1] < P_BINS[i + 1]!);
     const hits = inBin.filter(hit).length;
@@ -91,6 +95,18 @@ for (const [g, inGroup] of Object.entries(groups)) {
   const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
   const slope = sxy / Math.max(1e-9, sxx);
   console.log(`    fit: hit rate ≈ ${(my - slope * mx).toFixed(3)} + ${slope.toFixed(3)} × p`);
+}
+// What the gate lets through: the top class as a tag (confidence ≥ 0.5) on clip art, photoLikeness
+// from the palette alone and with the photo probe (rules/classes.ts photoLikenessOf).
+const clipArt = reference.filter((d) => d.lineDrawingType !== 1 && d.clipArtType >= 2);
+for (const [gate, like] of [
+  ['palette alone', (d: EmbeddedDrawing) => photoLikenessOf(d, d.colorBins90)],
+  ['palette × photo probe', photoLike],
+] as const) {
+  const tagged = clipArt.filter((d) => classConfidence(d.classes[0]![1], like(d)) >= 0.5);
+  console.log(
+    `  ${gate}: the top class is a tag (≥ 0.5) on ${tagged.length} of ${clipArt.length} clip-art drawings, right on ${tagged.filter(hit).length}`,
+  );
 }
 
 // 2. The drawing vocabulary.

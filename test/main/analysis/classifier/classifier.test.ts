@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzePixels, classifyImage, IMAGENET_HIERARCHY, IMAGENET_MODEL_ID } from '../../../../src-main/analysis';
+import { classifyWithFeatures } from '../../../../src-main/analysis/classifier';
+import { IMAGE_TYPE_RULES, photoProbability } from '../../../../src-main/analysis/image-type';
+import { measurePixels } from '../../../../src-main/analysis/pixel-evidence';
+import { photoLikenessOf } from '../../../../src-main/analysis/rules/classes';
 import { DRAWING_TABLE } from '../../../../src-main/analysis/drawings';
 import { cropRgb, imageFeeds, loadManifest, resizeRgb, type RgbImage } from '../../../../src-main/inference';
 import type { VisualFeature } from '../../../../src-main/shared/spec';
@@ -108,5 +112,28 @@ describe('ImageNet classifier', () => {
         expect(drawingWords.has(named ?? ''), `${file}: ${caption}`).toBe(true);
       expect(tagConf(data, 'hook'), file).toBeLessThan(0.5);
     }
+  });
+
+  it('trusts the classifier on colour-rich clip art only as far as the photo probe calls it a photo', async () => {
+    // The gift box is shaded in gradients: 26 colour bins, as many as a photo cut out on white, so
+    // the palette alone trusted the classifier as on a photo and its guess "binder" (p ≈ 0.3) was a
+    // tag at 0.50. The photo probe reads the drawing (P(photo) ≈ 0.04, below the image type's
+    // drawing ramp), so the guess weighs as on any drawing (docs/analysis.md "Classifier on drawings").
+    const img = await decodeFixture('present_clipart.png');
+    const { classes, features: pooled } = await classifyWithFeatures(img, runModel);
+    expect(IMAGENET_HIERARCHY.classes[classes[0]!.index]!.name).toBe('binder');
+    const present = await analyze(img);
+    expect(present.imageType!.clipArtType).toBeGreaterThanOrEqual(2);
+    const bins = (await measurePixels(img)).texture.colorBins90;
+    const photoProb = photoProbability(pooled!);
+    expect(photoLikenessOf(present.imageType!, bins)).toBe(1);
+    expect(photoProb).toBeLessThan(IMAGE_TYPE_RULES.photoProbe.drawing[0]);
+    expect(photoLikenessOf(present.imageType!, bins, photoProb)).toBe(0);
+    expect(tagConf(present, 'binder')).toBeLessThan(0.1);
+    // A cut-out photo the pixel rules rate clip art keeps its words where the probe sees a photo.
+    const clipArt = { clipArtType: 3, lineDrawingType: 0 };
+    expect(photoLikenessOf(clipArt, 40, 0.35)).toBe(1);
+    expect(photoLikenessOf(clipArt, 40, 0.2)).toBeCloseTo(0.5, 5);
+    expect(photoLikenessOf({ clipArtType: 0, lineDrawingType: 0 }, 3, 0)).toBe(1);
   });
 });
