@@ -11,6 +11,7 @@ export {
   type BranchRequest,
   type BranchResult,
   type ModelBranch,
+  type SubjectModels,
 } from './pipeline';
 export { imageTypeEvidence, measurePixels, shrinkTo, TEXTURE_SIDE_PX, type PixelEvidence } from './pixel-evidence';
 export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';

@@ -38,6 +38,24 @@ export interface AnalyzeDeps {
   modelBranch?: ModelBranch;
   /** Whether `modelBranch` also measures the pixel statistics (else they run on this thread). */
   pixelsInBranch?: boolean;
+  /**
+   * Runs the subject segmenter after `modelBranch` returns instead of inside it (default: in the
+   * branch, after its detector and classifier, on the branch's one thread).
+   */
+  subjectModels?: SubjectModels;
+}
+
+/**
+ * Where the subject segmenter runs when the branch leaves it to the calling thread: the branch's
+ * core is idle once the branch has returned, so DeepLab goes there while the faces still run
+ * here, and here, on sessions that take both cores, once they are done (a photo of a pet, a car
+ * or a room: 58 → 35 ms for DeepLab at two threads on a 2-core AMD EPYC, docs/benchmarks.md).
+ */
+export interface SubjectModels {
+  /** This thread's models (DeepLab on every core). */
+  here: ModelRunner;
+  /** The branch's core (the analyze worker). */
+  there: ModelRunner;
 }
 
 /** Which stages the face-free branch runs. */
@@ -111,12 +129,15 @@ export async function analyzePixels(
   const needFaces = (features.has('Faces') || describing || wantCelebs) && !!deps.detectFaces;
   const needNsfw = features.has('Adult') || features.has('ImageType');
   const facesP = needFaces ? timed('faces', () => deps.detectFaces!(img, signal)) : Promise.resolve<FaceEvidence[]>([]);
+  let facesDone = false;
+  void facesP.finally(() => (facesDone = true)).catch(() => undefined);
   const pixelsHere = !!deps.modelBranch && !deps.pixelsInBranch;
+  const subjectModels = deps.modelBranch && describing ? deps.subjectModels : undefined;
   // The classifier's features also feed the image type (the photo probe).
   const want: BranchRequest = {
     objects: describing,
     classes: describing || features.has('ImageType'),
-    subject: describing,
+    subject: describing && !subjectModels,
     nsfw: needNsfw,
     pixels: !pixelsHere,
   };
@@ -131,8 +152,24 @@ export async function analyzePixels(
   for (const p of [facesP, branchP, landmarksP]) p.catch(() => undefined);
 
   const pixelsHereP = pixelsHere ? timed('pixels', () => measurePixels(img)) : undefined;
-  const [faces, branch, landmarks, measured] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP]);
-  const { objects, nsfw, classes, subject, features: classFeatures } = branch;
+  const subjectHereP = subjectModels
+    ? Promise.all([branchP, pixelsHereP]).then(([b, px]) =>
+        subjectStage(
+          img,
+          b.objects,
+          b.classes && { classes: b.classes, features: b.features },
+          b.nsfw,
+          px ?? b.pixels,
+          timed,
+          signal,
+          () => (facesDone ? subjectModels.here : subjectModels.there),
+        ),
+      )
+    : undefined;
+  subjectHereP?.catch(() => undefined);
+  const [faces, branch, landmarks, measured, subjectHere] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP, subjectHereP]);
+  const { objects, nsfw, classes, features: classFeatures } = branch;
+  const subject = subjectHere ?? branch.subject;
   const pixels = measured ?? branch.pixels;
   if (!pixels) throw new BugError('analysis: the model branch returned no pixel statistics');
   const { chroma, scene, ink, texture } = pixels;
@@ -199,15 +236,33 @@ export async function runModelBranch(
   // The subject counts on photos only (analyzePixels): with the pixel statistics here, the same
   // image type decides first and drawings skip the segmenter (it starts after the NSFW net and
   // the pixels then, not only after the detector and the classifier).
-  const subjectP = Promise.all([objectsP, classifiedP, nsfwP, pixelsP]).then(([objects, classified, nsfw, pixels]) => {
-    const seen = want.subject ? seenVocThings(objects, classified?.classes) : new Set<never>();
-    const photoProb = classified?.features ? photoProbability(classified.features) : undefined;
-    if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw, photoProb)))) return undefined;
-    return timed('subject', async () => subjectFromMask(await segmentImage(img, runModel, signal), img, seen));
-  });
+  const subjectP = Promise.all([objectsP, classifiedP, nsfwP, pixelsP]).then(([objects, classified, nsfw, pixels]) =>
+    want.subject ? subjectStage(img, objects, classified, nsfw, pixels, timed, signal, () => runModel) : undefined,
+  );
   for (const p of [objectsP, classifiedP, nsfwP, pixelsP, subjectP]) p.catch(() => undefined);
   const [objects, classified, nsfw, pixels, subject] = await Promise.all([objectsP, classifiedP, nsfwP, pixelsP, subjectP]);
   return { pixels, objects, classes: classified?.classes, features: classified?.features, nsfw, subject, timingsMs };
+}
+
+/**
+ * The subject stage: DeepLab when the detector or the classifier sees a VOC thing (subject/gate.ts)
+ * and, when the pixel statistics are at hand, the image type calls it a photo (DeepLab's regions
+ * count on photos only); `runnerNow` picks where it runs once it starts.
+ */
+function subjectStage(
+  img: RgbImage,
+  objects: DetectedObject[],
+  classified: { classes: ClassScore[]; features?: Float32Array } | undefined,
+  nsfw: ContentProbabilities | undefined,
+  pixels: PixelEvidence | undefined,
+  timed: ReturnType<typeof stageTimer>['timed'],
+  signal: AbortSignal | undefined,
+  runnerNow: () => ModelRunner,
+): Promise<SubjectEvidence | undefined> | undefined {
+  const seen = seenVocThings(objects, classified?.classes);
+  const photoProb = classified?.features ? photoProbability(classified.features) : undefined;
+  if (!seen.size || (pixels && !isPhoto(imageTypeOf(pixels, nsfw, photoProb)))) return undefined;
+  return timed('subject', async () => subjectFromMask(await segmentImage(img, runnerNow(), signal), img, seen));
 }
 
 /**

@@ -20,7 +20,7 @@ import { createDetectService, type DetectService } from '../services/detect.serv
 import { openGalleryMatcher } from '../services/gallery-matcher';
 import { GalleryService } from '../services/gallery.service';
 import { openLocalEngine, openSpareCoreEngine } from '../services/local-engine';
-import { spareCoreRunner } from '../services/spare-core-runner';
+import { otherCoreRunner, spareCoreRunner } from '../services/spare-core-runner';
 import { createThumbnailService, type ThumbnailService } from '../services/thumbnail.service';
 import { faceRegions, objectRegions, saliencyRegions, type RegionSource } from '../services/thumbnail/regions';
 import {
@@ -69,6 +69,11 @@ export interface BackendOptions {
    * this one (default: when `config.modelThreads` ≥ 2; docs/analysis.md "Two threads").
    */
   branchWorker?: boolean;
+  /**
+   * With the worker: analyze's subject segmenter after the branch, on both cores once the faces
+   * are done (default true; false: inside the branch, on the worker's one thread, as batches run it).
+   */
+  subjectAfterBranch?: boolean;
   /** `detect()`: the 5010 bound, and who hears why an image could not be loaded (the CLI's stderr). */
   detect?: { maxFaces?: number; onLoadError?: (err: unknown) => void };
   batches?: BatchOptions;
@@ -201,9 +206,21 @@ export function createBackend(config: AppConfig, options: BackendOptions = {}): 
     const worker = branch();
     return worker ? spareCoreRunner(engine(), spareCore(), worker) : engine();
   };
+  // The subject segmenter after the branch: on the worker's core while the faces run here, on
+  // both cores once they are done (pipeline.ts SubjectModels).
   const analyzeWith = (loader: ImageLoader): AnalyzeService => {
     const models = analyzeModelsFromEngine(engine());
-    return createAnalyzeService({ ...models, faceRunner: faceModels(), loader, gallery: matcher().matcher, modelBranch: branch()?.run });
+    const worker = branch();
+    const subjectModels =
+      worker && options.subjectAfterBranch !== false ? { here: engine(), there: otherCoreRunner(engine(), worker) } : undefined;
+    return createAnalyzeService({
+      ...models,
+      faceRunner: faceModels(),
+      loader,
+      gallery: matcher().matcher,
+      modelBranch: worker?.run,
+      subjectModels,
+    });
   };
   const detectWith = (loader: DetectLoader, maxFaces?: number): DetectService => {
     const service = createDetectService({ runner: faceModels(), loader, maxFaces });

@@ -6,6 +6,7 @@ import {
   type AnalyzeDeps,
   type GalleryMatcher,
   type ModelBranch,
+  type SubjectModels,
 } from '../analysis';
 import { detectFacesInImage, selectorPlan, type DetectOptions, type FaceAttributeLevel } from '../analysis/faces';
 import type { ModelRunner, RgbImage } from '../inference';
@@ -65,6 +66,8 @@ export interface AnalyzeServiceDeps {
   gallery?: GalleryMatcher;
   /** Runs objects, NSFW and pixel statistics elsewhere (the analyze worker); default this thread. */
   modelBranch?: ModelBranch;
+  /** With `modelBranch`: the subject segmenter after the branch, here or there (pipeline.ts `SubjectModels`). */
+  subjectModels?: SubjectModels;
   newId?: () => string;
 }
 
@@ -104,6 +107,7 @@ export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
     runModel: deps.runModel,
     gallery: deps.gallery,
     modelBranch: deps.modelBranch,
+    subjectModels: deps.subjectModels,
     detectFaces: faceRunner
       ? async (img, signal) => faceEvidenceFromResults(await detectFacesInImage(img, faceOptions, faceRunner, signal))
       : detectFaces

@@ -46,3 +46,8 @@ export function spareCoreRunner(narrow: ModelRunner, wide: ModelRunner, other: O
     },
   };
 }
+
+/** Every model run on the other core (the analyze worker; on `local` where it cannot). */
+export function otherCoreRunner(local: ModelRunner, other: OtherCore): ModelRunner {
+  return { spec: (id) => local.spec(id), run: (id, feeds, signal) => other.runModel(id, feeds, local, signal) };
+}

@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runModelBranch, type BranchRequest } from '../../../src-main/analysis';
+import { analyzePixels, runModelBranch, type AnalyzeDeps, type BranchRequest } from '../../../src-main/analysis';
 import { detectFacesInImage, selectorPlan, type FaceResult } from '../../../src-main/analysis/faces';
 import { loadConfig } from '../../../src-main/config';
 import { decodeImage, type ModelRunner, type TensorMap } from '../../../src-main/inference';
 import { analyzeBranchWorker, type BranchWorker } from '../../../src-main/services/analyze-worker';
 import { openLocalEngine, openSpareCoreEngine } from '../../../src-main/services/local-engine';
-import { spareCoreRunner, type OtherCore } from '../../../src-main/services/spare-core-runner';
+import { otherCoreRunner, spareCoreRunner, type OtherCore } from '../../../src-main/services/spare-core-runner';
+import type { VisualFeature } from '../../../src-main/shared/spec';
 import { composedGroupPhoto } from '../../helpers/group-photo';
 import { fixture } from '../../helpers/paths';
 
@@ -127,6 +128,50 @@ describe('face models on the spare core', () => {
     const after = await worker.runModel('blazeface-back', feeds, local.runner);
     expect(local.runs.get('blazeface-back')).toBe(1);
     expect(Array.from(after[Object.keys(here)[0]!]!.data)).toEqual(Array.from(here[Object.keys(here)[0]!]!.data));
+  });
+
+  it("runs analyze's subject segmenter on the worker's core while the faces run, here once they are done, with the branch's subject", async () => {
+    // The cat photo: the detector and the classifier see a cat, so DeepLab runs (subject/gate.ts).
+    const img = await decodeImage(readFileSync(fixture('cat_chelsea.jpg')), { maxPixels: 50_000_000 });
+    const features = new Set<VisualFeature>(['Categories', 'Tags', 'Description', 'Color', 'ImageType']);
+    const worker = await startedWorker();
+    try {
+      const base: AnalyzeDeps = { runModel: narrow, modelBranch: worker.run, detectFaces: async () => [] };
+      // Before: inside the branch, on the worker's one thread.
+      const inBranch = await analyzePixels(img, features, new Set(), base);
+      expect(inBranch.timingsMs['subject']).toBeGreaterThan(0); // the branch's own timing
+      expect(inBranch.data.color!.dominantColorForeground).toBeTruthy();
+      /** Runs `deps` with the faces done at once, or pending until the segmenter has started. */
+      const withSubjectModels = async (facesPending: boolean) => {
+        let started!: () => void;
+        const segmenterStarted = new Promise<void>((resolve) => (started = resolve));
+        const signalled = (runner: ModelRunner): ModelRunner => ({
+          spec: (id) => runner.spec(id),
+          run: (id, feeds, signal) => (started(), runner.run(id, feeds, signal)),
+        });
+        const here = counted(narrow);
+        const there = countedCore(worker);
+        const result = await analyzePixels(img, features, new Set(), {
+          ...base,
+          detectFaces: async () => (facesPending ? (await segmenterStarted, []) : []),
+          subjectModels: { here: signalled(here.runner), there: signalled(otherCoreRunner(narrow, there.core)) },
+        });
+        return { result, here: here.runs, there: there.handed };
+      };
+      const done = await withSubjectModels(false);
+      expect(done.here.get('deeplabv3-pascal')).toBe(1);
+      expect(done.there.size).toBe(0);
+      const pending = await withSubjectModels(true);
+      expect(pending.there.get('deeplabv3-pascal')).toBe(1);
+      expect(pending.here.size).toBe(0);
+      for (const after of [done, pending]) {
+        expect(after.result.timingsMs['subject']).toBeGreaterThan(0);
+        // DeepLab is an integer graph: the same mask at one thread or two, so the same answer.
+        expect(after.result.data).toEqual(inBranch.data);
+      }
+    } finally {
+      await worker.close();
+    }
   });
 
   it('the analyze worker is idle only while it runs with no call in hand', async () => {
