@@ -29,15 +29,10 @@ import { ANALYZE_MIN_HEAD_SCALE, analyzeModelsFromEngine } from '../../src-main/
 import { openLocalEngine } from '../../src-main/services/local-engine';
 import { VISUAL_FEATURES, DETAILS } from '../../src-main/shared/spec';
 import { fixture, repoRoot } from '../helpers/paths';
+import { median } from '../helpers/bench-args';
 
 const ROUNDS = 15;
 const IMAGES = ['tom_cruise.jpg', 'obama_portrait.jpg', 'biden_portrait.jpg', 'grace_hopper.jpg', 'astronaut_eileen_collins.jpg'];
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const modelsDir = join(repoRoot, 'models');
 const config = { ...loadConfig(), modelsDir, modelThreads: 2 };

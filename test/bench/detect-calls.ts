@@ -16,19 +16,11 @@ import { loadConfig } from '../../src-main/config';
 import { MIN_HEAD_SCALE } from '../../src-main/shared/spec';
 import { composedGroupPhoto } from '../helpers/group-photo';
 import { fixture } from '../helpers/paths';
+import { arg, median } from '../helpers/bench-args';
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const ROUNDS = Number(arg('--rounds')) || 7;
 const only = arg('--only');
 if (only !== undefined && only !== 'one-core' && only !== 'worker') throw new Error('--only takes one-core or worker');
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const dir = mkdtempSync(join(tmpdir(), 'picscan-bench-detect-'));
 const images: Array<{ name: string; path: string }> = [

@@ -29,13 +29,9 @@ import type * as FacesModule from '../../src-main/analysis/faces';
 import { decodeImage, InferenceEngine, loadManifest, type RgbImage } from '../../src-main/inference';
 import { openFaceStack } from '../main/analysis/faces/fixture-eval';
 import { faceCollage } from '../main/analysis/faces/synthetic';
+import { median } from '../helpers/bench-args';
 
 const RUNS = 10;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 type Detect = (img: RgbImage) => Promise<unknown[]>;
 interface Side {

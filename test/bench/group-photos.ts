@@ -13,17 +13,9 @@ import { createBackend } from '../../src-main/app';
 import { loadConfig } from '../../src-main/config';
 import { composedGroupPhoto } from '../helpers/group-photo';
 import { fixture } from '../helpers/paths';
+import { arg, median } from '../helpers/bench-args';
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const ROUNDS = Number(arg('--rounds')) || 4;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const dir = mkdtempSync(join(tmpdir(), 'picscan-bench-groups-'));
 const images: Array<{ name: string; path: string; faces?: number }> = [];

@@ -14,17 +14,9 @@ import { join } from 'node:path';
 import { createBackend } from '../../src-main/app';
 import { loadConfig } from '../../src-main/config';
 import { fixture, repoRoot } from '../helpers/paths';
+import { arg, median } from '../helpers/bench-args';
 
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 const ROUNDS = Number(arg('--rounds')) || 5;
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const negatives = (f: string): string => join(repoRoot, 'test', 'fixtures', 'negatives', f);
 const IMAGES = [
