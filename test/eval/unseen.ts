@@ -366,6 +366,20 @@ for (const [part, rated] of Object.entries(gcompris)) {
   if (part === 'photos')
     for (const r of rated.filter((x) => x.clipArtType >= 2 || GENERIC.has(x.caption) || SETTING.test(x.caption)))
       console.log(`  ${r.name}: clipArtType ${r.clipArtType}, "${r.caption}"`);
+  if (part === 'cartoons') {
+    // Each word picture is named by its word (words_sample/apricot.webp): a thing tag is right when it is that word.
+    const wordOf = (r: Rated): string =>
+      r.name
+        .split('/')
+        .at(-1)!
+        .replace(/\.webp$/, '')
+        .replace(/_/g, ' ')
+        .toLowerCase();
+    const tagged = rated.filter((r) => r.things.length);
+    const own = tagged.filter((r) => r.things.some((t) => t.slice(0, t.lastIndexOf(' ')).toLowerCase() === wordOf(r)));
+    console.log(`  with a thing tag ≥ 0.5 ${tagged.length} / ${rated.length}, one of them the picture's own word ${own.length}`);
+    for (const r of tagged) console.log(`    ${own.includes(r) ? '✓' : '✗'} ${r.name}: ${r.things.join(', ')}`);
+  }
 }
 console.log(`\nOpen Clip Art sample: ${sample.length} of ${all.length} SVGs, ${unrenderable} not renderable or rendered blank`);
 for (const [format, rated] of Object.entries(drawings)) {
