@@ -38,6 +38,9 @@ const perChannel = z.union([z.number(), z.tuple([z.number(), z.number(), z.numbe
  *   `fromAspect`:1 is stretched to a frame with its own aspect (at most `maxAspect`:1) and about
  *   the pixel count of `size`, each side `step`·k + `offset` px (the sizes the graph takes), instead
  *   of being squeezed into `size`;
+ * - `enlarge` (bilinear stretch only): `bicubic` enlarges an image smaller than `size` both ways
+ *   with libvips' bicubic kernel instead (a 48 px thumbnail reaches the model sharper; for the
+ *   classifier measured in docs/models.md, "Small images");
  * - `layout` and `dtype` repeat the input's (checked); a uint8 input gets the values rounded and
  *   clamped by the session (quantised models: scale 1, offset 0).
  */
@@ -64,6 +67,7 @@ const preprocessSchema = z
       })
       .strict()
       .optional(),
+    enlarge: z.enum(['bicubic']).optional(),
   })
   .refine((p) => !((p.scale !== undefined || p.offset !== undefined) && (p.mean !== undefined || p.std !== undefined)), {
     message: 'preprocess takes scale/offset or mean/std, not both',
@@ -74,6 +78,9 @@ const preprocessSchema = z
   .refine((p) => p.trim === undefined || p.resize === 'letterbox', { message: 'trim applies to letterbox only' })
   .refine((p) => p.wideFrame === undefined || (p.resize === 'stretch' && p.interpolation === 'bilinear'), {
     message: 'wideFrame applies to a bilinear stretch only',
+  })
+  .refine((p) => p.enlarge === undefined || (p.resize === 'stretch' && p.interpolation === 'bilinear'), {
+    message: 'enlarge applies to a bilinear stretch only',
   })
   .refine((p) => p.channels !== 'grey' || p.resize === 'window', { message: 'grey input is produced by the window warp only' })
   .refine((p) => p.resize !== 'window' || [p.scale, p.offset, p.mean, p.std].every((v) => typeof v !== 'object'), {

@@ -219,7 +219,10 @@ export async function imageFeeds(img: RgbImage, spec: ModelSpec): Promise<Tensor
     return { [name]: resizeBilinearToTensor(img, w, h, { alignCorners: true, layout: pre.layout, scale: scale[0], offset: offset[0] }) };
   }
   const [fw, fh] = pre.wideFrame ? stretchFrame(img.width, img.height, pre) : [w, h];
-  return { [name]: pixelsToTensor(await resizeRgb(img, fw, fh, { fit: 'fill', kernel: 'linear' }), { ...pre, size: [fw, fh] }) };
+  // Only an image smaller than the frame both ways: one shrunk along a side keeps the bilinear
+  // features the drawing vocabulary's table was embedded with (its drawings are 256 px long).
+  const kernel = pre.enlarge && fw > img.width && fh > img.height ? 'cubic' : 'linear';
+  return { [name]: pixelsToTensor(await resizeRgb(img, fw, fh, { fit: 'fill', kernel }), { ...pre, size: [fw, fh] }) };
 }
 
 /**

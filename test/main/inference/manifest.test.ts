@@ -131,6 +131,9 @@ describe('model manifest', () => {
     pre['resize'] = 'window';
     pre['scale'] = [1, 1, 1]; // the warp maps all channels alike
     expect(failure(() => parseManifest(json)).message).toContain('one scale/offset');
+    pre['scale'] = 1;
+    pre['enlarge'] = 'bicubic'; // the face warp has its own sampling
+    expect(failure(() => parseManifest(json)).message).toContain('enlarge applies to a bilinear stretch only');
   });
 
   it('an integer input needs its quantization', () => {

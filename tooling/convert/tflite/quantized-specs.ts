@@ -93,8 +93,11 @@ export const quantizedSpecs: QuantizedBuildSpec[] = [
       shape: [1, 224, 224, 3],
       layout: 'NHWC',
       range: [0, 255],
-      normalization: 'RGB bytes 0..255 fed as uint8, whole image stretched to 224x224 (bilinear); the graph reads them as (x-128)/128',
-      preprocess: rgbUint8(224),
+      normalization:
+        'RGB bytes 0..255 fed as uint8, whole image stretched to 224x224 (bilinear; a smaller image enlarged bicubic, preprocess.enlarge); the graph reads them as (x-128)/128',
+      // A thumbnail enlarged bilinear reaches the model blurred: small copies of photos kept the
+      // class of the full image more often enlarged bicubic (docs/models.md, "Small images").
+      preprocess: { ...rgbUint8(224), enlarge: 'bicubic' },
     },
     outputs: [
       out(
