@@ -1,6 +1,9 @@
 // `npm run eval:analyze`: runs every feature of analyze on the shared fixtures (files read and
 // decoded by intake, as the CLI does) and prints accuracy figures, every caption and timings.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { COCO80, IMAGENET_HIERARCHY } from '../../src-main/analysis';
 import { InferenceEngine, loadManifest } from '../../src-main/inference';
 import { createImageLoader, intakeOptions } from '../../src-main/intake';
@@ -66,6 +69,38 @@ console.log(`generic captions         ${withObject.generic} of ${withObject.tota
 console.log(`adult / racy false pos.  ${summary.adultFalsePositives} / ${summary.racyFalsePositives} (target 0)`);
 console.log(`main subject in caption  ${pct(ratio(summary.subject))} (${summary.subject.right}/${summary.subject.total}; target ≥ 80 %)`);
 console.log(`faces found / annotated  ${summary.faces.found} / ${summary.faces.truth}`);
+
+// The same fixtures as the thumbnails URL lists often hold (THUMBNAIL_PX on the longer side, PNG):
+// what holds at full size and what does not.
+const THUMBNAIL_PX = 96;
+const thumbDir = mkdtempSync(join(tmpdir(), 'picscan-thumbnails-'));
+const thumbs = emptySummary();
+const thumbObjects = { named: 0, generic: 0, total: 0 };
+const thumbLines: string[] = [];
+for (const m of manifest) {
+  const file = join(thumbDir, `${m.file}.png`);
+  // The spec's smallest side (50 px) bounds the shorter side of a wide one (the text page).
+  const scale = Math.max(THUMBNAIL_PX / Math.max(m.width, m.height), 50 / Math.min(m.width, m.height));
+  const [width, height] = [Math.round(m.width * scale), Math.round(m.height * scale)];
+  await sharp(fixture(m.file)).rotate().resize(width, height, { fit: 'fill' }).png().toFile(file);
+  const { data } = await service.analyze(file);
+  const tags = accumulate(thumbs, data, m, cocoWords);
+  thumbLines.push(`  ${m.file} (${width} × ${height}): "${data.description!.captions[0]!.text}"; missed ${tags.missed.join(',') || '-'}`);
+  if (!m.truth.objects?.length) continue;
+  thumbObjects.total++;
+  if (captionNamesObject(data.description!.captions[0]!.text, m)) thumbObjects.named++;
+  if (GENERIC_CAPTIONS.has(data.description!.captions[0]!.text)) thumbObjects.generic++;
+}
+rmSync(thumbDir, { recursive: true, force: true });
+const of = (x: { right: number; total: number }): string => `${x.right}/${x.total}`;
+console.log(`\nThumbnails (the same fixtures, ${THUMBNAIL_PX} px on the longer side, PNG)`);
+console.log(`isBW / clip-art / line drawing right  ${of(thumbs.isBW)} / ${of(thumbs.clipArt)} / ${of(thumbs.lineDrawing)}`);
+console.log(`object-tag precision / recall          ${precision(thumbs).toFixed(2)} / ${recall(thumbs).toFixed(2)}`);
+console.log(
+  `caption names an object / generic      ${thumbObjects.named} / ${thumbObjects.generic} of ${thumbObjects.total} images with one`,
+);
+console.log(`main subject in caption; faces found   ${of(thumbs.subject)}; ${thumbs.faces.found} / ${thumbs.faces.truth}`);
+console.log(thumbLines.join('\n'));
 console.log('\nMedian wall time per stage (ms; model stages run concurrently, so they overlap):');
 console.log(
   Object.entries(stageTimes)
