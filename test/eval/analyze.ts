@@ -15,13 +15,21 @@ import { accumulate, captionNamesObject, emptySummary, GENERIC_CAPTIONS, precisi
 
 const modelsDir = join(repoRoot, 'models');
 const engine = new InferenceEngine(loadManifest(join(modelsDir, 'manifest.json')), { modelsDir, intraOpNumThreads: 2 });
-const loader = createImageLoader(intakeOptions('desktop'));
+const intake = intakeOptions('desktop');
+const loader = createImageLoader(intake);
 const service = createAnalyzeService({ ...analyzeModelsFromEngine(engine), loader });
 const cocoWords = [...COCO80, ...COCO80.map(labelWord)];
 /** COCO words plus the ImageNet classes' names and display words: every word that names a thing. */
 const thingWords = [...cocoWords, ...IMAGENET_HIERARCHY.classes.slice(1).flatMap((c) => [c.name, ...(c.display ? [c.display] : [])])];
 const things = { predicted: 0, correct: 0 };
 const withObject = { named: 0, generic: 0, total: 0 };
+/** Counts an image with an annotated object: does its caption name one, or say nothing? */
+const countCaption = (counts: typeof withObject, caption: string, m: (typeof manifest)[number]): void => {
+  if (!m.truth.objects?.length) return;
+  counts.total++;
+  if (captionNamesObject(caption, m)) counts.named++;
+  if (GENERIC_CAPTIONS.has(caption)) counts.generic++;
+};
 
 // Load every model once so the first image's figures are not load times.
 await service.analyze(fixture(manifest[0]!.file));
@@ -36,11 +44,7 @@ for (const m of manifest) {
   const all = scoreTags(data, m, thingWords);
   things.predicted += all.predicted.length;
   things.correct += all.correct.length;
-  if (m.truth.objects?.length) {
-    withObject.total++;
-    if (captionNamesObject(data.description!.captions[0]!.text, m)) withObject.named++;
-    if (GENERIC_CAPTIONS.has(data.description!.captions[0]!.text)) withObject.generic++;
-  }
+  countCaption(withObject, data.description!.captions[0]!.text, m);
   for (const [k, v] of Object.entries(timingsMs)) (stageTimes[k] ??= []).push(v);
   const cap = data.description!.captions[0]!;
   console.log(
@@ -79,17 +83,14 @@ const thumbObjects = { named: 0, generic: 0, total: 0 };
 const thumbLines: string[] = [];
 for (const m of manifest) {
   const file = join(thumbDir, `${m.file}.png`);
-  // The spec's smallest side (50 px) bounds the shorter side of a wide one (the text page).
-  const scale = Math.max(THUMBNAIL_PX / Math.max(m.width, m.height), 50 / Math.min(m.width, m.height));
+  // The smallest side intake accepts bounds the shorter side of a wide one (the text page).
+  const scale = Math.max(THUMBNAIL_PX / Math.max(m.width, m.height), intake.minSidePx / Math.min(m.width, m.height));
   const [width, height] = [Math.round(m.width * scale), Math.round(m.height * scale)];
   await sharp(fixture(m.file)).rotate().resize(width, height, { fit: 'fill' }).png().toFile(file);
   const { data } = await service.analyze(file);
   const tags = accumulate(thumbs, data, m, cocoWords);
   thumbLines.push(`  ${m.file} (${width} × ${height}): "${data.description!.captions[0]!.text}"; missed ${tags.missed.join(',') || '-'}`);
-  if (!m.truth.objects?.length) continue;
-  thumbObjects.total++;
-  if (captionNamesObject(data.description!.captions[0]!.text, m)) thumbObjects.named++;
-  if (GENERIC_CAPTIONS.has(data.description!.captions[0]!.text)) thumbObjects.generic++;
+  countCaption(thumbObjects, data.description!.captions[0]!.text, m);
 }
 rmSync(thumbDir, { recursive: true, force: true });
 const of = (x: { right: number; total: number }): string => `${x.right}/${x.total}`;
