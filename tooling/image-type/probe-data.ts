@@ -32,6 +32,7 @@ import { analysisView } from '../analysis-view';
 import { arg } from '../convert/build';
 import { readJsonLines } from '../json-lines';
 import { BACKDROPS, onBackdrop } from '../../test/eval/backdrops';
+import { negativeEntries, negativeLabel } from '../../test/eval/fixture-labels';
 import { evalSample, OPENCLIPART_DIR, renderDrawingSvg, splitOf, svgFiles } from '../../test/eval/openclipart';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,13 +102,6 @@ async function onCanvas(img: RgbImage): Promise<RgbImage> {
 async function probeEvidence(img: RgbImage, engine: InferenceEngine): Promise<{ features: Float32Array; evidence: ImageTypeEvidence }> {
   const { features, nsfw, pixels } = await analysisView(img, engine);
   return { features, evidence: imageTypeEvidence(pixels, nsfw.Drawing) };
-}
-
-/** Face-free fixtures: photo or drawing by their manifest subject; undefined when neither is clear. */
-function negativeLabel(e: { category: string; subject: string }): Label | undefined {
-  if (/\bphotograph\b/.test(e.subject)) return 'photo';
-  if (/photographed|noise|plasma/.test(e.subject)) return undefined;
-  return ['cartoon', 'chart', 'pattern', 'text-printed', 'text-handwritten', 'statue-mask'].includes(e.category) ? 'drawing' : undefined;
 }
 
 async function main(): Promise<void> {
@@ -185,12 +179,7 @@ async function main(): Promise<void> {
 
   // The face-free fixtures with a clear photo or drawing subject.
   const negatives = join(repoRoot, 'test/fixtures/negatives');
-  const manifest = JSON.parse(readFileSync(join(negatives, 'manifest.json'), 'utf8')) as {
-    file: string;
-    category: string;
-    subject: string;
-  }[];
-  for (const e of manifest) {
+  for (const e of negativeEntries()) {
     const label = negativeLabel(e);
     if (label)
       await add('negatives', e.file, 'file', 'calibrate', label, await decode(new Uint8Array(readFileSync(join(negatives, e.file)))));
