@@ -14,6 +14,7 @@ import { analyzePixels } from '../../src-main/analysis';
 import type { AnalyzeData, VisualFeature } from '../../src-main/shared/spec';
 import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { createEngine, runnerOf } from '../main/analysis/fixtures';
+import { GENERIC_CAPTIONS } from './analyze-metrics';
 import { labelledFixtures, type MediumLabel } from './fixture-labels';
 import { evalSample, OPENCLIPART_DIR, renderDrawingSvg, svgFiles } from './openclipart';
 import { thumbnailCopy } from './thumbnail-copy';
@@ -22,7 +23,6 @@ import { thumbnailCopy } from './thumbnail-copy';
 const SIDES_PX = [160, 96, 64] as const;
 /** Sources shorter than this (longer side, px) are left out: their thumbnails would barely shrink. */
 const MIN_SOURCE_PX = 300;
-const GENERIC = new Set(['an image', 'a black and white photo', 'a clip art image', 'a black and white line drawing']);
 const FEATURES = new Set<VisualFeature>(['ImageType', 'Tags', 'Description', 'Color']);
 
 const engine = createEngine();
@@ -54,7 +54,7 @@ async function rate(row: string, img: RgbImage, label: MediumLabel): Promise<voi
     t.photos++;
     if (drawn) t.drawnPhotos++;
   }
-  if (GENERIC.has(description.captions[0]!.text)) t.generic++;
+  if (GENERIC_CAPTIONS.has(description.captions[0]!.text)) t.generic++;
 }
 
 async function rateSizes(part: string, img: RgbImage, label: MediumLabel): Promise<void> {

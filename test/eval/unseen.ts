@@ -35,7 +35,7 @@ import { measurePixels } from '../../src-main/analysis/pixel-evidence';
 import { cropRgb, decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { fixture, repoRoot } from '../helpers/paths';
 import { createEngine, manifest, runnerOf } from '../main/analysis/fixtures';
-import { sameThing } from './analyze-metrics';
+import { GENERIC_CAPTIONS, sameThing } from './analyze-metrics';
 import { drawingMeta, evalSample, lineArtSvg, OPENCLIPART_DIR, renderDrawingSvg, svgFiles } from './openclipart';
 import { BACKDROPS, onBackdrop } from './backdrops';
 import { readQtResources } from './qt-resources';
@@ -78,7 +78,6 @@ const CHARTS: Record<string, string> = {
 };
 const SAYS_CHART = /\b(chart|plot)\b/;
 /** Captions that name nothing: the fallbacks of rules/caption.ts. */
-const GENERIC = new Set(['an image', 'a black and white photo', 'a clip art image', 'a black and white line drawing']);
 
 const engine = createEngine();
 const runModel = runnerOf(engine);
@@ -162,7 +161,7 @@ for (const set of sets) {
     const r = await rate(`${set.pkg}/${path}`, img);
     photos.push(r);
     mine.photos++;
-    if (GENERIC.has(r.caption)) mine.generic++;
+    if (GENERIC_CAPTIONS.has(r.caption)) mine.generic++;
     if (set.pkg !== 'tuxpaint-stamps-default') photos.push(await rate(`grey ${r.name}`, await decode(await encode(img, 'grey'))));
     if (!shown.length) continue;
     withObjects++;
@@ -207,7 +206,7 @@ function tally(v: VariantTally, r: Rated, shown: string[]): void {
   v.objects += alternatives;
   v.found += hits;
   if (says) v.named++;
-  if (GENERIC.has(r.caption)) v.generic++;
+  if (GENERIC_CAPTIONS.has(r.caption)) v.generic++;
   if (r.clipArtType >= 2) v.clipArt++;
 }
 const stampVariants = new Map<string, VariantTally>();
@@ -320,7 +319,7 @@ console.log(`labelled photos (${labelled.length}, ${withObjects} with objects):`
 console.log(`  object recall in tags ≥ 0.5   ${pct(found, objects)} (target ≥ 80 %)`);
 console.log(`  caption names an object       ${pct(named, withObjects)} (target ≥ 90 %)`);
 console.log(
-  `  generic captions              ${pct(labelled.filter((r) => GENERIC.has(r.caption)).length, labelled.length)} (target ≤ 5 %)`,
+  `  generic captions              ${pct(labelled.filter((r) => GENERIC_CAPTIONS.has(r.caption)).length, labelled.length)} (target ≤ 5 %)`,
 );
 for (const [pkg, m] of perSet)
   console.log(
@@ -342,7 +341,7 @@ console.log(
   `  cut-out stamps captioned with a setting: ${withSetting.length} of ${stamps.length}${withSetting.map((r) => `; ${r.name.split('/').pop()}: "${r.caption}"`).join('')}`,
 );
 console.log('  generic:');
-for (const r of labelled.filter((x) => GENERIC.has(x.caption)))
+for (const r of labelled.filter((x) => GENERIC_CAPTIONS.has(x.caption)))
   console.log(`    ${r.name}: "${r.caption}"; ${r.things.join(', ') || 'no thing tags'}`);
 console.log('  misses:');
 for (const m of misses) console.log(`    ${m}`);
@@ -361,10 +360,10 @@ console.log(
 console.log(`  other images called a chart: ${saysChart.length}${saysChart.map((r) => `; ${r.name} "${r.caption}"`).join('')}`);
 for (const [part, rated] of Object.entries(gcompris)) {
   console.log(
-    `gcompris ${part} (${rated.length}): clip art (≥ 2) ${count(rated, (r) => r.clipArtType >= 2)}, line drawing ${count(rated, (r) => r.lineDrawing)}, generic caption ${count(rated, (r) => GENERIC.has(r.caption))}, with a setting ${count(rated, (r) => SETTING.test(r.caption))}`,
+    `gcompris ${part} (${rated.length}): clip art (≥ 2) ${count(rated, (r) => r.clipArtType >= 2)}, line drawing ${count(rated, (r) => r.lineDrawing)}, generic caption ${count(rated, (r) => GENERIC_CAPTIONS.has(r.caption))}, with a setting ${count(rated, (r) => SETTING.test(r.caption))}`,
   );
   if (part === 'photos')
-    for (const r of rated.filter((x) => x.clipArtType >= 2 || GENERIC.has(x.caption) || SETTING.test(x.caption)))
+    for (const r of rated.filter((x) => x.clipArtType >= 2 || GENERIC_CAPTIONS.has(x.caption) || SETTING.test(x.caption)))
       console.log(`  ${r.name}: clipArtType ${r.clipArtType}, "${r.caption}"`);
   if (part === 'cartoons') {
     // Each word picture is named by its word (words_sample/apricot.webp): a thing tag is right when it is that word.
@@ -384,7 +383,7 @@ for (const [part, rated] of Object.entries(gcompris)) {
 console.log(`\nOpen Clip Art sample: ${sample.length} of ${all.length} SVGs, ${unrenderable} not renderable or rendered blank`);
 for (const [format, rated] of Object.entries(drawings)) {
   console.log(
-    `  ${format}: clip art (≥ 2) ${count(rated, (r) => r.clipArtType >= 2)}, line drawing ${count(rated, (r) => r.lineDrawing)}, with a thing tag ≥ 0.5 ${count(rated, (r) => r.things.length > 0)}, generic caption ${count(rated, (r) => GENERIC.has(r.caption))}`,
+    `  ${format}: clip art (≥ 2) ${count(rated, (r) => r.clipArtType >= 2)}, line drawing ${count(rated, (r) => r.lineDrawing)}, with a thing tag ≥ 0.5 ${count(rated, (r) => r.things.length > 0)}, generic caption ${count(rated, (r) => GENERIC_CAPTIONS.has(r.caption))}`,
   );
 }
 // A caption naming a thing whose word (or its plural) is in the drawing's title or keywords.
@@ -392,7 +391,7 @@ const subjectOf = (caption: string): string | undefined =>
   /^(?:a clip art image of |a drawing of )?(?:an? |two |three |four |five )?(.+?)(?: drawn in black and white| and an? .*| on an? .*| lying on .*)?$/.exec(
     caption,
   )?.[1];
-const namedIn = (rated: Rated[]): Rated[] => rated.filter((r) => !GENERIC.has(r.caption));
+const namedIn = (rated: Rated[]): Rated[] => rated.filter((r) => !GENERIC_CAPTIONS.has(r.caption));
 const rightIn = (rated: Rated[]): Rated[] =>
   namedIn(rated).filter((r) => {
     const w = subjectOf(r.caption);
@@ -401,10 +400,10 @@ const rightIn = (rated: Rated[]): Rated[] =>
 const namedDrawings = namedIn(drawings.png);
 const right = rightIn(drawings.png);
 console.log(
-  `  PNG captions naming a thing: ${count(drawings.png, (r) => !GENERIC.has(r.caption))}; the thing in the title/keywords: ${right.length} / ${namedDrawings.length}`,
+  `  PNG captions naming a thing: ${count(drawings.png, (r) => !GENERIC_CAPTIONS.has(r.caption))}; the thing in the title/keywords: ${right.length} / ${namedDrawings.length}`,
 );
 console.log(
-  `  line-art captions naming a thing: ${count(drawings.line, (r) => !GENERIC.has(r.caption))}; the thing in the title/keywords: ${rightIn(drawings.line).length} / ${namedIn(drawings.line).length}`,
+  `  line-art captions naming a thing: ${count(drawings.line, (r) => !GENERIC_CAPTIONS.has(r.caption))}; the thing in the title/keywords: ${rightIn(drawings.line).length} / ${namedIn(drawings.line).length}`,
 );
 console.log('  thing tags ≥ 0.5 on the PNG drawings (judge by the file name):');
 for (const r of drawings.png.filter((d) => d.things.length)) console.log(`    ${r.name}: ${r.things.join(', ')} — "${r.caption}"`);
