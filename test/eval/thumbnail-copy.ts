@@ -1,6 +1,6 @@
 // A thumbnail of an image as a server would make one: shrunk by libvips' default kernel
-// (Lanczos-3) to a longer side, coded as PNG or JPEG q85, decoded again. Shared by the thumbnails
-// eval (thumbnails.ts) and the photo probe's training data (tooling/image-type/probe-data.ts).
+// (Lanczos-3) to a longer side, coded as PNG or JPEG q85, decoded again. Used by the thumbnails
+// eval (thumbnails.ts) and the photo probe's thumbnails test.
 import sharp from 'sharp';
 import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 

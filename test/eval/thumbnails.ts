@@ -57,7 +57,9 @@ async function rate(row: string, img: RgbImage, label: MediumLabel): Promise<voi
   if (GENERIC_CAPTIONS.has(description.captions[0]!.text)) t.generic++;
 }
 
+let sources = 0;
 async function rateSizes(part: string, img: RgbImage, label: MediumLabel): Promise<void> {
+  if (++sources % 50 === 0) process.stderr.write(`${sources} images rated at every size\n`);
   await rate(`${part} full size`, img, label);
   for (const side of SIDES_PX)
     for (const format of ['png', 'jpeg'] as const)

@@ -77,7 +77,6 @@ const CHARTS: Record<string, string> = {
   'chart_with_robot_saku.jpg': 'a bar chart',
 };
 const SAYS_CHART = /\b(chart|plot)\b/;
-/** Captions that name nothing: the fallbacks of rules/caption.ts. */
 
 const engine = createEngine();
 const runModel = runnerOf(engine);
