@@ -13,6 +13,7 @@ import { imageTypeEvidence, measurePixels, type PixelEvidence } from './pixel-ev
 import { seenVocThings, segmentImage, subjectFromMask, type SubjectEvidence } from './subject';
 import type { RgbImage } from '../inference';
 import {
+  animalHeadsNotFaces,
   buildCaption,
   buildTags,
   categorize,
@@ -167,8 +168,11 @@ export async function analyzePixels(
       )
     : undefined;
   subjectHereP?.catch(() => undefined);
-  const [faces, branch, landmarks, measured, subjectHere] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP, subjectHereP]);
+  const [found, branch, landmarks, measured, subjectHere] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP, subjectHereP]);
   const { objects, nsfw, classes, features: classFeatures } = branch;
+  // A close-up face the face search only just verified, on an image the classifier is sure shows
+  // an animal, is the animal's head (rules/heads.ts); every part of the result drops it.
+  const faces = animalHeadsNotFaces(found, classes, img.width, img.height);
   const subject = subjectHere ?? branch.subject;
   const pixels = measured ?? branch.pixels;
   if (!pixels) throw new BugError('analysis: the model branch returned no pixel statistics');

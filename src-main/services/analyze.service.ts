@@ -32,6 +32,14 @@ export const ANALYZE_MIN_HEAD_SCALE = 0.1;
  */
 export const ANALYZE_FACE_ATTRIBUTES: FaceAttributeLevel = 'summary';
 
+/**
+ * The face search analyze runs: detect's FRONTAL selector, so analyze and detect agree on the
+ * faces, from `minHeadScale` with the `attributes` level (docs/faces.md "Attribute levels").
+ */
+export function analyzeFaceOptions(minHeadScale = ANALYZE_MIN_HEAD_SCALE, attributes = ANALYZE_FACE_ATTRIBUTES): DetectOptions {
+  return { minHeadScale, selector: selectorPlan(['FRONTAL']), attributes };
+}
+
 /** A decoded image with its spec metadata (intake's `LoadedImage` fits). */
 export interface DecodedInput {
   image: RgbImage;
@@ -95,14 +103,9 @@ export interface AnalyzeService {
 export function createAnalyzeService(deps: AnalyzeServiceDeps): AnalyzeService {
   const newId = deps.newId ?? randomUUID;
   const { faceRunner, detectFaces } = deps;
-  // The same search as detect's FRONTAL selector, so analyze and detect agree on the faces; the
-  // `summary` attributes (gear on the largest faces only) cover what analyze reports and its
-  // rules read (docs/faces.md "Attribute levels").
-  const faceOptions: DetectOptions = {
-    minHeadScale: deps.minHeadScale ?? ANALYZE_MIN_HEAD_SCALE,
-    selector: selectorPlan(['FRONTAL']),
-    attributes: deps.faceAttributes ?? ANALYZE_FACE_ATTRIBUTES,
-  };
+  // The `summary` attributes (gear on the largest faces only) cover what analyze reports and its
+  // rules read.
+  const faceOptions = analyzeFaceOptions(deps.minHeadScale, deps.faceAttributes);
   const pipelineDeps: AnalyzeDeps = {
     runModel: deps.runModel,
     gallery: deps.gallery,

@@ -3,11 +3,15 @@
  * (raw 0.30–0.40 on face crops, the box around the whole head) and the classifier, which has no
  * class for a human face, names a dog breed or a primate; the captions said "a man with a cat".
  * A face the face search verified (faceres' descriptor, face-verify.ts) outweighs them.
+ *
+ * Nor is an animal's head a human face: where the classifier is sure of an animal and the face
+ * search only just verified a close-up face, the face is the animal's head (ANIMAL_HEAD_AS_FACE).
  */
 import type { Box } from '../../inference';
 import { intersectionArea } from '../../inference/tensor';
 import type { Evidence } from '../evidence';
-import { IMAGENET_HIERARCHY } from '../classifier';
+import { IMAGENET_HIERARCHY, type ClassScore } from '../classifier';
+import type { FaceEvidence } from '../people/faces';
 import type { DetectedObject } from '../objects/types';
 import { ANIMALS } from './vocab';
 
@@ -21,7 +25,49 @@ export const HEAD_AS_ANIMAL = {
   closeUpFace: 0.1,
 } as const;
 
-const area = (b: Box): number => Math.max(0, b.width) * Math.max(0, b.height);
+/**
+ * When a face is an animal's head. On thumbnails of a close-up cat photo (112 and 96 px on the
+ * longer side) the face search verified the cat's head as a human face (descriptor spread 11.1 and
+ * 12.1, the bar is 11; confidence 0.62–0.63) and the caption said "a man wearing glasses", while the
+ * classifier gave the animal classes 1.00. Measured with `npx tsx test/eval/thumbnail-faces.ts`
+ * (docs/faces.md "Animal heads"): where the people fixtures have a close-up face, full size and
+ * thumbnails down to 80 px, the animal classes sum to at most 0.70 (a dark-haired man read as a
+ * Gordon setter); on the cat's thumbnails to 1.00. 53 animal photos at the same sizes had no other face.
+ */
+export const ANIMAL_HEAD_AS_FACE = {
+  /** Summed probability of the classifier's animal classes (its top classes) from which it is sure of an animal. */
+  animalSum: 0.8,
+  /**
+   * A face at least this confident stays whatever the classifier says (a person holding a pet close
+   * up): 1 041 of the people fixtures' 1 052 faces (all sizes) reach it, the cat's heads 0.62–0.63.
+   */
+  keepConfidence: 0.7,
+} as const;
+
+/** Summed probability of the ImageNet classes below "animal" among `classes`. */
+export function animalProbability(classes: readonly ClassScore[]): number {
+  let p = 0;
+  for (const c of classes) if (IMAGENET_HIERARCHY.classes[c.index]?.tags.includes('animal')) p += c.p;
+  return p;
+}
+
+/**
+ * The faces without the animals' heads among them: close-up faces (HEAD_AS_ANIMAL.closeUpFace of
+ * the image, so the classifier sees them) under ANIMAL_HEAD_AS_FACE.keepConfidence on an image the
+ * classifier is sure shows an animal. Without the classifier's classes the faces are kept.
+ */
+export function animalHeadsNotFaces(
+  faces: readonly FaceEvidence[],
+  classes: readonly ClassScore[] | undefined,
+  width: number,
+  height: number,
+): FaceEvidence[] {
+  if (!faces.length || !classes || animalProbability(classes) < ANIMAL_HEAD_AS_FACE.animalSum) return [...faces];
+  const closeUp = HEAD_AS_ANIMAL.closeUpFace * width * height;
+  return faces.filter((f) => f.confidence >= ANIMAL_HEAD_AS_FACE.keepConfidence || area(f.box) < closeUp);
+}
+
+const area = (b: Box | FaceEvidence['box']): number => Math.max(0, b.width) * Math.max(0, b.height);
 
 /** An animal box that holds a verified face which is a good part of it: the head. */
 export function isHeadReadAsAnimal(o: DetectedObject, faces: Evidence['faces']): boolean {

@@ -1,8 +1,15 @@
 // A human head is not an animal (rules/heads.ts). On tight face crops CenterNet boxed the head as a
-// cat and the classifier named a dog breed or a primate: "a man with a cat". Real models on the
-// people crops; the geometry on boxes.
+// cat and the classifier named a dog breed or a primate: "a man with a cat". Nor is an animal's
+// head a face: on thumbnails of a close-up cat the face search verified its head, "a man wearing
+// glasses". Real models on the people crops and on thumbnails; the rules' geometry on boxes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HEAD_AS_ANIMAL, isHeadReadAsAnimal } from '../../../../src-main/analysis/rules/heads';
+import { IMAGENET_HIERARCHY } from '../../../../src-main/analysis/classifier';
+import type { FaceEvidence } from '../../../../src-main/analysis/people';
+import { ANIMAL_HEAD_AS_FACE, animalHeadsNotFaces, HEAD_AS_ANIMAL, isHeadReadAsAnimal } from '../../../../src-main/analysis/rules/heads';
 import { fixture, repoRoot } from '../../../helpers/paths';
 import { openDescriber } from './describer';
 
@@ -28,6 +35,68 @@ describe('a face read as an animal (real models)', () => {
     expect(caption).toMatch(/cat/);
     expect(tags.get('cat') ?? 0).toBeGreaterThanOrEqual(0.5);
   }, 60_000);
+});
+
+describe("an animal's head is no face (real models on thumbnails)", () => {
+  const { described, close } = openDescriber();
+  const dir = mkdtempSync(join(tmpdir(), 'picscan-heads-'));
+  afterAll(async () => {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  /** A PNG thumbnail of `source`, `side` px on its longer side (libvips' Lanczos-3, as servers shrink). */
+  const thumbnail = async (source: string, side: number): Promise<string> => {
+    const out = join(dir, `${side}-${source.split('/').pop()}.png`);
+    await sharp(source).resize(side, side, { fit: 'inside' }).png().toFile(out);
+    return out;
+  };
+
+  // At 112 and 96 px the face search verifies the cat's head (confidence 0.60–0.64).
+  it.each([112, 96])(
+    'the close-up cat at %i px is a cat with no face',
+    async (side) => {
+      const { caption, tags, faces } = await described(await thumbnail(fixture('cat_chelsea.jpg'), side));
+      expect(faces).toHaveLength(0);
+      expect(caption).toMatch(/\bcat\b/);
+      expect(tags.get('cat') ?? 0).toBeGreaterThanOrEqual(0.5);
+    },
+    60_000,
+  );
+
+  // The people fixture the classifier reads most like an animal (titi, indri: 0.3–0.4 together).
+  it.each([112, 96])(
+    'a man with glasses at %i px keeps his face',
+    async (side) => {
+      const { caption, faces } = await described(await thumbnail(`${repoRoot}/test/fixtures/people/46-human-73.jpg`, side));
+      expect(faces).toHaveLength(1);
+      expect(caption).toMatch(/\b(man|person)\b/);
+    },
+    60_000,
+  );
+});
+
+describe('animalHeadsNotFaces', () => {
+  const catClass = IMAGENET_HIERARCHY.classes.findIndex((c) => c.name === 'tabby');
+  const face = (side: number, confidence: number): FaceEvidence =>
+    ({ box: { left: 10, top: 10, width: side, height: side }, confidence }) as FaceEvidence;
+  const closeUpSide = Math.ceil(Math.sqrt(HEAD_AS_ANIMAL.closeUpFace * 100 * 100));
+  const unsure = ANIMAL_HEAD_AS_FACE.keepConfidence - 0.05;
+
+  it('drops an unsure close-up face where the classifier is sure of an animal', () => {
+    const classes = [{ index: catClass, p: ANIMAL_HEAD_AS_FACE.animalSum + 0.05 }];
+    expect(IMAGENET_HIERARCHY.classes[catClass]!.tags).toContain('animal');
+    expect(animalHeadsNotFaces([face(closeUpSide, unsure)], classes, 100, 100)).toEqual([]);
+  });
+
+  it('keeps a sure face, a small face, and every face where the classifier is not sure of an animal or did not run', () => {
+    const sure = [{ index: catClass, p: ANIMAL_HEAD_AS_FACE.animalSum + 0.05 }];
+    const notSure = [{ index: catClass, p: ANIMAL_HEAD_AS_FACE.animalSum - 0.05 }];
+    const confident = face(closeUpSide, ANIMAL_HEAD_AS_FACE.keepConfidence);
+    const small = face(closeUpSide - 4, unsure);
+    expect(animalHeadsNotFaces([confident, small], sure, 100, 100)).toEqual([confident, small]);
+    expect(animalHeadsNotFaces([face(closeUpSide, unsure)], notSure, 100, 100)).toHaveLength(1);
+    expect(animalHeadsNotFaces([face(closeUpSide, unsure)], undefined, 100, 100)).toHaveLength(1);
+  });
 });
 
 describe('isHeadReadAsAnimal', () => {
