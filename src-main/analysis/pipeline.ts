@@ -4,6 +4,7 @@ import { adultFromProbabilities } from './adult';
 import { contentProbabilities, runContentNet, type ContentProbabilities } from './content-net';
 import { classifyWithFeatures, type ClassScore } from './classifier';
 import type { Evidence } from './evidence';
+import { withoutAnimalHeads } from './faces-not-animals';
 import { CHART_TABLE, chartVote, DRAWING_TABLE, drawingVotes, type ChartEvidence, type DrawingVote } from './drawings';
 import { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
 import { classifyImageType, photoProbability } from './image-type';
@@ -13,7 +14,6 @@ import { imageTypeEvidence, measurePixels, type PixelEvidence } from './pixel-ev
 import { seenVocThings, segmentImage, subjectFromMask, type SubjectEvidence } from './subject';
 import type { RgbImage } from '../inference';
 import {
-  animalHeadsNotFaces,
   buildCaption,
   buildTags,
   categorize,
@@ -171,8 +171,8 @@ export async function analyzePixels(
   const [found, branch, landmarks, measured, subjectHere] = await Promise.all([facesP, branchP, landmarksP, pixelsHereP, subjectHereP]);
   const { objects, nsfw, classes, features: classFeatures } = branch;
   // A close-up face the face search only just verified, on an image the classifier is sure shows
-  // an animal, is the animal's head (rules/heads.ts); every part of the result drops it.
-  const faces = animalHeadsNotFaces(found, classes, img.width, img.height);
+  // an animal, is the animal's head (faces-not-animals.ts); every part of the result drops it.
+  const faces = await withoutAnimalHeads(img, found, deps.runModel, classes, signal);
   const subject = subjectHere ?? branch.subject;
   const pixels = measured ?? branch.pixels;
   if (!pixels) throw new BugError('analysis: the model branch returned no pixel statistics');

@@ -4,6 +4,7 @@
  * CLI); image and face-count problems come back as a Kairos `{ Errors }` body, never as
  * exceptions; only model/internal failures and cancellation throw.
  */
+import { withoutAnimalHeads } from '../analysis/faces-not-animals';
 import { detectFacesInImage, selectorPlan, type FaceResult, type FaceSearchStats } from '../analysis/faces';
 import { AppError, throwIfAborted } from '../core';
 import type { ModelRunner } from '../inference';
@@ -77,6 +78,9 @@ export function createDetectService(deps: DetectServiceDeps): DetectService {
       let faces: FaceResult[] | undefined;
       try {
         faces = await detectFacesInImage(loaded.image, { minHeadScale, selector, stats, maxFaces }, deps.runner, signal);
+        // Human faces only: an unsure close-up face on an image the classifier is sure shows an
+        // animal is its head (analysis/faces-not-animals.ts, as in analyze).
+        faces = await withoutAnimalHeads(loaded.image, faces, deps.runner, undefined, signal);
       } catch (err) {
         if (!(err instanceof AppError && err.code === 'too-many-faces')) throw err;
       }

@@ -7,11 +7,9 @@
  * Nor is an animal's head a human face: where the classifier is sure of an animal and the face
  * search only just verified a close-up face, the face is the animal's head (ANIMAL_HEAD_AS_FACE).
  */
-import type { Box } from '../../inference';
 import { intersectionArea } from '../../inference/tensor';
 import type { Evidence } from '../evidence';
 import { IMAGENET_HIERARCHY, type ClassScore } from '../classifier';
-import type { FaceEvidence } from '../people/faces';
 import type { DetectedObject } from '../objects/types';
 import { ANIMALS } from './vocab';
 
@@ -51,23 +49,36 @@ export function animalProbability(classes: readonly ClassScore[]): number {
   return p;
 }
 
+/** What the animal-head rule reads of a face: its box (px) and its calibrated confidence. */
+export interface FaceBoxConfidence {
+  box: { width: number; height: number };
+  confidence: number;
+}
+
 /**
- * The faces without the animals' heads among them: close-up faces (HEAD_AS_ANIMAL.closeUpFace of
- * the image, so the classifier sees them) under ANIMAL_HEAD_AS_FACE.keepConfidence on an image the
- * classifier is sure shows an animal. Without the classifier's classes the faces are kept.
+ * A face the classifier may overrule: a close-up (HEAD_AS_ANIMAL.closeUpFace of the image, so the
+ * classifier sees it) under ANIMAL_HEAD_AS_FACE.keepConfidence.
  */
-export function animalHeadsNotFaces(
-  faces: readonly FaceEvidence[],
+export function isUnsureCloseUpFace(f: FaceBoxConfidence, width: number, height: number): boolean {
+  return f.confidence < ANIMAL_HEAD_AS_FACE.keepConfidence && area(f.box) >= HEAD_AS_ANIMAL.closeUpFace * width * height;
+}
+
+/**
+ * The faces without the animals' heads among them: the unsure close-up faces go on an image the
+ * classifier is sure shows an animal (ANIMAL_HEAD_AS_FACE.animalSum). Without the classifier's
+ * classes the faces are kept.
+ */
+export function animalHeadsNotFaces<F extends FaceBoxConfidence>(
+  faces: readonly F[],
   classes: readonly ClassScore[] | undefined,
   width: number,
   height: number,
-): FaceEvidence[] {
+): F[] {
   if (!faces.length || !classes || animalProbability(classes) < ANIMAL_HEAD_AS_FACE.animalSum) return [...faces];
-  const closeUp = HEAD_AS_ANIMAL.closeUpFace * width * height;
-  return faces.filter((f) => f.confidence >= ANIMAL_HEAD_AS_FACE.keepConfidence || area(f.box) < closeUp);
+  return faces.filter((f) => !isUnsureCloseUpFace(f, width, height));
 }
 
-const area = (b: Box | FaceEvidence['box']): number => Math.max(0, b.width) * Math.max(0, b.height);
+const area = (b: { width: number; height: number }): number => Math.max(0, b.width) * Math.max(0, b.height);
 
 /** An animal box that holds a verified face which is a good part of it: the head. */
 export function isHeadReadAsAnimal(o: DetectedObject, faces: Evidence['faces']): boolean {

@@ -6,4 +6,4 @@ export { buildCaption } from './caption';
 export { BLANK_CAPTION_CONF, isBlank, withoutThingsIfBlank } from './blank';
 export { acceptedChart, CHART_RULE, type AcceptedChart, type ChartRule } from './charts';
 export { CLIP_ART_TYPE, derive, objectConfidence, OBJECT_CALIBRATION, type Derived } from './derive';
-export { ANIMAL_HEAD_AS_FACE, animalHeadsNotFaces, animalProbability } from './heads';
+export { ANIMAL_HEAD_AS_FACE, animalHeadsNotFaces, animalProbability, isUnsureCloseUpFace } from './heads';

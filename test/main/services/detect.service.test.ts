@@ -8,7 +8,7 @@ import { createDetectService } from '../../../src-main/services/detect.service';
 import { wireMapping } from '../../../src-main/shared/api-errors';
 import type { DetectResponse } from '../../../src-main/shared/spec';
 import { runPicscan } from '../../helpers/cli';
-import { fixture } from '../../helpers/paths';
+import { fixture, repoRoot } from '../../helpers/paths';
 import { openFaceStack, type FaceStack } from '../analysis/faces/fixture-eval';
 
 let stack: FaceStack;
@@ -54,6 +54,35 @@ describe('detect service errors (Kairos bodies, never exceptions)', () => {
     // Refused once the six faces are verified, before the attribute models spend time on them.
     expect(refused.stats).toMatchObject({ faces: 6, attributesMs: 0 });
   });
+});
+
+describe("an animal's head is no face (rules/heads.ts, as in analyze)", () => {
+  /** A PNG thumbnail of `source`, `side` px on its longer side (libvips' Lanczos-3, as servers shrink). */
+  const thumbnail = async (source: string, side: number): Promise<string> => {
+    const out = join(dir, `${side}-${source.split('/').pop()}.png`);
+    await sharp(source).resize(side, side, { fit: 'inside' }).png().toFile(out);
+    return out;
+  };
+
+  // At 112 and 96 px the face search verifies the cat's head (confidence 0.60–0.64); the
+  // classifier, sure of a cat, overrules it.
+  it.each([112, 96])(
+    '5002 on the close-up cat at %i px',
+    async (side) => {
+      const { response } = await stack.service.detect({ image: await thumbnail(fixture('cat_chelsea.jpg'), side), selector: 'FULL' });
+      expect(errCode(response)).toBe(5002);
+    },
+    60_000,
+  );
+
+  it.each([112, 96])(
+    'keeps the face of the people crop the classifier reads most like a primate at %i px',
+    async (side) => {
+      const { response } = await stack.service.detect({ image: await thumbnail(`${repoRoot}/test/fixtures/people/46-human-73.jpg`, side) });
+      expect('images' in response && response.images[0]!.faces).toHaveLength(1);
+    },
+    60_000,
+  );
 });
 
 describe('detect success response', () => {

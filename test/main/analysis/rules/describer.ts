@@ -1,6 +1,6 @@
 // The analyze service on the real models, reduced to what the rule tests read: the caption, the
 // tags by name and the faces of an image file.
-import type { AnalyzeData } from '../../../../src-main/shared/spec';
+import type { AnalyzeData, VisualFeature } from '../../../../src-main/shared/spec';
 import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
 import { openFaceStack } from '../faces/fixture-eval';
 
@@ -10,17 +10,23 @@ export interface Described {
   faces: NonNullable<AnalyzeData['faces']>;
 }
 
-/** Opens the real model stack; `described(file)` analyzes with Tags, Description and Faces. */
-export function openDescriber(): { described(file: string): Promise<Described>; close(): Promise<void> } {
+/** The features `described` asks for unless told. */
+const DESCRIBED_FEATURES: VisualFeature[] = ['Tags', 'Description', 'Faces'];
+
+/**
+ * Opens the real model stack; `described(file)` analyzes with Tags, Description and Faces (or the
+ * `features` given: a caption or tags not asked for come back empty).
+ */
+export function openDescriber(): { described(file: string, features?: VisualFeature[]): Promise<Described>; close(): Promise<void> } {
   const stack = openFaceStack(2);
   const service = createAnalyzeService({ runModel: stack.engine, faceRunner: stack.runner, loader: stack.loader });
   return {
-    async described(file) {
-      const { data } = await service.analyze(file, { features: ['Tags', 'Description', 'Faces'] });
+    async described(file, features = DESCRIBED_FEATURES) {
+      const { data } = await service.analyze(file, { features });
       return {
-        caption: data.description!.captions[0]!.text,
-        tags: new Map(data.tags!.map((t) => [t.name, t.confidence])),
-        faces: data.faces!,
+        caption: data.description?.captions[0]?.text ?? '',
+        tags: new Map((data.tags ?? []).map((t) => [t.name, t.confidence])),
+        faces: data.faces ?? [],
       };
     },
     close: () => stack.close(),

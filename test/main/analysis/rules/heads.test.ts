@@ -63,6 +63,12 @@ describe("an animal's head is no face (real models on thumbnails)", () => {
     60_000,
   );
 
+  // Faces alone run no classifier for the tags; it runs for the unsure close-up face.
+  it('the close-up cat at 112 px has no face when Faces alone is asked for', async () => {
+    const { faces } = await described(await thumbnail(fixture('cat_chelsea.jpg'), 112), ['Faces']);
+    expect(faces).toHaveLength(0);
+  }, 60_000);
+
   // The people fixture the classifier reads most like an animal (titi, indri: 0.3–0.4 together).
   it.each([112, 96])(
     'a man with glasses at %i px keeps his face',
