@@ -9,6 +9,7 @@ import { wireMapping } from '../../../src-main/shared/api-errors';
 import type { DetectResponse } from '../../../src-main/shared/spec';
 import { runPicscan } from '../../helpers/cli';
 import { fixture, repoRoot } from '../../helpers/paths';
+import { writeThumbnail } from '../../helpers/thumbnail-file';
 import { openFaceStack, type FaceStack } from '../analysis/faces/fixture-eval';
 
 let stack: FaceStack;
@@ -57,12 +58,7 @@ describe('detect service errors (Kairos bodies, never exceptions)', () => {
 });
 
 describe("an animal's head is no face (rules/heads.ts, as in analyze)", () => {
-  /** A PNG thumbnail of `source`, `side` px on its longer side (libvips' Lanczos-3, as servers shrink). */
-  const thumbnail = async (source: string, side: number): Promise<string> => {
-    const out = join(dir, `${side}-${source.split('/').pop()}.png`);
-    await sharp(source).resize(side, side, { fit: 'inside' }).png().toFile(out);
-    return out;
-  };
+  const thumbnail = (source: string, side: number): Promise<string> => writeThumbnail(source, side, dir);
 
   // At 112 and 96 px the face search verifies the cat's head (confidence 0.60–0.64); the
   // classifier, sure of a cat, overrules it.

@@ -5,12 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IMAGENET_HIERARCHY } from '../../../../src-main/analysis/classifier';
 import type { FaceEvidence } from '../../../../src-main/analysis/people';
 import { ANIMAL_HEAD_AS_FACE, animalHeadsNotFaces, HEAD_AS_ANIMAL, isHeadReadAsAnimal } from '../../../../src-main/analysis/rules/heads';
 import { fixture, repoRoot } from '../../../helpers/paths';
+import { writeThumbnail } from '../../../helpers/thumbnail-file';
 import { openDescriber } from './describer';
 
 const ANIMAL_WORDS = ['animal', 'mammal', 'cat', 'dog', 'primate', 'monkey'];
@@ -44,12 +44,7 @@ describe("an animal's head is no face (real models on thumbnails)", () => {
     await close();
     rmSync(dir, { recursive: true, force: true });
   });
-  /** A PNG thumbnail of `source`, `side` px on its longer side (libvips' Lanczos-3, as servers shrink). */
-  const thumbnail = async (source: string, side: number): Promise<string> => {
-    const out = join(dir, `${side}-${source.split('/').pop()}.png`);
-    await sharp(source).resize(side, side, { fit: 'inside' }).png().toFile(out);
-    return out;
-  };
+  const thumbnail = (source: string, side: number): Promise<string> => writeThumbnail(source, side, dir);
 
   // At 112 and 96 px the face search verifies the cat's head (confidence 0.60–0.64).
   it.each([112, 96])(
