@@ -17,7 +17,6 @@ export { imageTypeEvidence, measurePixels, shrinkTo, TEXTURE_SIDE_PX, type Pixel
 export { attachDetails, type GalleryMatcher, type LandmarkMatch } from './details';
 export { faceEvidenceFromDetected, faceEvidenceFromResults, toAnalyzeFaces, type FaceEvidence } from './people';
 export type { Evidence } from './evidence';
-export { withoutAnimalHeads } from './faces-not-animals';
 export { CATEGORY_NAMES, CATEGORY_RULES, categorize, buildTags, buildCaption, derive, objectConfidence } from './rules';
 export { analyzeColor, isBlackAndWhite, chromaStats, nameRgb } from './color';
 export { classifyImageType } from './image-type';
