@@ -79,6 +79,7 @@ export interface DetectOptions {
 export interface FaceSearchStats {
   windows: number;
   candidates: number;
+  /** Faces the search kept; a caller's later rule (an animal's head, faces-not-animals.ts) may drop more. */
   faces: number;
   /** Faces dropped by the verification stage (face-verify.ts). */
   rejected: number;

@@ -9,7 +9,7 @@ import { wireMapping } from '../../../src-main/shared/api-errors';
 import type { DetectResponse } from '../../../src-main/shared/spec';
 import { runPicscan } from '../../helpers/cli';
 import { fixture, repoRoot } from '../../helpers/paths';
-import { writeThumbnail } from '../../helpers/thumbnail-file';
+import { PEOPLE_READ_AS_ANIMALS, writeThumbnail } from '../../helpers/thumbnail-file';
 import { openFaceStack, type FaceStack } from '../analysis/faces/fixture-eval';
 
 let stack: FaceStack;
@@ -60,7 +60,7 @@ describe('detect service errors (Kairos bodies, never exceptions)', () => {
 describe("an animal's head is no face (rules/heads.ts, as in analyze)", () => {
   const thumbnail = (source: string, side: number): Promise<string> => writeThumbnail(source, side, dir);
 
-  // At 112 and 96 px the face search verifies the cat's head (confidence 0.60–0.64); the
+  // At 112 and 96 px detect's face search verifies the cat's head (confidence 0.60–0.64); the
   // classifier, sure of a cat, overrules it.
   it.each([112, 96])(
     '5002 on the close-up cat at %i px',
@@ -71,13 +71,7 @@ describe("an animal's head is no face (rules/heads.ts, as in analyze)", () => {
     60_000,
   );
 
-  // The people crops the classifier reads most like animals (a Gordon setter, a titi).
-  it.each([
-    ['46-human-92.jpg', 112],
-    ['46-human-92.jpg', 96],
-    ['46-human-73.jpg', 112],
-    ['46-human-73.jpg', 96],
-  ] as const)(
+  it.each(PEOPLE_READ_AS_ANIMALS)(
     'keeps the face of %s at %i px',
     async (file, side) => {
       const { response } = await stack.service.detect({ image: await thumbnail(`${repoRoot}/test/fixtures/people/${file}`, side) });

@@ -10,7 +10,7 @@ import { IMAGENET_HIERARCHY } from '../../../../src-main/analysis/classifier';
 import type { FaceEvidence } from '../../../../src-main/analysis/people';
 import { ANIMAL_HEAD_AS_FACE, animalHeadsNotFaces, HEAD_AS_ANIMAL, isHeadReadAsAnimal } from '../../../../src-main/analysis/rules/heads';
 import { fixture, repoRoot } from '../../../helpers/paths';
-import { writeThumbnail } from '../../../helpers/thumbnail-file';
+import { PEOPLE_READ_AS_ANIMALS, writeThumbnail } from '../../../helpers/thumbnail-file';
 import { openDescriber } from './describer';
 
 const ANIMAL_WORDS = ['animal', 'mammal', 'cat', 'dog', 'primate', 'monkey'];
@@ -46,7 +46,7 @@ describe("an animal's head is no face (real models on thumbnails)", () => {
   });
   const thumbnail = (source: string, side: number): Promise<string> => writeThumbnail(source, side, dir);
 
-  // At 112 and 96 px the face search verifies the cat's head (confidence 0.60–0.64).
+  // At 112 and 96 px the face search verifies the cat's head (confidence 0.62–0.63).
   it.each([112, 96])(
     'the close-up cat at %i px is a cat with no face',
     async (side) => {
@@ -64,15 +64,7 @@ describe("an animal's head is no face (real models on thumbnails)", () => {
     expect(faces).toHaveLength(0);
   }, 60_000);
 
-  // The people crops the classifier reads most like animals (test/eval/thumbnail-faces.ts): a
-  // dark-haired man as a Gordon setter (animal classes up to 0.70) and a man with glasses as a
-  // titi or an indri (0.3–0.4).
-  it.each([
-    ['46-human-92.jpg', 112],
-    ['46-human-92.jpg', 96],
-    ['46-human-73.jpg', 112],
-    ['46-human-73.jpg', 96],
-  ] as const)(
+  it.each(PEOPLE_READ_AS_ANIMALS)(
     '%s at %i px keeps its face',
     async (file, side) => {
       const { caption, faces } = await described(await thumbnail(`${repoRoot}/test/fixtures/people/${file}`, side));
