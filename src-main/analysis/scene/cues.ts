@@ -1,4 +1,4 @@
-import type { PixelField } from '../pixels/pixel-field';
+import { FIELD_SIDE_PX, type PixelField } from '../pixels/pixel-field';
 import { histogramQuantile } from '../pixels/histogram';
 import type { RgbImage } from '../../inference';
 import { measureTextLines } from './text-lines';
@@ -201,6 +201,20 @@ function uniformShare(f: PixelField): number {
   return near / Math.max(1, n);
 }
 
+/** Text blocks: side and edge count (grad > 10 L*) on a full-size field, px of the field. */
+const TEXT_BLOCK = { sidePx: 8, minEdgyPx: 8, minSidePx: 4 } as const;
+
+/**
+ * The blocks' side: 8 px on a field of FIELD_SIDE_PX, the same share of the picture on the field
+ * of a smaller image (a thumbnail is its own field), so a block of a 96 px drawing does not take
+ * in a whole dot, star or hexagon of it and read as a glyph.
+ */
+function textBlockSide(f: PixelField): number {
+  const side = Math.max(f.width, f.height);
+  if (side >= FIELD_SIDE_PX) return TEXT_BLOCK.sidePx;
+  return Math.max(TEXT_BLOCK.minSidePx, Math.round((TEXT_BLOCK.sidePx * side) / FIELD_SIDE_PX));
+}
+
 /**
  * Text-like blocks: in an 8×8 block of the field, strokes make the lightness bimodal (a dark and
  * a light population ≥ 25 L* apart, the dark one a minority of 8–45 %), most pixels achromatic,
@@ -208,7 +222,8 @@ function uniformShare(f: PixelField): number {
  * textures rarely do.
  */
 function textBlockShare(f: PixelField): number {
-  const B = 8;
+  const B = textBlockSide(f);
+  const minEdgy = (TEXT_BLOCK.minEdgyPx * B * B) / (TEXT_BLOCK.sidePx * TEXT_BLOCK.sidePx);
   let text = 0;
   let blocks = 0;
   for (let by = 0; by + B <= f.height; by += B) {
@@ -228,7 +243,7 @@ function textBlockShare(f: PixelField): number {
           if (f.grad[i]! > 10) edgy++;
         }
       }
-      if (max - min < 25 || chromatic > B * B * 0.3 || edgy < 8) continue;
+      if (max - min < 25 || chromatic > B * B * 0.3 || edgy < minEdgy) continue;
       const mid = (min + max) / 2;
       let darkCount = 0;
       for (let y = by; y < by + B; y++) for (let x = bx; x < bx + B; x++) if (f.L[y * f.width + x]! < mid) darkCount++;

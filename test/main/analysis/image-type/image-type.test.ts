@@ -1,11 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chromaStats, isBlackAndWhite } from '../../../../src-main/analysis/color';
 import { classifyImageType, measureInk } from '../../../../src-main/analysis/image-type';
 import { cutoutPhoto } from '../../../../src-main/analysis/image-type/classify';
 import { decodeImage } from '../../../../src-main/inference';
 import { buildPixelField, measureTexture } from '../../../../src-main/analysis/pixels';
 import { decodeFixture, fakeRunner, manifest } from '../fixtures';
-import { fixture } from '../../../helpers/paths';
+import { fixture, repoRoot } from '../../../helpers/paths';
+import { writeThumbnail } from '../../../helpers/thumbnail-file';
+import { BANDS } from '../../../../src-main/analysis/rules/bands';
 import { cutOutOnWhite } from '../../../helpers/cut-out';
 import { measurePixels } from '../../../../src-main/analysis';
 import { imageTypeEvidence } from '../../../../src-main/analysis/pixel-evidence';
@@ -208,4 +213,32 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><rect width="100%" height="100%" fill="rgb(120,120,120)"/>${strokes.join('')}</svg>`;
     expect((await tagsOf(svg)).tag('text')).toBeLessThan(0.5);
   });
+});
+
+describe('text-like blocks at the same share of the picture on thumbnails', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'picscan-text-blocks-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const blocksOf = async (path: string, side?: number): Promise<number> => {
+    const file = side ? await writeThumbnail(path, side, dir) : path;
+    return (await measurePixels(await decodeImage(new Uint8Array(readFileSync(file)), { maxPixels: 1e8 }))).scene.textBlocks;
+  };
+
+  // A thumbnail is its own pixel field: with blocks of 8 px, a block of a 64 px drawing covered an
+  // eighth of it (a whole eye socket or node) and read as a glyph (0.43–0.70 against 0.28–0.30).
+  it.each([
+    ['diagram_graph_clipart.jpg', 96],
+    ['diagram_graph_clipart.jpg', 64],
+    ['cartoon_cute_skull_fredrik_holmq_01.jpg', 96],
+    ['cartoon_cute_skull_fredrik_holmq_01.jpg', 64],
+  ] as const)('%s at %i px has about the text blocks it has at full size', async (file, side) => {
+    const path = join(repoRoot, 'test/fixtures/negatives', file);
+    expect(Math.abs((await blocksOf(path, side)) - (await blocksOf(path)))).toBeLessThanOrEqual(0.12);
+  });
+
+  it.each(['text_handwritten_script.jpg', 'text_handwritten_chancery.jpg', 'text_printed_serif_page.jpg'])(
+    'the page %s at 96 px still has text-like blocks',
+    async (file) => {
+      expect(await blocksOf(join(repoRoot, 'test/fixtures/negatives', file), 96)).toBeGreaterThanOrEqual(BANDS['textBlocks.page'].from);
+    },
+  );
 });
