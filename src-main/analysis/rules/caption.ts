@@ -229,6 +229,19 @@ function objectPhrase(e: Evidence, d: Derived): Phrase | undefined {
   return detected.conf >= classified.conf ? detected : classified;
 }
 
+/**
+ * A classified place names the picture instead of a thing when it is this much surer (calibrated
+ * confidence): a palace at 0.95 with a clock on its front at 0.51 is "a palace", not "a clock".
+ */
+export const PLACE_OVER_THING = 0.3;
+
+/** The main thing, unless a classified place is far surer than it (PLACE_OVER_THING). */
+function thingOrPlace(e: Evidence, d: Derived): Phrase | undefined {
+  const thing = objectPhrase(e, d);
+  const place = thing && classifiedPlace(d);
+  return place && place.conf >= thing.conf + PLACE_OVER_THING ? undefined : thing;
+}
+
 function weight(o: DetectedObject, area: number): number {
   return o.score * Math.sqrt((o.box.width * o.box.height) / area);
 }
@@ -307,8 +320,8 @@ function blankPhrase(e: Evidence): Phrase | undefined {
 /**
  * The Description caption: one English sentence from detected and classified things only.
  * Subject = a chart (rules/charts.ts), people (count, gender/age words, smiling) or the main thing, detected or classified
- * (with "lying on"/"on" when it rests on furniture, or "and" a second thing) or a scene phrase
- * (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
+ * (with "lying on"/"on" when it rests on furniture, or "and" a second thing; a classified place far
+ * surer than it wins, PLACE_OVER_THING) or a scene phrase (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
  * drawings), "a drawing of …", "a clip art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
  * "at night", "indoors") when confident. Confidence = subject confidence, lowered by 10 % for
  * each uncertain wrapper; a fallback "an image" sentence gets 0.2.
@@ -316,7 +329,7 @@ function blankPhrase(e: Evidence): Phrase | undefined {
 export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Caption {
   const chart: Phrase | undefined = d.chart && { text: article(d.chart.word), conf: d.chart.conf, kind: 'chart' };
   const subject =
-    blankPhrase(e) ?? chart ?? placeWithPassersBy(e, d) ?? peoplePhrase(e, d) ?? objectPhrase(e, d) ?? scenePhrase(e, d, categories);
+    blankPhrase(e) ?? chart ?? placeWithPassersBy(e, d) ?? peoplePhrase(e, d) ?? thingOrPlace(e, d) ?? scenePhrase(e, d, categories);
   let text: string;
   let conf: number;
   if (!subject) {

@@ -8,6 +8,7 @@ import {
   type FaceEvidence,
   type CocoLabel,
 } from '../../../../src-main/analysis';
+import { PLACE_OVER_THING } from '../../../../src-main/analysis/rules/caption';
 import { scoreCategories } from '../../../../src-main/analysis/rules/categories';
 import { plainEvidence } from '../../../helpers/evidence';
 
@@ -69,6 +70,26 @@ describe('captions', () => {
     expect(caption({ ...e, objects: small, faces: [face(40, 'Male')] })).not.toMatch(/arch/);
     // Without a place the people stay the subject.
     expect(caption({ ...e, classes: undefined, objects: small })).toBe('two people outdoors');
+  });
+
+  it('names a place far surer than the thing in it by the place', () => {
+    // GCompris' Louvre photo: the classifier's palace at 0.95, a clock on its front at 0.51, was
+    // "a clock outdoors".
+    const palace = IMAGENET_HIERARCHY.classes.findIndex((c) => c.name === 'palace');
+    const e = { ...base(), scene: { ...base().scene, sky: 0.3 } };
+    const clock = (score: number) => [obj('clock', score, 300, 100, 40, 40)];
+    const labels = (score: number) => derive({ ...e, objects: clock(score) }).labels.get('clock')!;
+    const place = (p: number) => [{ index: palace, p }];
+    const sure = derive({ ...e, classes: place(0.99) }).classes.subjects[0]!;
+    expect(sure).toMatchObject({ word: 'palace', scene: true });
+    const weak = 0.45;
+    expect(sure.conf).toBeGreaterThanOrEqual(labels(weak) + PLACE_OVER_THING);
+    expect(caption({ ...e, classes: place(0.99), objects: clock(weak) })).toBe('a palace');
+    // A clock as sure as the palace, or a palace not far surer, leaves the clock the subject.
+    expect(caption({ ...e, classes: place(0.99), objects: clock(0.9) })).toMatch(/^a clock/);
+    const unsure = derive({ ...e, classes: place(0.5) }).classes.subjects[0]!;
+    expect(unsure.conf).toBeLessThan(labels(weak) + PLACE_OVER_THING);
+    expect(caption({ ...e, classes: place(0.5), objects: clock(weak) })).toMatch(/^a clock/);
   });
 
   it('gives a thing that lives in water no setting, and reads no grass in an underwater scene', () => {
