@@ -36,7 +36,7 @@ export interface SceneCues {
   warmGlow: number;
   /** Skin-tone pixels (hands, faces, bodies). */
   skin: number;
-  /** Share of 8×8 blocks that look like text: bimodal, high contrast, mostly achromatic. */
+  /** Share of 8×8 blocks (the same share of a smaller image's picture) that look like text: bimodal, high contrast, mostly achromatic. */
   textBlocks: number;
   /** Lines of writing found on the page (text-lines.ts), 0 when not measured. */
   textLines: number;
@@ -216,7 +216,7 @@ function textBlockSide(f: PixelField): number {
 }
 
 /**
- * Text-like blocks: in an 8×8 block of the field, strokes make the lightness bimodal (a dark and
+ * Text-like blocks: in an 8×8 block of the field (textBlockSide), strokes make the lightness bimodal (a dark and
  * a light population ≥ 25 L* apart, the dark one a minority of 8–45 %), most pixels achromatic,
  * and several edges. Handwriting, print, signs and maps all qualify; flat areas and photos of
  * textures rarely do.
