@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { analyzePixels } from '../../src-main/analysis';
+import { TEXT_PHRASE } from '../../src-main/analysis/rules/caption';
 import type { AnalyzeData, VisualFeature } from '../../src-main/shared/spec';
 import { decodeImage, type RgbImage } from '../../src-main/inference/image';
 import { createEngine, runnerOf } from '../main/analysis/fixtures';
@@ -25,8 +26,6 @@ import { thumbnailCopy } from './thumbnail-copy';
 const SIDES_PX = [160, 96, 64] as const;
 /** Sources shorter than this (longer side, px) are left out: their thumbnails would barely shrink. */
 const MIN_SOURCE_PX = 300;
-/** The caption of a page of text (rules/caption.ts). */
-const TEXT_PAGE_CAPTION = 'a page of text';
 const FEATURES = new Set<VisualFeature>(['ImageType', 'Tags', 'Description', 'Color']);
 
 const engine = createEngine();
@@ -68,7 +67,7 @@ async function rate(row: string, img: RgbImage, label: MediumLabel, page: boolea
   }
   const caption = description.captions[0]!.text;
   if (GENERIC_CAPTIONS.has(caption)) t.generic++;
-  const readAsPage = caption.startsWith(TEXT_PAGE_CAPTION);
+  const readAsPage = caption === TEXT_PHRASE;
   if (page) {
     t.pages++;
     if (readAsPage) t.pagesRead++;

@@ -37,7 +37,8 @@ const COMPANIONS: ReadonlySet<CocoLabel> = new Set([
   'pizza',
   'kite',
 ]);
-const TEXT_PHRASE = 'a page of text';
+/** The caption of a page of writing, never wrapped in a style phrase. */
+export const TEXT_PHRASE = 'a page of text';
 
 /** Calibrated confidence of a detected thing people sit on or are with (a little above present). */
 export const CONTEXT_CONF = 0.6;
