@@ -24,6 +24,7 @@ export {
   fitsShape,
   intersectionArea,
   iou,
+  overlapOfSmaller,
   l2Normalize,
   nms,
   softmax,

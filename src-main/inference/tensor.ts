@@ -91,6 +91,12 @@ export function intersectionArea(a: Box, b: Box): number {
   return Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
 }
 
+/** Intersection over the smaller box's area, 0..1 (1: one box inside the other; 0 when either box is empty). */
+export function overlapOfSmaller(a: Box, b: Box): number {
+  const smaller = Math.min(a.width * a.height, b.width * b.height);
+  return smaller > 0 ? intersectionArea(a, b) / smaller : 0;
+}
+
 /** Intersection over union, 0..1 (0 when either box is empty). */
 export function iou(a: Box, b: Box): number {
   const inter = intersectionArea(a, b);

@@ -1,5 +1,5 @@
 import type { Box } from '../../inference';
-import { intersectionArea } from '../../inference/tensor';
+import { overlapOfSmaller } from '../../inference/tensor';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
 import type { DetectedObject } from '../objects/types';
@@ -70,8 +70,6 @@ export const INDOOR_NATURAL_PENALTY = 0.5;
  * an already counted box by more than maxOverlap of the smaller one.
  */
 export const PERSON_BOX = { minConf: 0.6, minShare: 0.01, maxOverlap: 0.3, faceReachWidths: 1 } as const;
-/** Area floor (px²) of the overlap denominator (degenerate boxes). */
-const MIN_BOX_AREA_PX = 1e-9;
 
 /** Quantities shared by the category, tag and caption rules, derived once from the evidence. */
 export interface Derived {
@@ -150,7 +148,7 @@ export function derive(evidence: Evidence): Derived {
   const classes = classEvidence(chart ? { ...e, classes: undefined, drawingVotes: undefined } : e);
   secondOpinion(labels, counts, classes);
   const things = [...e.objects, ...regionOpinion(e, labels, counts)];
-  classifierVeto(e, labels, counts, classes, detected);
+  const misnamed = classifierVeto(e, labels, counts, classes, detected);
   const area = e.width * e.height;
   const faces = e.faces;
   const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
@@ -175,7 +173,10 @@ export function derive(evidence: Evidence): Derived {
   const s = e.scene;
   let outdoorObj = 0;
   let indoorObj = 0;
-  for (const [label, c] of labels) {
+  for (const [label, named] of labels) {
+    // A box the veto took for the classifier's animal misnamed (a porcupine boxed as a bear) keeps
+    // its detector confidence for the setting: its name was wrong, not the animal it boxed.
+    const c = misnamed.has(label) ? (detected.get(label) ?? named) : named;
     if (OUTDOOR_OBJECTS.has(label)) outdoorObj = Math.max(outdoorObj, c);
     if (INDOOR_OBJECTS.has(label)) indoorObj = Math.max(indoorObj, c);
   }
@@ -288,9 +289,4 @@ function extraPeople(e: Evidence): number {
     if (!hasFace) extra++;
   }
   return extra;
-}
-
-/** Intersection area over the smaller box's area. */
-function overlapOfSmaller(a: Box, b: Box): number {
-  return intersectionArea(a, b) / Math.max(MIN_BOX_AREA_PX, Math.min(a.width * a.height, b.width * b.height));
 }

@@ -3,6 +3,7 @@
 // regions (a third opinion, photos only).
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
+import { overlapOfSmaller, type Box } from '../../inference/tensor';
 import type { DetectedObject } from '../objects/types';
 import { band } from './bands';
 import { CALIBRATED, PRESENT, type ClassEvidence } from './classes';
@@ -61,12 +62,16 @@ export function regionOpinion(e: Evidence, labels: Map<CocoLabel, number>, count
  * gorilla CenterNet boxes as a person). When the classifier's best thing is an animal it is sure
  * of (calibrated ≥ minClassConf) and not a mere kind, another animal label is capped at `cap`
  * where its own evidence is weak (the detector below "present", raised only by a segmented
- * region) or where its box or region fills the frame (≥ frameShare: the classifier, which sees
- * the whole frame, would have named it). The cap lies below the tags' MIN_TAG_CONFIDENCE, so a
- * vetoed label is not reported. Two animals side by side keep both: each is a confident detection
- * of part of the frame.
+ * region), where its box or region fills the frame (≥ frameShare: the classifier, which sees
+ * the whole frame, would have named it), or where none of its boxes lies apart from the
+ * classifier's own animal: CenterNet knows ten animals and the classifier hundreds, so a
+ * porcupine is boxed as a bear, a wallaby as a bear, a lemur as a sheep. Apart means the
+ * classifier's animal has a box (a detection or a region of its COCO label) and the two overlap
+ * by less than `sameAnimalOverlap` of the smaller box. The cap lies below the tags'
+ * MIN_TAG_CONFIDENCE, so a vetoed label is not reported. Two animals side by side keep both: each
+ * is a confident detection of its own part of the frame.
  */
-export const CLASSIFIER_VETO = { minClassConf: 0.9, frameShare: 0.5, cap: 0.2 } as const;
+export const CLASSIFIER_VETO = { minClassConf: 0.9, frameShare: 0.5, cap: 0.2, sameAnimalOverlap: 0.5 } as const;
 
 /**
  * The classifier has no person class, so the animal it names says nothing against a person, except
@@ -76,7 +81,9 @@ export const PERSON_LOOKALIKE_TAGS: readonly string[] = ['primate'];
 
 /**
  * Applies CLASSIFIER_VETO to `labels` and `counts`. `detected` is the detector's calibrated
- * confidence per label, before the other opinions.
+ * confidence per label, before the other opinions. Returns the labels of confident boxes under
+ * half the frame that it took for the classifier's own animal misnamed (the porcupine's "bear"):
+ * their boxes still show that animal, so they keep what they say about the setting (derive.ts).
  */
 export function classifierVeto(
   e: Evidence,
@@ -84,12 +91,20 @@ export function classifierVeto(
   counts: Map<CocoLabel, number>,
   classes: ClassEvidence,
   detected: ReadonlyMap<CocoLabel, number>,
-): void {
+): ReadonlySet<CocoLabel> {
   const v = CLASSIFIER_VETO;
   const best = classes.subjects[0];
+  const misnamed = new Set<CocoLabel>();
   // A kind ("an animal", the drawing vocabulary's "mammal") contradicts none of its members.
-  if (!best?.animal || best.scene || best.kind || best.word === 'animal' || best.conf < v.minClassConf) return;
+  if (!best?.animal || best.scene || best.kind || best.word === 'animal' || best.conf < v.minClassConf) return misnamed;
   const area = e.width * e.height;
+  const boxesOf = (label: CocoLabel): Box[] => [
+    ...e.objects.filter((o) => o.label === label).map((o) => o.box),
+    ...(e.subject?.regions ?? []).filter((r) => r.label === label).map((r) => r.box),
+  ];
+  const own = best.coco ? boxesOf(best.coco) : [];
+  const apart = (label: CocoLabel): boolean =>
+    own.length > 0 && boxesOf(label).some((b) => own.every((o) => overlapOfSmaller(b, o) < v.sameAnimalOverlap));
   const contradicted = (label: CocoLabel): boolean => {
     if (label === best.coco || best.tags.includes(label)) return false;
     if (label === 'person') return e.faces.length === 0 && best.tags.some((t) => PERSON_LOOKALIKE_TAGS.includes(t));
@@ -102,8 +117,11 @@ export function classifierVeto(
       ...e.objects.filter((o) => o.label === label).map((o) => (o.box.width * o.box.height) / area),
       ...(e.subject?.regions ?? []).filter((r) => r.label === label).map((r) => r.share),
     );
-    if ((detected.get(label) ?? 0) >= PRESENT && share < v.frameShare) continue;
+    const confidentPart = (detected.get(label) ?? 0) >= PRESENT && share < v.frameShare;
+    if (confidentPart && apart(label)) continue;
+    if (confidentPart && label !== 'person') misnamed.add(label);
     labels.set(label, v.cap);
     counts.delete(label);
   }
+  return misnamed;
 }

@@ -163,6 +163,23 @@ describe('classifier evidence in the rules', () => {
     ]);
     expect(derive(pair).counts.get('dog')).toBe(1);
     expect(derive(pair).counts.get('cat')).toBe(1);
+    // A confident box of another animal that is the classifier's own animal misnamed: a porcupine
+    // CenterNet boxes as a bear (raw 0.7, under half the frame; ImageNet's porcupine has no COCO
+    // label, so it has no box of its own), a sheep box inside a polar bear's box.
+    const porcupine = withClasses({ ...plainEvidence(), objects: [obj('bear', 0.7, 100, 100, 300, 250)] }, [['porcupine', 0.97]]);
+    expect(derive({ ...porcupine, classes: [] }).labels.get('bear')).toBeGreaterThan(0.8);
+    expect(derive(porcupine).labels.get('bear')).toBeLessThan(0.5);
+    expect(tagMap(porcupine).has('bear')).toBe(false);
+    expect(caption(porcupine)).toBe('a porcupine outdoors');
+    // Its box still tells where it stands: outdoors, as before the veto.
+    const outside = { ...porcupine, scene: grassy().scene };
+    expect(tagMap(outside).get('outdoor')).toBeGreaterThan(0.5);
+    expect(caption(outside)).toBe('a porcupine in a grassy area');
+    expect(tagMap(outside).has('bear')).toBe(false);
+    const bearAnd = (sheep: ReturnType<typeof obj>): Evidence =>
+      withClasses({ ...plainEvidence(), objects: [obj('bear', 0.6, 100, 50, 300, 300), sheep] }, [['ice bear', 0.97]]);
+    expect(tagMap(bearAnd(obj('sheep', 0.55, 150, 100, 120, 100))).has('sheep')).toBe(false);
+    expect(derive(bearAnd(obj('sheep', 0.55, 450, 200, 120, 100))).counts.get('sheep')).toBe(1);
     // Unsure classifiers and mere kinds veto nothing.
     expect(derive(withClasses(boxed, [['gorilla', 0.5]])).labels.get('person')).toBeGreaterThan(0.6);
   });
