@@ -204,13 +204,16 @@ export function derive(evidence: Evidence): Derived {
       ? 0
       : band('textBlocks.page', s.textBlocks) * (holds('colorfulness.plainPage', s.colorfulness) ? 1 : TEXT_WEIGHT.colourfulBlocks);
   const text = Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage));
-  // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text.
+  // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text. On a
+  // page-like image that reads as text (the caption's "a page of text") it is all paper, however
+  // few its lines (a handwritten list on ruled paper: text 0.63); elsewhere the text discounts it.
+  const paper = page && text >= PRESENT ? 1 : text;
   const G = GREY_SKY_WEIGHT;
-  const greyWeight = (e.color.isBWImg ? G.bw : portrait ? G.portrait : G.colour) * (1 - text);
+  const greyWeight = (e.color.isBWImg ? G.bw : portrait ? G.portrait : G.colour) * (1 - paper);
   const sky = s.sky - skyDark - s.skyGrey + s.skyGrey * greyWeight;
   // Colour cues of a natural setting; a thing filling the frame (a green apple) is not one. The
   // white of a page of writing (a typed page, a screenshot, a table) is paper, not snow.
-  const snow = band('snow.natural', s.snow) * (1 - text);
+  const snow = band('snow.natural', s.snow) * (1 - paper);
   const natural =
     (1 - frameFill) * Math.max(band('sky.natural', sky), band('vegetation.natural', s.vegetation), band('water.body', s.water), snow);
   const outdoor = photo * Math.max(natural, outdoorObj);

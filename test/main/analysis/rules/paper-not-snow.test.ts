@@ -1,6 +1,6 @@
 // The white paper of a page of writing is not snow: a typed page, a table and a settings screen
 // measure as smooth, very bright grey pixels in their lower half, which the scene cues count as
-// snow; they were tagged "outdoor" and "snow" at 1.0 and filed under outdoor_ and text_sign. Real
+// snow (and their top as overcast sky); they were tagged "outdoor" and "snow" at 1.0 and filed under outdoor_ and text_sign. Real
 // models on a fixture page and on pages rendered here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +44,12 @@ describe('a page of writing', () => {
     [
       'the typewritten page fixture',
       () => decodeImage(readFileSync(join(repoRoot, 'test/fixtures/negatives/text_typewriter_page.jpg')), { maxPixels: 5e7 }),
+    ],
+    // A short handwritten list on ruled paper: few lines of writing (text 0.63), its paper was
+    // still overcast sky and snow ("outdoor" 0.89, "snow" 1.0).
+    [
+      'the handwritten notebook fixture',
+      () => decodeImage(readFileSync(join(repoRoot, 'test/fixtures/negatives/text_handwritten_notebook.jpg')), { maxPixels: 5e7 }),
     ],
     ['a table rendered here', () => rendered(TABLE_SVG)],
   ])('%s is text, not snow outdoors', async (_, load) => {
