@@ -28,7 +28,7 @@ export const FEW_LEVELS = IMAGE_TYPE_RULES.underexposed.levels[1];
  */
 export const LOCAL_INPUTS = {
   boxShare: 'area of one confidently detected non-person box / image area',
-  closeUpConf: "calibrated confidence of the classifier's best thing of a close-up kind",
+  closeUpConf: "calibrated confidence of the classifier's best thing of a close-up kind, or of such a kind (not animal) summed",
   regionShare: "share of the image one DeepLab class covers (a segmented region's own pixels)",
   maskShare: 'share of the image one segmented non-person region covers',
 } as const;

@@ -8,7 +8,7 @@ import { acceptedChart, type AcceptedChart } from './charts';
 import { calibrate, classEvidence, CLOSE_UP_KINDS, PRESENT, type Calibration, type ClassEvidence } from './classes';
 import { headsNotAnimals } from './heads';
 import { classifierVeto, regionOpinion, secondOpinion } from './opinions';
-import { INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
+import { ANIMALS, INDOOR_OBJECTS, OUTDOOR_OBJECTS } from './vocab';
 
 /**
  * Detector-score calibration: raw CenterNet peak scores are mapped piecewise-linearly so that
@@ -128,6 +128,11 @@ export interface Derived {
    * green apple is not a grassy field.
    */
   frameFill: number;
+  /**
+   * frameFill by things other than animals: the water tag gives way to it (the blue cloth under a
+   * pair of tweezers is no water), not to animals, which swim, wade and stand at the shore.
+   */
+  objectFill: number;
 }
 
 /** Derives the shared rule inputs. */
@@ -152,7 +157,8 @@ export function derive(evidence: Evidence): Derived {
   const area = e.width * e.height;
   const faces = e.faces;
   const largestFaceShare = faces.reduce((m, f) => Math.max(m, (f.box.width * f.box.height) / area), 0);
-  const frameFill = frameFilling(e, labels, classes, largestFaceShare);
+  const frameFill = frameFilling(e, labels, classes, largestFaceShare, true);
+  const objectFill = frameFilling(e, labels, classes, largestFaceShare, false);
   // Person boxes the classifier vetoed (an ape) count nobody.
   const persons = faces.length + ((labels.get('person') ?? 0) >= PRESENT ? extraPeople(e) : 0);
   const faceConf = faces.reduce((m, f) => Math.max(m, f.confidence), 0);
@@ -243,27 +249,38 @@ export function derive(evidence: Evidence): Derived {
     chart,
     classes,
     frameFill,
+    objectFill,
   };
 }
 
-/** How much a single thing fills the frame (see Derived.frameFill). */
-function frameFilling(e: Evidence, labels: Map<CocoLabel, number>, classes: ClassEvidence, largestFaceShare: number): number {
+/** How much a single thing fills the frame (see Derived.frameFill; without animals Derived.objectFill). */
+function frameFilling(
+  e: Evidence,
+  labels: Map<CocoLabel, number>,
+  classes: ClassEvidence,
+  largestFaceShare: number,
+  withAnimals: boolean,
+): number {
   const area = e.width * e.height;
+  const counts = (label: CocoLabel): boolean =>
+    label !== 'person' && (labels.get(label) ?? 0) >= PRESENT && (withAnimals || !ANIMALS.has(label));
   let fill = 0;
   for (const o of e.objects) {
-    if (o.label === 'person' || (labels.get(o.label) ?? 0) < PRESENT) continue;
+    if (!counts(o.label)) continue;
     fill = Math.max(fill, band('boxShare.fill', (o.box.width * o.box.height) / area));
   }
   // The classifier gives no extent: its answer fills the frame only for things usually shot close
   // up, and not beside people (the tripod next to a cameraman).
   // A segmented thing's own pixels say how much of the frame it fills.
-  for (const r of e.subject?.regions ?? [])
-    if (r.label !== 'person' && (labels.get(r.label) ?? 0) >= PRESENT) fill = Math.max(fill, band('maskShare.fill', r.share));
+  for (const r of e.subject?.regions ?? []) if (counts(r.label)) fill = Math.max(fill, band('maskShare.fill', r.share));
   // A close-up face is the picture: a blue backdrop behind it is no sky, a dark one no night.
   fill = Math.max(fill, band('faceShare.fill', largestFaceShare));
   const people = e.faces.length > 0 || e.objects.some((o) => o.label === 'person' && (labels.get('person') ?? 0) >= PRESENT);
-  const thing = classes.subjects.find((s) => !s.scene && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
-  if (thing && !people) fill = Math.max(fill, band('closeUpConf.fill', thing.conf));
+  const thing = classes.subjects.find((s) => !s.scene && (withAnimals || !s.animal) && s.tags.some((t) => CLOSE_UP_KINDS.has(t)));
+  // An object kind summed over its classes counts too (a hammer 0.68 beside a hatchet is surely a
+  // tool); not "animal": animals unsure one by one stand in a landscape as often as close up.
+  const kind = Math.max(0, ...[...CLOSE_UP_KINDS].filter((k) => k !== 'animal').map((k) => classes.words.get(k) ?? 0));
+  if (!people) fill = Math.max(fill, band('closeUpConf.fill', Math.max(thing?.conf ?? 0, kind)));
   // A photographed thing cut out on a plain page is the whole picture: the page is no scene.
   return Math.max(fill, e.imageType.isolatedFigure ?? 0);
 }

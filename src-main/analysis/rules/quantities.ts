@@ -24,6 +24,10 @@ export const QUANTITIES = {
     of: (_e, d) => (1 - d.drawing) * (1 - d.frameFill),
     what: 'photo × (1 − frameFill): a photo not filled by one thing, where colour-only scene words apply',
   },
+  openWater: {
+    of: (_e, d) => (1 - d.drawing) * (1 - d.objectFill),
+    what: 'photo × (1 − objectFill): a photo not filled by one object or face, where the water colour cue applies',
+  },
   drawing: { of: (_e, d) => d.drawing, what: 'drawing score from the ImageType (DRAWING_SCORE)' },
   lineDrawing: { of: (_e, d) => flag(d.lineDrawing), what: '1 for a line drawing' },
   clipArt: { of: (_e, d) => flag(d.clipArt), what: '1 for clip art (clipArtType ≥ 2)' },

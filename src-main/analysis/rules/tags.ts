@@ -33,7 +33,8 @@ export interface TagRule {
 
 /**
  * Scene and style tags. Colour-only scene words (sky, grass, tree) use `open` (photo × (1 −
- * frameFill)): they give way to a thing that fills the frame. docs/analysis.md renders this table.
+ * frameFill)): they give way to a thing that fills the frame; water uses `openWater`, which gives
+ * way to objects only (animals swim and wade). docs/analysis.md renders this table.
  */
 export const TAG_RULES: readonly TagRule[] = [
   { tag: 'person', score: ['personConf'] },
@@ -42,7 +43,7 @@ export const TAG_RULES: readonly TagRule[] = [
   { tag: 'sky', score: ['open', 'sky.tag'] },
   { tag: 'grass', score: ['open', 'vegetation.lawn'] },
   { tag: 'tree', score: ['open', 'vegetation.green', 'sky.treeTag'] },
-  { tag: 'water', score: ['photo', 'water.body'] },
+  { tag: 'water', score: ['openWater', 'water.body'] },
   { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }, { when: 'figure.isolated', then: 0, else: 1 }] },
   { tag: 'night', score: ['night', NOT_BLANK] },
   { tag: 'text', score: ['text'] },

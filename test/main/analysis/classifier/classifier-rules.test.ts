@@ -196,6 +196,12 @@ describe('classifier evidence in the rules', () => {
     const dark = { ...plainEvidence(), scene: { ...plainEvidence().scene, brightness: 0.15, dark: 0.7, sky: 0.3 } };
     expect(caption(dark)).toBe('a dark scene at night');
     expect(caption(withClasses(dark, [['Egyptian cat', 0.8]]))).toBe('a cat');
+    // Blue around a close-up object is a cloth or a backdrop, not water; around an animal it may
+    // be water (a fish, a duck): the water tag gives way to objects only.
+    const blue = { ...plainEvidence(), scene: { ...plainEvidence().scene, water: 0.4 } };
+    expect(tagMap(blue).get('water')).toBeGreaterThan(0.9);
+    expect(tagMap(withClasses(blue, [['letter opener', 0.97]])).has('water')).toBe(false);
+    expect(tagMap(withClasses(blue, [['goldfish', 0.97]])).get('water')).toBeGreaterThan(0.9);
   });
 
   it('believes the photo-trained classifier on drawings as rarely as it was right on Open Clip Art', () => {
