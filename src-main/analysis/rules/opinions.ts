@@ -1,9 +1,9 @@
 // How the three opinions on COCO things combine: the detector's boxes (derive.ts), the
 // classifier's named things (a second opinion, and a veto on animals) and DeepLab's segmented
 // regions (a third opinion, photos only).
+import { overlapOfSmaller, type Box } from '../../inference/tensor';
 import type { Evidence } from '../evidence';
 import type { CocoLabel } from '../objects/coco';
-import { overlapOfSmaller, type Box } from '../../inference/tensor';
 import type { DetectedObject } from '../objects/types';
 import { band } from './bands';
 import { CALIBRATED, PRESENT, type ClassEvidence } from './classes';
