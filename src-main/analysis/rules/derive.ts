@@ -115,7 +115,7 @@ export interface Derived {
   night: number;
   /** 0..1 text-like content. */
   text: number;
-  /** The chart the reference charts name (rules/charts.ts), if any. */
+  /** The chart the reference charts name (rules/charts.ts), if any, unless a page of text is surer. */
   chart?: AcceptedChart;
   /** The classifier's words, categories and subjects (empty when it did not run, or on a chart). */
   classes: ClassEvidence;
@@ -147,10 +147,10 @@ export function derive(evidence: Evidence): Derived {
     if (c >= PRESENT) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
   }
   const detected = new Map(labels);
-  const chart = acceptedChart(e.chart);
+  const chartSeen = acceptedChart(e.chart);
   // On a chart the classifier's things (a ruler, a crossword) and the drawing vocabulary's are
   // misreadings of axes, bars and lettering.
-  const classes = classEvidence(chart ? { ...e, classes: undefined, drawingVotes: undefined } : e);
+  const classes = classEvidence(chartSeen ? { ...e, classes: undefined, drawingVotes: undefined } : e);
   secondOpinion(labels, counts, classes);
   const things = [...e.objects, ...regionOpinion(e, labels, counts)];
   const misnamed = classifierVeto(e, labels, counts, classes, detected);
@@ -210,6 +210,9 @@ export function derive(evidence: Evidence): Derived {
       ? 0
       : band('textBlocks.page', s.textBlocks) * (holds('colorfulness.plainPage', s.colorfulness) ? 1 : TEXT_WEIGHT.colourfulBlocks);
   const text = Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage));
+  // A page of writing surer than the chart reading is a page (a handwritten page sits near the
+  // reference charts: chart 0.53, text 1.0); charts' axis labels and titles keep text low.
+  const chart = chartSeen && (text < PRESENT || chartSeen.conf >= text) ? chartSeen : undefined;
   // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text. On a
   // page-like image that reads as text (the caption's "a page of text") it is all paper, however
   // few its lines (a handwritten list on ruled paper: text 0.63); elsewhere the text discounts it.

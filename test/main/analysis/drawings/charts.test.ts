@@ -78,6 +78,14 @@ describe('chart references', () => {
     },
   );
 
+  it('calls a handwritten page near the reference charts a page of text, as its text reading is surer', async () => {
+    // It passes the chart rule (a plain margin, chart 0.53, "bar chart") while its text is 1.0.
+    const { caption, tags } = await describeImage(await negative('text_handwritten_script.jpg'));
+    expect(caption).toBe('a page of text');
+    expect(tags.get('text') ?? 0).toBeGreaterThan(0.9);
+    expect(tags.has('chart')).toBe(false);
+  });
+
   it.each(['horse_silhouette_clipart.png', 'lion_line_drawing.png', 'present_clipart.png', 'text_bw.png', 'cat_chelsea.jpg'])(
     'does not call the fixture %s a chart',
     async (file) => {
