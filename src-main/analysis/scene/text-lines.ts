@@ -5,7 +5,10 @@ import type { RgbImage } from '../../inference';
 
 /** Line structure of text: what makes a page of print or handwriting differ from line art. */
 export interface TextLines {
-  /** Bands of inked rows separated by blank rows, each 1.5–15 % of the height and ≥ 30 % wide. */
+  /**
+   * Bands of inked rows separated by blank rows, each 1.5–15 % of the height and ≥ 30 % wide,
+   * and not a row of one repeated motif (`MOTIF_ROW`).
+   */
   lines: number;
   /**
    * Share of pixels at the local paper tone: within 25 grey levels of the lightest pixel of their
@@ -16,11 +19,24 @@ export interface TextLines {
   page: number;
 }
 
+/** Ink: a pixel at least this many grey levels (0..255) from the page tone. */
+const INK_CONTRAST = 45;
+
 /** Half-size of the neighbourhood the local paper tone is taken from, px of the ≤ 320 px thumbnail. */
 const PAPER_RADIUS = 4;
 
 /**
- * Finds text lines on the ≤ 320 px thumbnail: ink = pixels ≥ 45 grey levels away from the page
+ * A band whose ink repeats along itself is a row of motifs (dots, stars, tiles, icons, a dashed
+ * rule), not a line of writing: its ink per column, shifted by one period, correlates at least
+ * `minCorrelation` (Pearson) with itself, after first falling below `decorrelated` (so a
+ * smooth stroke, alike at small shifts, is not taken for a repeat), with ≥ `minRepeats` periods
+ * in the band. Letters differ from one another, even in lines alike but for one word ("Line 1
+ * of …", "Line 2 of …"), so writing never repeats so closely; a row of circles does (r ≈ 1).
+ */
+const MOTIF_ROW = { minCorrelation: 0.9, decorrelated: 0.5, minRepeats: 3 } as const;
+
+/**
+ * Finds text lines on the ≤ 320 px thumbnail: ink = pixels ≥ INK_CONTRAST grey levels away from the page
  * tone (the median, so grey paper and dark-mode screens work), a row is inked when ≥ 2 % of it is
  * ink and blank under 0.5 %; runs of inked rows between blank rows are text lines when their
  * height and width fit a line of writing.
@@ -42,7 +58,7 @@ export function measureTextLines(mid: RgbImage): TextLines {
     let ink = 0;
     for (let x = 0; x < w; x++) {
       const d = Math.abs(g[y * w + x]! - median);
-      if (d >= 45) {
+      if (d >= INK_CONTRAST) {
         ink++;
         if (x < rowMin[y]!) rowMin[y] = x;
         if (x > rowMax[y]!) rowMax[y] = x;
@@ -67,9 +83,60 @@ export function measureTextLines(mid: RgbImage): TextLines {
     }
     const height = y - start;
     const closed = start > 0 && y < h; // blank rows above and below
-    if (closed && height >= 0.015 * h && height <= 0.15 * h && right - left >= 0.3 * w) lines++;
+    if (
+      closed &&
+      height >= 0.015 * h &&
+      height <= 0.15 * h &&
+      right - left >= 0.3 * w &&
+      !repeatsAlong(columnInk(g, w, start, y, left, right, median))
+    )
+      lines++;
   }
   return { lines, page: paperShare(g, w, h, median) };
+}
+
+/** Ink pixels per column of rows [top, bottom), columns [left, right] (ink as in `measureTextLines`). */
+function columnInk(g: Float32Array, w: number, top: number, bottom: number, left: number, right: number, median: number): Float32Array {
+  const out = new Float32Array(right - left + 1);
+  for (let y = top; y < bottom; y++)
+    for (let x = left; x <= right; x++) if (Math.abs(g[y * w + x]! - median) >= INK_CONTRAST) out[x - left]!++;
+  return out;
+}
+
+/** True when `profile` repeats with a period (`MOTIF_ROW`). */
+function repeatsAlong(profile: Float32Array): boolean {
+  const { minCorrelation, decorrelated, minRepeats } = MOTIF_ROW;
+  let fell = false;
+  for (let lag = 1; lag * minRepeats <= profile.length; lag++) {
+    const r = shiftedCorrelation(profile, lag);
+    if (r < decorrelated) fell = true;
+    else if (fell && r >= minCorrelation) return true;
+  }
+  return false;
+}
+
+/** Pearson correlation of `a` with itself shifted by `lag` (over the overlap; 0 when either part is constant). */
+function shiftedCorrelation(a: Float32Array, lag: number): number {
+  const n = a.length - lag;
+  let sa = 0;
+  let sb = 0;
+  for (let i = 0; i < n; i++) {
+    sa += a[i]!;
+    sb += a[i + lag]!;
+  }
+  const ma = sa / n;
+  const mb = sb / n;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < n; i++) {
+    const da = a[i]! - ma;
+    const db = a[i + lag]! - mb;
+    ab += da * db;
+    aa += da * da;
+    bb += db * db;
+  }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
 /**
@@ -81,8 +148,8 @@ function paperShare(g: Float32Array, w: number, h: number, median: number): numb
   let below = 0;
   let above = 0;
   for (let i = 0; i < g.length; i++) {
-    if (g[i]! <= median - 45) below++;
-    else if (g[i]! >= median + 45) above++;
+    if (g[i]! <= median - INK_CONTRAST) below++;
+    else if (g[i]! >= median + INK_CONTRAST) above++;
   }
   const sign = below >= above ? 1 : -1; // filter sign·g with max: max for dark ink, min for light
   const v = new Float32Array(g.length);

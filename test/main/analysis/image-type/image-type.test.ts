@@ -201,6 +201,41 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
     expect(r.tag('outdoor')).toBeLessThan(0.5);
   });
 
+  // Rows of one motif pass every test of a line of writing (inked bands between blank rows, wide
+  // enough, on plain paper): a calibration grid of dots was "a page of text" at 0.95. Each row
+  // repeats the first one's ink column by column; lines of writing do not.
+  const motifRows = (motif: (x: number, y: number) => string): string => {
+    const cells = [];
+    for (let row = 0; row < 5; row++) for (let col = 0; col < 7; col++) cells.push(motif(60 + col * 80, 60 + row * 80));
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="440"><rect width="100%" height="100%" fill="white"/>${cells.join('')}</svg>`;
+  };
+  const star = (x: number, y: number): string =>
+    `<polygon fill="black" points="${Array.from({ length: 10 }, (_, i) => {
+      const r = i % 2 ? 8 : 20;
+      const a = (i * Math.PI) / 5 - Math.PI / 2;
+      return `${(x + r * Math.cos(a)).toFixed(1)},${(y + r * Math.sin(a)).toFixed(1)}`;
+    }).join(' ')}"/>`;
+  it.each([
+    ['dots', (x: number, y: number) => `<circle cx="${x}" cy="${y}" r="20" fill="black"/>`],
+    ['stars', star],
+  ] as const)('rows of one repeated motif (%s) are not lines of writing', async (_, motif) => {
+    const svg = motifRows(motif);
+    const sharp = (await import('sharp')).default;
+    const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const pixels = await measurePixels({ data: new Uint8Array(data), width: info.width, height: info.height });
+    expect(pixels.scene.textLines).toBeLessThanOrEqual(1);
+    expect((await tagsOf(svg)).tag('text')).toBeLessThan(0.5);
+  });
+
+  it('twelve different lines of print still count as twelve', async () => {
+    const sharp = (await import('sharp')).default;
+    const { data, info } = await sharp(Buffer.from(page('0')))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect((await measurePixels({ data: new Uint8Array(data), width: info.width, height: info.height })).scene.textLines).toBe(12);
+  });
+
   it('a texture of short light and dark strokes (grass, gravel) is not text', async () => {
     let seed = 11;
     const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
