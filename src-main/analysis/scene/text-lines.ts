@@ -7,7 +7,7 @@ import type { RgbImage } from '../../inference';
 export interface TextLines {
   /**
    * Bands of inked rows separated by blank rows, each 1.5–15 % of the height and ≥ 30 % wide,
-   * and not a row of one repeated motif (`MOTIF_ROW`).
+   * neither a solid bar (`SOLID_BAND`) nor a row of one repeated motif (`MOTIF_ROW`).
    */
   lines: number;
   /**
@@ -34,6 +34,12 @@ const PAPER_RADIUS = 4;
  * of …", "Line 2 of …"), so writing never repeats so closely; a row of circles does (r ≈ 1).
  */
 const MOTIF_ROW = { minCorrelation: 0.9, decorrelated: 0.5, minRepeats: 3 } as const;
+
+/**
+ * A band inked over at least this share of its area is a bar or a stripe (a striped flag, a
+ * banner), not a line of writing: letters leave most of their line blank (printed text ≈ 15–35 %).
+ */
+const SOLID_BAND = 0.8;
 
 /**
  * Finds text lines on the ≤ 320 px thumbnail: ink = pixels ≥ INK_CONTRAST grey levels away from the page
@@ -88,7 +94,7 @@ export function measureTextLines(mid: RgbImage): TextLines {
       height >= 0.015 * h &&
       height <= 0.15 * h &&
       right - left >= 0.3 * w &&
-      !repeatsAlong(columnInk(g, w, start, y, left, right, median))
+      isWriting(columnInk(g, w, start, y, left, right, median), height)
     )
       lines++;
   }
@@ -101,6 +107,13 @@ function columnInk(g: Float32Array, w: number, top: number, bottom: number, left
   for (let y = top; y < bottom; y++)
     for (let x = left; x <= right; x++) if (Math.abs(g[y * w + x]! - median) >= INK_CONTRAST) out[x - left]!++;
   return out;
+}
+
+/** A band of `height` rows with this ink per column can be a line of writing: neither a solid bar (`SOLID_BAND`) nor a row of motifs (`MOTIF_ROW`). */
+function isWriting(profile: Float32Array, height: number): boolean {
+  let ink = 0;
+  for (let i = 0; i < profile.length; i++) ink += profile[i]!;
+  return ink < SOLID_BAND * height * profile.length && !repeatsAlong(profile);
 }
 
 /** True when `profile` repeats with a period (`MOTIF_ROW`). */

@@ -227,6 +227,17 @@ describe('text from pixels (rendered pages, no object or NSFW evidence)', () => 
     expect((await tagsOf(svg)).tag('text')).toBeLessThan(0.5);
   });
 
+  // Solid bars between blank rows were lines of writing too: a striped flag (the Catalan one) was
+  // "a page of text" (0.63). Letters leave most of their line blank.
+  it('stripes of a flag are not lines of writing', async () => {
+    const stripes = Array.from({ length: 4 }, (_, i) => `<rect x="0" y="${60 + i * 90}" width="640" height="40" fill="#d02020"/>`);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="440"><rect width="100%" height="100%" fill="#f0d020"/>${stripes.join('')}</svg>`;
+    const sharp = (await import('sharp')).default;
+    const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect((await measurePixels({ data: new Uint8Array(data), width: info.width, height: info.height })).scene.textLines).toBe(0);
+    expect((await tagsOf(svg)).tag('text')).toBeLessThan(0.5);
+  });
+
   it('twelve different lines of print still count as twelve', async () => {
     const sharp = (await import('sharp')).default;
     const { data, info } = await sharp(Buffer.from(page('0')))
