@@ -28,6 +28,7 @@ export function plainEvidence(): Evidence {
       textBlocks: 0,
       textLines: 0,
       page: 0,
+      repetition: 0,
       edges: 0.1,
       straightEdges: 0.02,
       verticalShare: 0.5,

@@ -108,6 +108,13 @@ export const BANDS = {
   'textLines.page': { of: 'textLines', from: 2, to: 5, why: 'several lines of writing' },
   'colorfulness.magazine': { of: 'colorfulness', from: 0.3, to: 0.5, why: 'magazines are colourful' },
   'colorfulness.map': { of: 'colorfulness', from: 0.4, to: 0.6, why: 'maps are colourful' },
+  // Patterns.
+  'repetition.pattern': {
+    of: 'repetition',
+    from: 0.8,
+    to: 0.95,
+    why: 'a motif repeating in both directions: drawn patterns 0.92–1, a sudoku grid 0.85, text and charts 0',
+  },
   // Abstract.
   'chromaP50.pale': { of: 'chromaP50', from: 40, to: 0, why: 'few colours: the paler the clip art, the more a shape' },
   'straightEdges.rect': { of: 'straightEdges', from: 0.1, to: 0.2, why: 'rectangles and nets: dense straight edges' },

@@ -17,7 +17,7 @@ interface Phrase {
   text: string;
   conf: number;
   /** Scenes and phrases already placed ("… on a couch") take no setting words. */
-  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank';
+  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank' | 'pattern';
   /** A thing that lives in water (WATER_LIFE): no setting words either. */
   inWater?: boolean;
 }
@@ -312,6 +312,15 @@ function setting(e: Evidence, d: Derived): { text: string; conf: number } | unde
   return s && { text: s.text, conf: QUANTITIES[s.conf].of(e, d) };
 }
 
+/**
+ * "a black and white pattern": a drawn pattern (Derived.pattern) unless a thing or people are
+ * named surer (a striped flag the drawing vocabulary knows stays "a flag").
+ */
+function patternPhrase(e: Evidence, d: Derived, named: Phrase | undefined): Phrase | undefined {
+  if (d.pattern < PRESENT || (named && named.conf > d.pattern)) return undefined;
+  return { text: e.color.isBWImg ? 'a black and white pattern' : 'a pattern', conf: d.pattern, kind: 'pattern' };
+}
+
 /** "a blank white image": a blank image (blank.ts), named by its colour. */
 function blankPhrase(e: Evidence): Phrase | undefined {
   if (!isBlank(e)) return undefined;
@@ -329,8 +338,8 @@ function blankPhrase(e: Evidence): Phrase | undefined {
  */
 export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Caption {
   const chart: Phrase | undefined = d.chart && { text: article(d.chart.word), conf: d.chart.conf, kind: 'chart' };
-  const subject =
-    blankPhrase(e) ?? chart ?? placeWithPassersBy(e, d) ?? peoplePhrase(e, d) ?? thingOrPlace(e, d) ?? scenePhrase(e, d, categories);
+  const named = placeWithPassersBy(e, d) ?? peoplePhrase(e, d) ?? thingOrPlace(e, d);
+  const subject = blankPhrase(e) ?? chart ?? patternPhrase(e, d, named) ?? named ?? scenePhrase(e, d, categories);
   let text: string;
   let conf: number;
   if (!subject) {
@@ -352,8 +361,8 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
         conf *= SETTING_CONF.base + SETTING_CONF.span * where.conf;
       }
     }
-    if (subject.text === TEXT_PHRASE || subject.kind === 'chart' || subject.kind === 'blank') {
-      // A page of writing, a chart and a blank image are described as such, whatever their colours and style.
+    if (subject.text === TEXT_PHRASE || subject.kind === 'chart' || subject.kind === 'blank' || subject.kind === 'pattern') {
+      // A page of writing, a chart, a blank image and a pattern are described as such, whatever their colours and style.
     } else if (d.lineDrawing) text = e.color.isBWImg ? `${text} drawn in black and white` : `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;

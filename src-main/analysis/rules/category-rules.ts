@@ -227,7 +227,12 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   },
   {
     name: 'abstract_texture',
-    score: [{ when: { all: ['people.none', 'objectKinds.none', 'outdoor.little'] } }, 'photo', 'edges.texture', 0.7],
+    // A photographed texture, or a drawn pattern (checks, dots, tiles).
+    score: [
+      { when: { all: ['people.none', 'objectKinds.none', 'outdoor.little'] } },
+      { max: [['photo', 'edges.texture'], ['pattern']] },
+      0.7,
+    ],
   },
   // others_: the fallback, strongest when nothing else is recognised.
   {

@@ -115,6 +115,12 @@ export interface Derived {
   night: number;
   /** 0..1 text-like content. */
   text: number;
+  /**
+   * 0..1: a drawn pattern, a motif repeating across the whole image (checks, dots, tiles, a
+   * grid, stripes): drawing × band repetition.pattern. A photographed one (a brick wall, a tiled
+   * floor) is a photo of a thing and is left to the models.
+   */
+  pattern: number;
   /** The chart the reference charts name (rules/charts.ts), if any, unless a page of text is surer. */
   chart?: AcceptedChart;
   /** The classifier's words, categories and subjects (empty when it did not run, or on a chart). */
@@ -249,6 +255,7 @@ export function derive(evidence: Evidence): Derived {
     indoor,
     night,
     text,
+    pattern: drawing * band('repetition.pattern', s.repetition),
     chart,
     classes,
     frameFill,

@@ -53,6 +53,7 @@ export const QUANTITIES = {
   outdoor: { of: (_e, d) => d.outdoor, what: 'outdoor score' },
   night: { of: (_e, d) => d.night, what: 'night score' },
   text: { of: (_e, d) => d.text, what: 'text score' },
+  pattern: { of: (_e, d) => d.pattern, what: 'drawn pattern score (drawing × band repetition.pattern)' },
   openSky: { of: (_e, d) => d.sky * (1 - d.frameFill), what: 'sky × (1 − frameFill): sky not hidden by a close-up thing' },
   sky: { of: (_e, d) => d.sky, what: 'effective sky share (blue sky, plus weighted bright-grey sky; derive.ts)' },
   // Pixel cues (analysis/scene/cues.ts).
@@ -71,6 +72,7 @@ export const QUANTITIES = {
   skyPixels: { of: (e) => e.scene.sky, what: 'sky pixels, blue or grey (before the grey weighting of `sky`)' },
   textBlocks: { of: (e) => e.scene.textBlocks, what: 'text-like 8×8 blocks' },
   textLines: { of: (e) => e.scene.textLines, what: 'lines of writing found (a count)' },
+  repetition: { of: (e) => e.scene.repetition, what: 'how strongly a motif repeats across the image, 0..1 (scene/repetition.ts)' },
   page: { of: (e) => e.scene.page, what: 'pixels at the local paper tone' },
   edges: { of: (e) => e.scene.edges, what: 'pixels on a strong edge (ΔL* > 12)' },
   straightEdges: { of: (e) => e.scene.straightEdges, what: 'pixels on long horizontal or vertical edge runs' },

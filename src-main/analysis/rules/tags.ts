@@ -47,6 +47,7 @@ export const TAG_RULES: readonly TagRule[] = [
   { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }, { when: 'figure.isolated', then: 0, else: 1 }] },
   { tag: 'night', score: ['night', NOT_BLANK] },
   { tag: 'text', score: ['text'] },
+  { tag: 'pattern', score: ['pattern'] },
   {
     tag: 'drawing',
     score: [

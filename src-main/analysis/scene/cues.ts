@@ -1,6 +1,7 @@
 import { FIELD_SIDE_PX, type PixelField } from '../pixels/pixel-field';
 import { histogramQuantile } from '../pixels/histogram';
 import type { RgbImage } from '../../inference';
+import { measureRepetition } from './repetition';
 import { measureTextLines } from './text-lines';
 
 /**
@@ -42,6 +43,8 @@ export interface SceneCues {
   textLines: number;
   /** Share of pixels at the page tone (text-lines.ts). */
   page: number;
+  /** How strongly a motif repeats across the image, 0..1 (repetition.ts): drawn patterns ≥ 0.87. */
+  repetition: number;
   /** Share of pixels on a strong local edge (grad > 12 L*). */
   edges: number;
   /** Share of pixels on long horizontal or vertical edge runs (buildings, furniture, screens). */
@@ -168,6 +171,7 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     textBlocks: textBlockShare(f),
     textLines: lines.lines,
     page: lines.page,
+    repetition: measureRepetition(f),
     edges: edges / n,
     straightEdges: straight.all,
     verticalShare: straight.all > 0 ? straight.vertical / straight.all : 0,
