@@ -9,8 +9,15 @@ export const BW_THRESHOLDS = {
   p99Chroma: 15,
   /** Tinted monochrome (sepia, cyanotype): chroma up to this at p90 ... */
   tintP90Chroma: 16,
-  /** ... when the hue of every tinted pixel agrees (mean resultant length of chroma-weighted hues). */
+  /** ... when the hue of every tinted pixel agrees (mean resultant length of chroma-weighted hues) ... */
   tintHueConcentration: 0.97,
+  /**
+   * ... and the tint is one: it covers the image (median chroma at least this, as a toned print's
+   * paper is toned too) or stays pale (p99 at most `tintP99Chroma`). One saturated colour on a
+   * white page (a blue logo: p50 0, p99 58) is a colour image, not a duotone.
+   */
+  tintSpreadP50Chroma: 2,
+  tintP99Chroma: 30,
 } as const;
 
 /** Chroma statistics behind `isBWImg`. */
@@ -50,5 +57,6 @@ export function chromaStats(field: PixelField): ChromaStats {
 export function isBlackAndWhite(s: ChromaStats): boolean {
   const t = BW_THRESHOLDS;
   if (s.p90 <= t.p90Chroma && s.p99 <= t.p99Chroma) return true;
-  return s.p90 <= t.tintP90Chroma && s.hueConcentration >= t.tintHueConcentration;
+  const tint = s.p50 >= t.tintSpreadP50Chroma || s.p99 <= t.tintP99Chroma;
+  return tint && s.p90 <= t.tintP90Chroma && s.hueConcentration >= t.tintHueConcentration;
 }

@@ -60,6 +60,23 @@ describe('Color feature on synthetic images', () => {
     const mixed = solid(64, 64, (x, y) => (y < 32 ? [120, 160, 220] : [150 + x, 120, 80]));
     expect(isBlackAndWhite(chromaStats(buildPixelField(mixed)))).toBe(false);
   });
+
+  // One saturated hue on a white page passed the tint test (most pixels white, the rest one hue):
+  // a blue word mark was "black and white". A toned print is toned all over, or pale.
+  it('a word mark in one saturated colour on white is a colour image; a brown-toned page is black and white', async () => {
+    const sharp = (await import('sharp')).default;
+    const render = async (svg: string) => {
+      const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      return isBlackAndWhite(chromaStats(buildPixelField({ data: new Uint8Array(data), width: info.width, height: info.height })));
+    };
+    const word = (fill: string, page: string) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="300"><rect width="100%" height="100%" fill="${page}"/><text x="320" y="190" font-size="120" font-weight="bold" text-anchor="middle" font-family="sans-serif" fill="${fill}">Picscan</text></svg>`;
+    expect(await render(word('#1060c0', 'white'))).toBe(false);
+    expect(await render(word('#c02020', 'white'))).toBe(false);
+    // Sepia ink on sepia paper, and black on white: black and white.
+    expect(await render(word('#4a3520', '#e8dcc4'))).toBe(true);
+    expect(await render(word('black', 'white'))).toBe(true);
+  });
 });
 
 describe('Color feature on the real fixtures', () => {
