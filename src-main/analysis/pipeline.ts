@@ -22,7 +22,7 @@ import {
   derive,
   DESCRIPTION_TAG_CONFIDENCE,
   scoreCategories,
-  withoutThingsIfBlank,
+  withoutGroundlessThings,
 } from './rules';
 import type { ModelRunner } from '../inference';
 
@@ -186,7 +186,7 @@ export async function analyzePixels(
   const lineDrawing = imageType.lineDrawingType === 1;
   // The drawing vocabulary is Open Clip Art: it speaks for drawings and clip art only.
   const votes = !photo && classFeatures ? drawingVotes(classFeatures, DRAWING_TABLE, { lineDrawing }) : undefined;
-  const evidence: Evidence = withoutThingsIfBlank({
+  const evidence: Evidence = withoutGroundlessThings({
     width: img.width,
     height: img.height,
     color,

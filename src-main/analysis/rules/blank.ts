@@ -10,15 +10,26 @@ export function isBlank(e: Pick<Evidence, 'scene'>): boolean {
 }
 
 /**
- * The evidence of a blank image without the models' things. On one flat colour the detector, the
- * classifier and the drawing vocabulary can only be wrong, and were confidently so: a black or a
- * red page was "a clip art image of a flag" (0.9; its nearest reference drawings were renders
- * that came out empty, and the unanimous vote of identical neighbours is the surest there is).
- * Faces and the pixel statistics stay.
+ * Share of edge pixels (`scene.edges`: ΔL* > 12 on the 160 px field) below which an image that is
+ * not blank has no drawn shape at all: a smooth gradient (0). Flags of flat fields, the plainest
+ * drawings there are, have ≥ 1 %.
  */
-export function withoutThingsIfBlank(e: Evidence): Evidence {
-  if (!isBlank(e)) return e;
-  return { ...e, objects: [], classes: undefined, drawingVotes: undefined, chart: undefined, subject: undefined };
+export const FEATURELESS_EDGES = 0.002;
+
+/**
+ * The evidence without what the models cannot have grounds for. On one flat colour (`isBlank`)
+ * the detector, the classifier and the drawing vocabulary can only be wrong, and were confidently
+ * so: a black or a red page was "a clip art image of a flag" (0.9; its nearest reference drawings
+ * were renders that came out empty, and the unanimous vote of identical neighbours is the surest
+ * there is). Faces and the pixel statistics stay. On a featureless image (a smooth gradient,
+ * `FEATURELESS_EDGES`) the reference drawings and charts nearest to it are those flat renders
+ * too: their votes go (a blue-to-white gradient was "a clip art image of a flag", 0.9); the
+ * models' own opinions stay.
+ */
+export function withoutGroundlessThings(e: Evidence): Evidence {
+  if (isBlank(e)) return { ...e, objects: [], classes: undefined, drawingVotes: undefined, chart: undefined, subject: undefined };
+  if (e.scene.edges < FEATURELESS_EDGES) return { ...e, drawingVotes: undefined, chart: undefined };
+  return e;
 }
 
 /** Confidence of the caption "a blank … image": the pixels say it directly. */

@@ -72,6 +72,20 @@ describe('a blank image', () => {
     expect(data.description!.captions[0]!.text).toBe('a blank red image');
   });
 
+  // Not blank, but nothing drawn: its nearest reference drawings were the same flat renders, and
+  // a blue-to-white gradient was "a clip art image of a flag" (0.9).
+  it.each([
+    ['blue to white', '#1030e0', '#ffffff'],
+    ['black to grey', '#000000', '#909090'],
+  ])('a smooth gradient (%s) is not blank and names nothing', async (_, from, to) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
+    const file = join(dir, `gradient-${from.slice(1)}.png`);
+    writeFileSync(file, await sharp(Buffer.from(svg)).png().toBuffer());
+    const data = await analysed(file);
+    expect(data.description!.captions[0]!.text).not.toMatch(/blank/);
+    expect(data.tags!.map((t) => t.name).filter((t) => THING_WORDS.has(t))).toEqual([]);
+  });
+
   it('is not what a page with a small mark, a gradient or a photo is', async () => {
     // A 30 px square on a 600 px page: 0.25 % of it, above what the blank test lets through.
     const page = join(dir, 'mark.png');
