@@ -116,9 +116,9 @@ export interface Derived {
   /** 0..1 text-like content. */
   text: number;
   /**
-   * 0..1: a drawn pattern, a motif repeating across the whole image (checks, dots, tiles, a
-   * grid, stripes): drawing × band repetition.pattern. A photographed one (a brick wall, a tiled
-   * floor) is a photo of a thing and is left to the models.
+   * 0..1: a drawn pattern, a motif repeating in both directions across the image (checks, dots,
+   * tiles, a grid, bricks; not stripes): drawing × band repetition.pattern. A photographed one (a
+   * brick wall, a tiled floor) is a photo of a thing and is left to the models.
    */
   pattern: number;
   /** The chart the reference charts name (rules/charts.ts), if any, unless a page of text is surer. */

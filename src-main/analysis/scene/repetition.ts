@@ -17,7 +17,7 @@ export const REPETITION = {
 } as const;
 
 /** Correlation of L* with itself shifted by (dx, dy) ≥ 0, over the overlap (≈ 1.5 ms per photo, which stops after the first axis). */
-function shiftedCorrelation(L: Float32Array, w: number, h: number, dx: number, dy: number, mean: number, variance: number): number {
+function correlationAtShift(L: Float32Array, w: number, h: number, dx: number, dy: number, mean: number, variance: number): number {
   let sum = 0;
   for (let y = 0; y + dy < h; y++) {
     const row = y * w;
@@ -34,7 +34,7 @@ function axisReading(L: Float32Array, w: number, h: number, horizontal: boolean,
   let dip = Infinity;
   let period = 0;
   for (let lag = 1; lag * 2 <= side; lag++) {
-    const r = horizontal ? shiftedCorrelation(L, w, h, lag, 0, mean, variance) : shiftedCorrelation(L, w, h, 0, lag, mean, variance);
+    const r = horizontal ? correlationAtShift(L, w, h, lag, 0, mean, variance) : correlationAtShift(L, w, h, 0, lag, mean, variance);
     dip = Math.min(dip, r);
     if (r - dip >= REPETITION.minReturn) period = Math.max(period, r);
   }
