@@ -2,7 +2,7 @@ import { resizeRgb } from '../inference';
 import type { Color } from '../shared/spec';
 import { analyzeColor, chromaStats, isBlackAndWhite, type ChromaStats } from './color';
 import { measureInk, type ImageTypeEvidence, type InkStats } from './image-type';
-import { buildPixelField, measureTexture, MID_SIDE_PX, thumbnail, type TextureStats } from './pixels';
+import { buildPixelField, measureTexture, MID_SIDE_PX, statisticsScale, thumbnail, type TextureStats } from './pixels';
 import type { RgbImage } from '../inference';
 import { measureScene, type SceneCues } from './scene';
 
@@ -58,9 +58,12 @@ export async function measurePixels(img: RgbImage): Promise<PixelEvidence> {
   };
 }
 
-/** The image shrunk so its longer side is ≤ `sidePx` (libvips, area-averaging; JS box filter for tiny results). */
+/**
+ * The image shrunk so its longer side is ≤ `sidePx`, or a thin image to `statisticsScale`
+ * (libvips, area-averaging; JS box filter for tiny results).
+ */
 export async function shrinkTo(img: RgbImage, sidePx: number): Promise<RgbImage> {
-  const scale = sidePx / Math.max(img.width, img.height);
+  const scale = statisticsScale(img.width, img.height, sidePx);
   if (scale >= 1) return img;
   const w = Math.max(1, Math.round(img.width * scale));
   const h = Math.max(1, Math.round(img.height * scale));

@@ -2,4 +2,4 @@
 export { buildPixelField, measureTexture, FIELD_SIDE_PX, MID_SIDE_PX, type PixelField, type TextureStats } from './pixel-field';
 export { rgbToLab, chroma, hueDeg, deltaE2, toHex, type Lab } from './lab';
 export { histogramQuantile } from './histogram';
-export { thumbnail, toGray } from './thumbnail';
+export { statisticsScale, thumbnail, THIN_IMAGE, toGray } from './thumbnail';

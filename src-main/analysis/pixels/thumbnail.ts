@@ -1,12 +1,38 @@
 import type { RgbImage } from '../../inference';
 
 /**
- * Area-averaging downscale so that the longer side is at most `maxSidePx` (never upscales).
- * Pixel statistics run on this thumbnail: averaging removes JPEG noise and makes every statistic
- * independent of the input resolution, and 160 px keeps the whole colour/scene pass under ~2 ms.
+ * Thin images (banners, strips) beyond `maxAspect`:1 keep a short side of `sidePx / maxAspect`
+ * in their statistics copies, so long as the copy stays within `sidePx`² pixels. By the longer
+ * side alone a 728 × 90 banner's 160 px field is 160 × 20 and a 50:1 strip's 160 × 3: too few
+ * rows for edges, lines or sky to mean anything (a red-to-blue strip read as a building's
+ * straight edges, one row in three being an edge).
+ */
+export const THIN_IMAGE = { maxAspect: 5 } as const;
+
+/**
+ * The scale (≤ 1) of a statistics copy of a `width × height` image for a nominal `sidePx`: the
+ * longer side at most `sidePx`, except for thin images (THIN_IMAGE).
+ */
+export function statisticsScale(width: number, height: number, sidePx: number): number {
+  const long = Math.max(width, height);
+  const short = Math.min(width, height);
+  let scale = sidePx / long;
+  if (short > 0 && long / short > THIN_IMAGE.maxAspect) {
+    const keepShort = sidePx / THIN_IMAGE.maxAspect / short;
+    const keepArea = sidePx / Math.sqrt(long * short);
+    scale = Math.max(scale, Math.min(keepShort, keepArea));
+  }
+  return Math.min(1, scale);
+}
+
+/**
+ * Area-averaging downscale to `statisticsScale` (the longer side at most `maxSidePx` unless the
+ * image is thin; never upscales). Pixel statistics run on this thumbnail: averaging removes JPEG
+ * noise and makes every statistic independent of the input resolution, and 160 px keeps the
+ * whole colour/scene pass under ~2 ms.
  */
 export function thumbnail(img: RgbImage, maxSidePx: number): RgbImage {
-  const scale = Math.min(1, maxSidePx / Math.max(img.width, img.height));
+  const scale = statisticsScale(img.width, img.height, maxSidePx);
   if (scale === 1) return img;
   const w = Math.max(1, Math.round(img.width * scale));
   const h = Math.max(1, Math.round(img.height * scale));
