@@ -29,6 +29,8 @@ export function plainEvidence(): Evidence {
       textLines: 0,
       page: 0,
       repetition: 0,
+      letteringInk: 0,
+      letteringBands: 0,
       edges: 0.1,
       straightEdges: 0.02,
       verticalShare: 0.5,

@@ -115,6 +115,13 @@ export const BANDS = {
     to: 0.95,
     why: 'a motif repeating in both directions: drawn patterns 0.92–1, a sudoku grid 0.85, text and charts 0',
   },
+  // Lettering.
+  'letteringInk.most': {
+    of: 'letteringInk',
+    from: 0.6,
+    to: 0.9,
+    why: 'most of the ink is lettering: word marks and banners 0.98–1; a drawing with a title well below',
+  },
   // Abstract.
   'chromaP50.pale': { of: 'chromaP50', from: 40, to: 0, why: 'few colours: the paler the clip art, the more a shape' },
   'straightEdges.rect': { of: 'straightEdges', from: 0.1, to: 0.2, why: 'rectangles and nets: dense straight edges' },

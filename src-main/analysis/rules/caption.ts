@@ -17,7 +17,7 @@ interface Phrase {
   text: string;
   conf: number;
   /** Scenes and phrases already placed ("… on a couch") take no setting words. */
-  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank' | 'pattern';
+  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank' | 'pattern' | 'lettering';
   /** A thing that lives in water (WATER_LIFE): no setting words either. */
   inWater?: boolean;
 }
@@ -321,6 +321,15 @@ function patternPhrase(e: Evidence, d: Derived, named: Phrase | undefined): Phra
   return { text: e.color.isBWImg ? 'a black and white pattern' : 'a pattern', conf: d.pattern, kind: 'pattern' };
 }
 
+/**
+ * "a line of text" (one band) or "text": drawn lettering (Derived.lettering: a word mark, a
+ * banner) unless a thing or people are named surer.
+ */
+function letteringPhrase(e: Evidence, d: Derived, named: Phrase | undefined): Phrase | undefined {
+  if (d.lettering < PRESENT || (named && named.conf > d.lettering)) return undefined;
+  return { text: e.scene.letteringBands === 1 ? 'a line of text' : 'text', conf: d.lettering, kind: 'lettering' };
+}
+
 /** "a blank white image": a blank image (blank.ts), named by its colour. */
 function blankPhrase(e: Evidence): Phrase | undefined {
   if (!isBlank(e)) return undefined;
@@ -329,7 +338,7 @@ function blankPhrase(e: Evidence): Phrase | undefined {
 
 /**
  * The Description caption: one English sentence from detected and classified things only.
- * Subject = a chart (rules/charts.ts), people (count, gender/age words, smiling) or the main thing, detected or classified
+ * Subject = a blank image, a chart (rules/charts.ts), a drawn pattern or lettering, people (count, gender/age words, smiling) or the main thing, detected or classified
  * (with "lying on"/"on" when it rests on furniture, or "and" a second thing; a classified place far
  * surer than it wins, PLACE_OVER_THING) or a scene phrase (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
  * drawings), "a drawing of …", "a clip art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
@@ -339,7 +348,8 @@ function blankPhrase(e: Evidence): Phrase | undefined {
 export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<string, number>): Caption {
   const chart: Phrase | undefined = d.chart && { text: article(d.chart.word), conf: d.chart.conf, kind: 'chart' };
   const named = placeWithPassersBy(e, d) ?? peoplePhrase(e, d) ?? thingOrPlace(e, d);
-  const subject = blankPhrase(e) ?? chart ?? patternPhrase(e, d, named) ?? named ?? scenePhrase(e, d, categories);
+  const subject =
+    blankPhrase(e) ?? chart ?? patternPhrase(e, d, named) ?? letteringPhrase(e, d, named) ?? named ?? scenePhrase(e, d, categories);
   let text: string;
   let conf: number;
   if (!subject) {
@@ -361,8 +371,14 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
         conf *= SETTING_CONF.base + SETTING_CONF.span * where.conf;
       }
     }
-    if (subject.text === TEXT_PHRASE || subject.kind === 'chart' || subject.kind === 'blank' || subject.kind === 'pattern') {
-      // A page of writing, a chart, a blank image and a pattern are described as such, whatever their colours and style.
+    if (
+      subject.text === TEXT_PHRASE ||
+      subject.kind === 'chart' ||
+      subject.kind === 'blank' ||
+      subject.kind === 'pattern' ||
+      subject.kind === 'lettering'
+    ) {
+      // A page of writing, a chart, a blank image, a pattern and lettering are described as such, whatever their colours and style.
     } else if (d.lineDrawing) text = e.color.isBWImg ? `${text} drawn in black and white` : `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;

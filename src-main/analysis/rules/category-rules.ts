@@ -197,7 +197,7 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   { name: 'sky_object', score: ['photo', 'sky.open', { max: [['label:airplane'], ['label:kite'], ['label:bird']] }] },
   { name: 'sky_sun', score: ['photo', 'sky.wide', 'warmGlow.sun'] },
   // text_: text-like block cue; sub-classes from context.
-  { name: 'text_', score: ['text'] },
+  { name: 'text_', score: [{ max: [['text'], ['lettering']] }] },
   { name: 'text_sign', score: [{ max: [['label:stop sign'], ['text', { when: 'outdoor.sign', then: 0.9 }]] }] },
   { name: 'text_mag', score: ['text', { when: 'people.any', then: 0.8 }, 'colorfulness.magazine'] },
   { name: 'text_map', score: ['text', 'colorfulness.map', { when: 'people.none', then: 0.7 }] },

@@ -121,6 +121,11 @@ export interface Derived {
    * brick wall, a tiled floor) is a photo of a thing and is left to the models.
    */
   pattern: number;
+  /**
+   * 0..1: drawn lettering, most of the image's ink in bands of lettering too tall for lines of a
+   * page (a word mark, a banner, a heading): drawing × band letteringInk.most.
+   */
+  lettering: number;
   /** The chart the reference charts name (rules/charts.ts), if any, unless a page of text is surer. */
   chart?: AcceptedChart;
   /** The classifier's words, categories and subjects (empty when it did not run, or on a chart). */
@@ -256,6 +261,7 @@ export function derive(evidence: Evidence): Derived {
     night,
     text,
     pattern: drawing * band('repetition.pattern', s.repetition),
+    lettering: drawing * band('letteringInk.most', s.letteringInk),
     chart,
     classes,
     frameFill,

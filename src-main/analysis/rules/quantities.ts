@@ -54,6 +54,7 @@ export const QUANTITIES = {
   night: { of: (_e, d) => d.night, what: 'night score' },
   text: { of: (_e, d) => d.text, what: 'text score' },
   pattern: { of: (_e, d) => d.pattern, what: 'drawn pattern score (drawing × band repetition.pattern)' },
+  lettering: { of: (_e, d) => d.lettering, what: 'drawn lettering score (drawing × band letteringInk.most)' },
   openSky: { of: (_e, d) => d.sky * (1 - d.frameFill), what: 'sky × (1 − frameFill): sky not hidden by a close-up thing' },
   sky: { of: (_e, d) => d.sky, what: 'effective sky share (blue sky, plus weighted bright-grey sky; derive.ts)' },
   // Pixel cues (analysis/scene/cues.ts).
@@ -73,6 +74,10 @@ export const QUANTITIES = {
   textBlocks: { of: (e) => e.scene.textBlocks, what: 'text-like 8×8 blocks' },
   textLines: { of: (e) => e.scene.textLines, what: 'lines of writing found (a count)' },
   repetition: { of: (e) => e.scene.repetition, what: 'how strongly a motif repeats across the image, 0..1 (scene/repetition.ts)' },
+  letteringInk: {
+    of: (e) => e.scene.letteringInk,
+    what: 'share of the ink in bands of lettering too tall for lines of a page, 0..1 (scene/text-lines.ts)',
+  },
   page: { of: (e) => e.scene.page, what: 'pixels at the local paper tone' },
   edges: { of: (e) => e.scene.edges, what: 'pixels on a strong edge (ΔL* > 12)' },
   straightEdges: { of: (e) => e.scene.straightEdges, what: 'pixels on long horizontal or vertical edge runs' },

@@ -46,7 +46,7 @@ export const TAG_RULES: readonly TagRule[] = [
   { tag: 'water', score: ['openWater', 'water.body'] },
   { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }, { when: 'figure.isolated', then: 0, else: 1 }] },
   { tag: 'night', score: ['night', NOT_BLANK] },
-  { tag: 'text', score: ['text'] },
+  { tag: 'text', score: [{ max: [['text'], ['lettering']] }] },
   { tag: 'pattern', score: ['pattern'] },
   {
     tag: 'drawing',
@@ -88,7 +88,8 @@ export const HYPERNYM_FACTOR = 0.95;
 /**
  * On a page of text (text ≥ PRESENT) the caption names no thing the classifier sees (caption.ts:
  * a handwritten page reads as a ruler, printed lines as a crossword); its tags agree: the
- * classifier's words count at this factor, below "present", as hints rather than claims.
+ * classifier's words count at this factor, below "present", as hints rather than claims. So on
+ * drawn lettering (lettering ≥ PRESENT): a banner's coloured field read as a flag.
  */
 export const TEXT_PAGE_CLASS_FACTOR = 0.5;
 
@@ -108,7 +109,7 @@ export const GROUP_TAG = { minPeople: 3, base: 0.6, perPerson: 0.05, upTo: 7 } a
  * - objects: calibrated detector confidence (derive.ts `objectConfidence`), hypernyms (animal,
  *   vehicle, food) at HYPERNYM_FACTOR × the best member;
  * - classifier: specific names, display words and WordNet general tags (classes.ts), merged with
- *   the detector's words by maximum; on a page of text at TEXT_PAGE_CLASS_FACTOR;
+ *   the detector's words by maximum; on a page of text or lettering at TEXT_PAGE_CLASS_FACTOR;
  * - people: person from faces or person boxes; man/woman per adult face (face × gender
  *   confidence), child, group, smiling and glasses from attributes;
  * - scene and style: TAG_RULES.
@@ -122,7 +123,7 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
     put(labelWord(label), c);
     for (const h of HYPERNYM_TAGS) if (LABEL_GROUPS[h.group].has(label)) put(h.tag, HYPERNYM_FACTOR * c);
   }
-  const classFactor = d.text >= PRESENT ? TEXT_PAGE_CLASS_FACTOR : 1;
+  const classFactor = d.text >= PRESENT || d.lettering >= PRESENT ? TEXT_PAGE_CLASS_FACTOR : 1;
   for (const [word, c] of d.classes.words) put(word, c * classFactor);
   if (d.chart) {
     put('chart', d.chart.conf);

@@ -41,6 +41,10 @@ export interface SceneCues {
   textBlocks: number;
   /** Lines of writing found on the page (text-lines.ts), 0 when not measured. */
   textLines: number;
+  /** Share of the ink in lettering bands too tall for lines of a page (text-lines.ts), 0..1. */
+  letteringInk: number;
+  /** How many lettering bands (text-lines.ts). */
+  letteringBands: number;
   /** Share of pixels at the page tone (text-lines.ts). */
   page: number;
   /** How strongly a motif repeats across the image, 0..1 (repetition.ts): drawn patterns ≥ 0.87. */
@@ -100,7 +104,7 @@ const SPAN_TAIL = 0.001;
  * `mid` (the ≤ 320 px thumbnail) adds the text-line count.
  */
 export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
-  const lines = mid ? measureTextLines(mid) : { lines: 0, page: 0 };
+  const lines = mid ? measureTextLines(mid) : { lines: 0, letteringInk: 0, letteringBands: 0, page: 0 };
   const { width: w, height: h } = f;
   const n = w * h;
   const straight = straightEdgeShare(f);
@@ -170,6 +174,8 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     skin: skin / n,
     textBlocks: textBlockShare(f),
     textLines: lines.lines,
+    letteringInk: lines.letteringInk,
+    letteringBands: lines.letteringBands,
     page: lines.page,
     repetition: measureRepetition(f),
     edges: edges / n,

@@ -11,6 +11,14 @@ export interface TextLines {
    */
   lines: number;
   /**
+   * Share of the image's ink in bands of lettering too tall for `lines` (a word mark, a banner's
+   * slogan, a heading filling the image): inked bands above 15 % of the height that are long and
+   * broken into glyphs (`LETTERING`), 0..1.
+   */
+  letteringInk: number;
+  /** How many such bands. */
+  letteringBands: number;
+  /**
    * Share of pixels at the local paper tone: within 25 grey levels of the lightest pixel of their
    * 9×9 neighbourhood (darkest for light-on-dark writing). A shaded or unevenly lit page still
    * scores high, while texture (grass, gravel, tissue) has most pixels well below its bright
@@ -40,6 +48,18 @@ const MOTIF_ROW = { minCorrelation: 0.9, decorrelated: 0.5, minRepeats: 3 } as c
  * banner), not a line of writing: letters leave most of their line blank (printed text ≈ 15–35 %).
  */
 const SOLID_BAND = 0.8;
+
+/**
+ * A band taller than a line of a page can still be lettering: a word mark, a banner, a heading
+ * alone in its image. Its inked columns span at least `minLength` × its height and break into at
+ * least `minGlyphs` runs (letters, or words where italics touch) whose median width is
+ * `minGlyphWidth`–`maxGlyphWidth` × the band's height, with a median blank gap between runs of at
+ * most `maxGap` × the height. Measured on rendered word marks and banners: glyphs 0.35–0.77 (bold
+ * capitals the widest), gaps 0.06–0.23 (monospace the widest); a row of drawn shapes or icons:
+ * shapes 1.0 wide, gaps 0.4–0.64; the fine dashes of a drawn airbrush's hose 0.01 wide.
+ * Columns of the ≤ 320 px thumbnail.
+ */
+const LETTERING = { minLength: 2.5, minGlyphs: 5, minGlyphWidth: 0.2, maxGlyphWidth: 0.9, maxGap: 0.3 } as const;
 
 /**
  * Finds text lines on the ≤ 320 px thumbnail: ink = pixels ≥ INK_CONTRAST grey levels away from the page
@@ -73,6 +93,10 @@ export function measureTextLines(mid: RgbImage): TextLines {
     rowInk[y] = ink / w;
   }
   let lines = 0;
+  let letteringBands = 0;
+  let letteringInk = 0;
+  let allInk = 0;
+  for (let r = 0; r < h; r++) allInk += rowInk[r]!;
   let y = 0;
   while (y < h) {
     if (rowInk[y]! < 0.02) {
@@ -89,16 +113,46 @@ export function measureTextLines(mid: RgbImage): TextLines {
     }
     const height = y - start;
     const closed = start > 0 && y < h; // blank rows above and below
-    if (
-      closed &&
-      height >= 0.015 * h &&
-      height <= 0.15 * h &&
-      right - left >= 0.3 * w &&
-      isWriting(columnInk(g, w, start, y, left, right, median), height)
-    )
-      lines++;
+    if (!closed || height < 0.015 * h || right - left < 0.3 * w) continue;
+    const profile = columnInk(g, w, start, y, left, right, median);
+    if (!isWriting(profile, height)) continue;
+    if (height <= 0.15 * h) lines++;
+    else if (isLettering(profile, height)) {
+      letteringBands++;
+      for (let r = start; r < y; r++) letteringInk += rowInk[r]!;
+    }
   }
-  return { lines, page: paperShare(g, w, h, median) };
+  return { lines, letteringInk: allInk > 0 ? letteringInk / allInk : 0, letteringBands, page: paperShare(g, w, h, median) };
+}
+
+/** A band of `height` rows with this ink per column reads as lettering (`LETTERING`). */
+function isLettering(profile: Float32Array, height: number): boolean {
+  if (profile.length < LETTERING.minLength * height) return false;
+  // The profile spans the band's inked columns, so it starts and ends with ink: every blank run is
+  // a gap between two glyph runs.
+  const runs: number[] = [];
+  const gaps: number[] = [];
+  let inked = 0;
+  let blank = 0;
+  for (let x = 0; x <= profile.length; x++) {
+    if (x < profile.length && profile[x]! > 0) {
+      if (blank > 0) gaps.push(blank);
+      blank = 0;
+      inked++;
+    } else {
+      if (inked > 0) runs.push(inked);
+      inked = 0;
+      blank++;
+    }
+  }
+  if (runs.length < LETTERING.minGlyphs) return false;
+  const glyph = median(runs) / height;
+  return glyph >= LETTERING.minGlyphWidth && glyph <= LETTERING.maxGlyphWidth && median(gaps) <= LETTERING.maxGap * height;
+}
+
+/** The middle value (the upper one of an even count). */
+function median(values: number[]): number {
+  return values.sort((a, b) => a - b)[values.length >> 1]!;
 }
 
 /** Ink pixels per column of rows [top, bottom), columns [left, right] (ink as in `measureTextLines`). */

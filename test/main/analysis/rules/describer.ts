@@ -1,5 +1,5 @@
 // The analyze service on the real models, reduced to what the rule tests read: the caption, the
-// tags by name and the faces of an image file.
+// tags by name, the faces and the category names of an image file.
 import type { AnalyzeData, VisualFeature } from '../../../../src-main/shared/spec';
 import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
 import { openFaceStack } from '../faces/fixture-eval';
@@ -8,6 +8,7 @@ export interface Described {
   caption: string;
   tags: Map<string, number>;
   faces: NonNullable<AnalyzeData['faces']>;
+  categories: string[];
 }
 
 /** The features `described` asks for unless told. */
@@ -27,6 +28,7 @@ export function openDescriber(): { described(file: string, features?: VisualFeat
         caption: data.description?.captions[0]?.text ?? '',
         tags: new Map((data.tags ?? []).map((t) => [t.name, t.confidence])),
         faces: data.faces ?? [],
+        categories: (data.categories ?? []).map((c) => c.name),
       };
     },
     close: () => stack.close(),
