@@ -1,8 +1,8 @@
-import { resizeRgb } from '../inference';
+import { cropRgb, resizeRgb } from '../inference';
 import type { Color } from '../shared/spec';
 import { analyzeColor, chromaStats, isBlackAndWhite, type ChromaStats } from './color';
 import { measureInk, type ImageTypeEvidence, type InkStats } from './image-type';
-import { buildPixelField, measureTexture, MID_SIDE_PX, statisticsScale, thumbnail, type TextureStats } from './pixels';
+import { buildPixelField, letterboxContent, measureTexture, MID_SIDE_PX, statisticsScale, thumbnail, type TextureStats } from './pixels';
 import type { RgbImage } from '../inference';
 import { measureScene, type SceneCues } from './scene';
 
@@ -42,9 +42,13 @@ export function imageTypeEvidence(pixels: PixelEvidence, drawingProb?: number, p
  * statistic runs at a normalised scale so results do not depend on the input resolution: the
  * ≤ 320 px thumbnail (edges, ink, text lines, and the 160 px Lab field) and a ≤ 640 px copy for
  * flat fills (at native resolution a large or upscaled photo has neighbours differing by ≤ 2
- * levels almost everywhere and would pass for clip art).
+ * levels almost everywhere and would pass for clip art). A letterboxed picture is measured
+ * without its bars.
  */
-export async function measurePixels(img: RgbImage): Promise<PixelEvidence> {
+export async function measurePixels(image: RgbImage): Promise<PixelEvidence> {
+  // Letterbox bars are no part of the picture (pixels/letterbox.ts).
+  const box = letterboxContent(image);
+  const img = box ? { ...cropRgb(image, box), ...(image.lossy !== undefined && { lossy: image.lossy }) } : image;
   // Both libvips resizes at once (its threads), then the JS statistics.
   const [mid, large] = await Promise.all([shrinkTo(img, MID_SIDE_PX), shrinkTo(img, TEXTURE_SIDE_PX)]);
   const field = buildPixelField(img, mid);

@@ -3,3 +3,4 @@ export { buildPixelField, measureTexture, FIELD_SIDE_PX, MID_SIDE_PX, type Pixel
 export { rgbToLab, chroma, hueDeg, deltaE2, toHex, type Lab } from './lab';
 export { histogramQuantile } from './histogram';
 export { statisticsScale, thumbnail, THIN_IMAGE, toGray } from './thumbnail';
+export { letterboxContent, LETTERBOX } from './letterbox';

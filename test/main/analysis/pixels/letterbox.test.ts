@@ -1,0 +1,88 @@
+// Letterbox and pillarbox bars are no part of the picture: the pixel statistics read the picture
+// between them. Before, a letterboxed photo of the Colosseum lost its sky (the sky must touch the
+// top row) and its caption ("a building" → "an image"). Real fixture photos on black canvases made
+// here, through letterboxContent, measurePixels and the analyze service with the real models.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { measurePixels } from '../../../../src-main/analysis/pixel-evidence';
+import { letterboxContent } from '../../../../src-main/analysis/pixels';
+import { decodeImage } from '../../../../src-main/inference';
+import { createImageLoader, intakeOptions } from '../../../../src-main/intake';
+import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
+import { fixture } from '../../../helpers/paths';
+import { createEngine, runnerOf } from '../fixtures';
+
+const engine = createEngine();
+const service = createAnalyzeService({ runModel: runnerOf(engine), loader: createImageLoader(intakeOptions('desktop')) });
+const dir = mkdtempSync(join(tmpdir(), 'picscan-letterbox-'));
+afterAll(async () => {
+  await engine.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const BLACK = { r: 0, g: 0, b: 0 };
+
+/** A fixture photo `w` px wide with black bars of `top`/`bottom`/`left`/`right` px around it, as a JPEG. */
+async function barred(
+  name: string,
+  photo: string,
+  w: number,
+  bars: { top?: number; bottom?: number; left?: number; right?: number },
+): Promise<string> {
+  const file = join(dir, name);
+  await sharp(fixture(photo))
+    .resize(w)
+    .extend({ top: 0, bottom: 0, left: 0, right: 0, ...bars, background: BLACK })
+    .jpeg({ quality: 90 })
+    .toFile(file);
+  return file;
+}
+
+const decoded = async (file: string) => decodeImage(new Uint8Array(readFileSync(file)), { maxPixels: 5e7 });
+
+describe('letterboxContent', () => {
+  it('finds the picture between bars above and below, or left and right', async () => {
+    // colosseum.jpg is 600 × 399: at 800 px wide 800 × 532, with 134 px bars it fills 800 × 800.
+    const box = letterboxContent(await decoded(await barred('letterbox.jpg', 'colosseum.jpg', 800, { top: 134, bottom: 134 })));
+    expect(box).toBeDefined();
+    expect(Math.abs(box!.top - 134)).toBeLessThanOrEqual(2);
+    expect(Math.abs(box!.height - 532)).toBeLessThanOrEqual(4);
+    expect(box!.width).toBe(800);
+    const pillar = letterboxContent(await decoded(await barred('pillarbox.jpg', 'tom_cruise.jpg', 424, { left: 300, right: 300 })));
+    expect(pillar).toBeDefined();
+    expect(Math.abs(pillar!.left - 300)).toBeLessThanOrEqual(2);
+    expect(pillar!.height).toBe(600);
+  });
+
+  it('leaves alone a photo without bars, a bar on one side only, a drawing framed on all sides and an all-black image', async () => {
+    expect(letterboxContent(await decoded(fixture('colosseum.jpg')))).toBeUndefined();
+    expect(letterboxContent(await decoded(await barred('one-bar.jpg', 'colosseum.jpg', 800, { top: 134 })))).toBeUndefined();
+    const framed = join(dir, 'framed.png');
+    await sharp(fixture('horse_silhouette_clipart.png'))
+      .extend({ top: 60, bottom: 60, left: 60, right: 60, background: BLACK })
+      .png()
+      .toFile(framed);
+    expect(letterboxContent(await decoded(framed))).toBeUndefined();
+    const black = join(dir, 'black.png');
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: BLACK } })
+      .png()
+      .toFile(black);
+    expect(letterboxContent(await decoded(black))).toBeUndefined();
+  });
+});
+
+describe('a letterboxed photo', () => {
+  it('keeps its sky, its caption and its brightness', async () => {
+    const file = await barred('colosseum-letterbox.jpg', 'colosseum.jpg', 800, { top: 134, bottom: 134 });
+    const pixels = await measurePixels(await decoded(file));
+    const original = await measurePixels(await decoded(fixture('colosseum.jpg')));
+    expect(pixels.scene.sky).toBeGreaterThan(0.5 * original.scene.sky); // 0 when the bars were read
+    expect(Math.abs(pixels.scene.dark - original.scene.dark)).toBeLessThan(0.05); // 0.36 when the bars were read
+    const { data } = await service.analyze(file, { features: ['Tags', 'Description'] });
+    expect(data.description!.captions[0]!.text).toBe('a building');
+    expect(data.tags!.map((t) => t.name)).toContain('sky');
+  });
+});
