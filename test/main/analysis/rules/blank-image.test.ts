@@ -10,9 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COCO80, IMAGENET_HIERARCHY } from '../../../../src-main/analysis';
 import { measurePixels } from '../../../../src-main/analysis/pixel-evidence';
 import { BLANK_UNIFORM } from '../../../../src-main/analysis/rules/bands';
+import { FEATURELESS_EDGES, withoutGroundlessThings } from '../../../../src-main/analysis/rules/blank';
+import type { DrawingVote } from '../../../../src-main/analysis/drawings/knn';
 import { decodeImage } from '../../../../src-main/inference';
 import { createImageLoader, intakeOptions } from '../../../../src-main/intake';
 import { createAnalyzeService } from '../../../../src-main/services/analyze.service';
+import { plainEvidence } from '../../../helpers/evidence';
 import { fixture } from '../../../helpers/paths';
 import { createEngine, runnerOf } from '../fixtures';
 
@@ -84,6 +87,41 @@ describe('a blank image', () => {
     const data = await analysed(file);
     expect(data.description!.captions[0]!.text).not.toMatch(/blank/);
     expect(data.tags!.map((t) => t.name).filter((t) => THING_WORDS.has(t))).toEqual([]);
+  });
+
+  // A drawing of faint hairlines has no edge pixel once shrunk to 64 px either, but it is no ramp:
+  // 90 % of its pixels are its paper, one colour bin. Its reference drawings still speak for it
+  // (six thin star outlines of the Open Clip Art sample lost their names at 64 px).
+  it('a hairline drawing shrunk to 64 px keeps its drawing votes; a gradient does not', async () => {
+    const points = Array.from({ length: 34 }, (_, i) => {
+      const r = i % 2 ? 60 : 120;
+      const a = (i * Math.PI) / 17;
+      return `${128 + r * Math.sin(a)},${128 - r * Math.cos(a)}`;
+    }).join(' ');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="100%" height="100%" fill="white"/><polygon points="${points}" fill="none" stroke="#888" stroke-width="0.5"/></svg>`;
+    const small = await sharp(Buffer.from(svg)).resize(64, 64, { kernel: 'lanczos3' }).png().toBuffer();
+    const star = await measurePixels(await decodeImage(new Uint8Array(small), { maxPixels: 5e7 }));
+    expect(star.scene.edges).toBeLessThan(FEATURELESS_EDGES); // no edge pixel: the old test dropped its votes
+    const vote = { label: 0, word: 'star', share: 0.8, similarity: 0.9, hypernyms: [] } as unknown as DrawingVote;
+    const kept = withoutGroundlessThings({
+      ...plainEvidence(),
+      scene: star.scene,
+      colorBins90: star.texture.colorBins90,
+      drawingVotes: [vote],
+    });
+    expect(kept.drawingVotes).toEqual([vote]);
+    const ramp = new Uint8Array(64 * 64 * 3).map((_, i) => (i % 3 === 2 ? 255 : Math.round((Math.floor(i / 192) * 255) / 63)));
+    const rampPng = await sharp(ramp, { raw: { width: 64, height: 64, channels: 3 } })
+      .png()
+      .toBuffer();
+    const gradient = await measurePixels(await decodeImage(new Uint8Array(rampPng), { maxPixels: 5e7 }));
+    const dropped = withoutGroundlessThings({
+      ...plainEvidence(),
+      scene: gradient.scene,
+      colorBins90: gradient.texture.colorBins90,
+      drawingVotes: [vote],
+    });
+    expect(dropped.drawingVotes).toBeUndefined();
   });
 
   it('is not what a page with a small mark, a gradient or a photo is', async () => {
