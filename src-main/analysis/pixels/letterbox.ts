@@ -9,11 +9,15 @@ import type { RgbImage } from '../../inference';
  * - A bar line (row or column): at least `barShare` of its pixels have every channel ≤ `maxLevel`
  *   (black; JPEG noise stays within a few levels).
  * - Bars on both opposite sides, each at least `minBar` of the side; the picture between them at
- *   least `minPicture` of it.
+ *   least `minPicture` of it (a 9:16 phone video in a 16:9 frame is 0.32 of its width).
  * - The other two sides are no bars (each under `minBar`): a drawing centred on black is framed
  *   on all four sides and is left as it is.
+ * - The picture starts sharply at each bar: one of its first `edgeLines` lines (JPEG rings a line
+ *   or two) averages at least `minEdgeLevel` in its brightest channel. A night photo whose sky and
+ *   foreground are black fades into its lit middle instead, and is left whole (its darkness is
+ *   the picture's); so is a bar-framed picture whose edges are dark, as it was before.
  */
-export const LETTERBOX = { maxLevel: 24, barShare: 0.99, minBar: 0.03, minPicture: 0.4 } as const;
+export const LETTERBOX = { maxLevel: 24, barShare: 0.99, minBar: 0.03, minPicture: 0.3, edgeLines: 3, minEdgeLevel: 48 } as const;
 
 /** The picture inside letterbox or pillarbox bars (`LETTERBOX`), image px; undefined when there are none. */
 export function letterboxContent(img: RgbImage): { left: number; top: number; width: number; height: number } | undefined {
@@ -28,9 +32,28 @@ export function letterboxContent(img: RgbImage): { left: number; top: number; wi
   const barred = (a: number, b: number, side: number): boolean =>
     a >= minBar * side && b >= minBar * side && side - a - b >= minPicture * side;
   const clear = (a: number, b: number, side: number): boolean => a < minBar * side && b < minBar * side;
-  if (barred(top, bottom, h) && clear(left, right, w)) return { left: 0, top, width: w, height: h - top - bottom };
-  if (barred(left, right, w) && clear(top, bottom, h)) return { left, top: 0, width: w - left - right, height: h };
+  // Lines k = 0 … edgeLines − 1 into the picture from each bar.
+  const sharpRows = (): boolean =>
+    startsSharply((k) => lineLevel(img, (top + k) * w, 1, w)) && startsSharply((k) => lineLevel(img, (h - 1 - bottom - k) * w, 1, w));
+  const sharpCols = (): boolean =>
+    startsSharply((k) => lineLevel(img, left + k, w, h)) && startsSharply((k) => lineLevel(img, w - 1 - right - k, w, h));
+  if (barred(top, bottom, h) && clear(left, right, w) && sharpRows()) return { left: 0, top, width: w, height: h - top - bottom };
+  if (barred(left, right, w) && clear(top, bottom, h) && sharpCols()) return { left, top: 0, width: w - left - right, height: h };
   return undefined;
+}
+
+/** True when one of the first `edgeLines` lines into the picture is bright enough (`minEdgeLevel`). */
+function startsSharply(levelOfLine: (k: number) => number): boolean {
+  for (let k = 0; k < LETTERBOX.edgeLines; k++) if (levelOfLine(k) >= LETTERBOX.minEdgeLevel) return true;
+  return false;
+}
+
+/** Mean of the brightest channel over `count` pixels from pixel `start`, `step` pixels apart (0..255). */
+function lineLevel(img: RgbImage, start: number, step: number, count: number): number {
+  const d = img.data;
+  let sum = 0;
+  for (let k = 0, p = start * 3; k < count; k++, p += step * 3) sum += Math.max(d[p]!, d[p + 1]!, d[p + 2]!);
+  return sum / count;
 }
 
 /** How many of the first `n` lines (i = 0, 1, …) pass `bar`. */
