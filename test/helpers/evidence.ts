@@ -28,6 +28,7 @@ export function plainEvidence(): Evidence {
       textBlocks: 0,
       textLines: 0,
       page: 0,
+      starPoints: 0,
       repetition: 0,
       letteringInk: 0,
       letteringBands: 0,

@@ -122,6 +122,14 @@ export const BANDS = {
     to: 0.9,
     why: 'most of the ink is lettering: word marks and banners 0.98–1; a drawing with a title well below',
   },
+  // Star fields.
+  'starPoints.field': {
+    of: 'starPoints',
+    from: 0.5,
+    to: 2,
+    why: 'points of light spread over the frame: photos of the night sky 2–29 per 10 000 px, other photos 0',
+  },
+  'dark.starField': { of: 'dark', from: 0.5, to: 0.7, why: 'a star field is mostly dark sky: sky photos 0.67–0.99 of their pixels' },
   // Abstract.
   'chromaP50.pale': { of: 'chromaP50', from: 40, to: 0, why: 'few colours: the paler the clip art, the more a shape' },
   'straightEdges.rect': { of: 'straightEdges', from: 0.1, to: 0.2, why: 'rectangles and nets: dense straight edges' },

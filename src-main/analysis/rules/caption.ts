@@ -330,6 +330,15 @@ function letteringPhrase(e: Evidence, d: Derived, named: Phrase | undefined): Ph
   return { text: e.scene.letteringBands === 1 ? 'a line of text' : 'text', conf: d.lettering, kind: 'lettering' };
 }
 
+/**
+ * "a starry sky": a photo of the night sky full of stars (Derived.starField) unless people or a
+ * thing are named surer.
+ */
+function starFieldPhrase(d: Derived, named: Phrase | undefined): Phrase | undefined {
+  if (d.starField < PRESENT || (named && named.conf > d.starField)) return undefined;
+  return { text: 'a starry sky', conf: d.starField, kind: 'scene' };
+}
+
 /** "a blank white image": a blank image (blank.ts), named by its colour. */
 function blankPhrase(e: Evidence): Phrase | undefined {
   if (!isBlank(e)) return undefined;
@@ -338,7 +347,7 @@ function blankPhrase(e: Evidence): Phrase | undefined {
 
 /**
  * The Description caption: one English sentence from detected and classified things only.
- * Subject = a blank image, a chart (rules/charts.ts), a drawn pattern or lettering, people (count, gender/age words, smiling) or the main thing, detected or classified
+ * Subject = a blank image, a chart (rules/charts.ts), a drawn pattern or lettering, a starry sky, people (count, gender/age words, smiling) or the main thing, detected or classified
  * (with "lying on"/"on" when it rests on furniture, or "and" a second thing; a classified place far
  * surer than it wins, PLACE_OVER_THING) or a scene phrase (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
  * drawings), "a drawing of …", "a clip art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
@@ -349,7 +358,13 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
   const chart: Phrase | undefined = d.chart && { text: article(d.chart.word), conf: d.chart.conf, kind: 'chart' };
   const named = placeWithPassersBy(e, d) ?? peoplePhrase(e, d) ?? thingOrPlace(e, d);
   const subject =
-    blankPhrase(e) ?? chart ?? patternPhrase(e, d, named) ?? letteringPhrase(e, d, named) ?? named ?? scenePhrase(e, d, categories);
+    blankPhrase(e) ??
+    chart ??
+    patternPhrase(e, d, named) ??
+    letteringPhrase(e, d, named) ??
+    starFieldPhrase(d, named) ??
+    named ??
+    scenePhrase(e, d, categories);
   let text: string;
   let conf: number;
   if (!subject) {

@@ -126,6 +126,13 @@ export interface Derived {
    * page (a word mark, a banner, a heading): drawing × band letteringInk.most.
    */
   lettering: number;
+  /**
+   * 0..1: a photo of the night sky full of stars (or a deep-sky photo: a galaxy, a nebula, a
+   * cluster among stars): points of light spread over a mostly dark frame, band starPoints.field
+   * × band dark.starField. Stars are not lines of writing, and the photo-trained classifier reads
+   * a glowing nebula as a nematode or a jellyfish: its words count at TEXT_PAGE_CLASS_FACTOR.
+   */
+  starField: number;
   /** The chart the reference charts name (rules/charts.ts), if any, unless a page of text is surer. */
   chart?: AcceptedChart;
   /** The classifier's words, categories and subjects (empty when it did not run, or on a chart). */
@@ -220,7 +227,10 @@ export function derive(evidence: Evidence): Derived {
     lineDrawing || !page
       ? 0
       : band('textBlocks.page', s.textBlocks) * (holds('colorfulness.plainPage', s.colorfulness) ? 1 : TEXT_WEIGHT.colourfulBlocks);
-  const text = Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage));
+  // Rows of stars pass for lines of writing (a deep-sky photo was "a page of text" at 0.95).
+  const starField = band('starPoints.field', s.starPoints) * band('dark.starField', s.dark);
+  const text =
+    Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage)) * (1 - starField);
   // A page of writing surer than the chart reading is a page (a handwritten page sits near the
   // reference charts: chart 0.53, text 1.0); charts' axis labels and titles keep text low.
   const chart = chartSeen && (text < PRESENT || chartSeen.conf >= text) ? chartSeen : undefined;
@@ -262,6 +272,7 @@ export function derive(evidence: Evidence): Derived {
     text,
     pattern: drawing * band('repetition.pattern', s.repetition),
     lettering: drawing * band('letteringInk.most', s.letteringInk),
+    starField,
     chart,
     classes,
     frameFill,

@@ -54,6 +54,7 @@ export const QUANTITIES = {
   night: { of: (_e, d) => d.night, what: 'night score' },
   text: { of: (_e, d) => d.text, what: 'text score' },
   pattern: { of: (_e, d) => d.pattern, what: 'drawn pattern score (drawing × band repetition.pattern)' },
+  starField: { of: (_e, d) => d.starField, what: 'star field score (band starPoints.field × band dark.starField)' },
   lettering: { of: (_e, d) => d.lettering, what: 'drawn lettering score (drawing × band letteringInk.most)' },
   openSky: { of: (_e, d) => d.sky * (1 - d.frameFill), what: 'sky × (1 − frameFill): sky not hidden by a close-up thing' },
   sky: { of: (_e, d) => d.sky, what: 'effective sky share (blue sky, plus weighted bright-grey sky; derive.ts)' },
@@ -79,6 +80,10 @@ export const QUANTITIES = {
     what: 'share of the ink in bands of lettering too tall for lines of a page, 0..1 (scene/text-lines.ts)',
   },
   page: { of: (e) => e.scene.page, what: 'pixels at the local paper tone' },
+  starPoints: {
+    of: (e) => e.scene.starPoints,
+    what: 'points of light on a smooth background spread over the frame, per 10 000 px (scene/star-points.ts)',
+  },
   edges: { of: (e) => e.scene.edges, what: 'pixels on a strong edge (ΔL* > 12)' },
   straightEdges: { of: (e) => e.scene.straightEdges, what: 'pixels on long horizontal or vertical edge runs' },
   verticalShare: { of: (e) => e.scene.verticalShare, what: 'vertical part of the straight edges (0..1 of them)' },

@@ -40,12 +40,13 @@ export const TAG_RULES: readonly TagRule[] = [
   { tag: 'person', score: ['personConf'] },
   { tag: 'outdoor', score: ['outdoor'] },
   { tag: 'indoor', score: ['indoor'] },
-  { tag: 'sky', score: ['open', 'sky.tag'] },
+  { tag: 'sky', score: [{ max: [['open', 'sky.tag'], ['starField']] }] },
   { tag: 'grass', score: ['open', 'vegetation.lawn'] },
   { tag: 'tree', score: ['open', 'vegetation.green', 'sky.treeTag'] },
   { tag: 'water', score: ['openWater', 'water.body'] },
   { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }, { when: 'figure.isolated', then: 0, else: 1 }] },
-  { tag: 'night', score: ['night', NOT_BLANK] },
+  { tag: 'night', score: [{ max: [['night'], ['starField']] }, NOT_BLANK] },
+  { tag: 'star', score: ['starField'] },
   { tag: 'text', score: [{ max: [['text'], ['lettering']] }] },
   { tag: 'pattern', score: ['pattern'] },
   {
@@ -109,7 +110,7 @@ export const GROUP_TAG = { minPeople: 3, base: 0.6, perPerson: 0.05, upTo: 7 } a
  * - objects: calibrated detector confidence (derive.ts `objectConfidence`), hypernyms (animal,
  *   vehicle, food) at HYPERNYM_FACTOR × the best member;
  * - classifier: specific names, display words and WordNet general tags (classes.ts), merged with
- *   the detector's words by maximum; on a page of text or lettering at TEXT_PAGE_CLASS_FACTOR;
+ *   the detector's words by maximum; on a page of text, lettering or a star field at TEXT_PAGE_CLASS_FACTOR;
  * - people: person from faces or person boxes; man/woman per adult face (face × gender
  *   confidence), child, group, smiling and glasses from attributes;
  * - scene and style: TAG_RULES.
@@ -123,7 +124,7 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
     put(labelWord(label), c);
     for (const h of HYPERNYM_TAGS) if (LABEL_GROUPS[h.group].has(label)) put(h.tag, HYPERNYM_FACTOR * c);
   }
-  const classFactor = d.text >= PRESENT || d.lettering >= PRESENT ? TEXT_PAGE_CLASS_FACTOR : 1;
+  const classFactor = d.text >= PRESENT || d.lettering >= PRESENT || d.starField >= PRESENT ? TEXT_PAGE_CLASS_FACTOR : 1;
   for (const [word, c] of d.classes.words) put(word, c * classFactor);
   if (d.chart) {
     put('chart', d.chart.conf);

@@ -2,6 +2,7 @@ import { FIELD_SIDE_PX, type PixelField } from '../pixels/pixel-field';
 import { histogramQuantile } from '../pixels/histogram';
 import type { RgbImage } from '../../inference';
 import { measureRepetition } from './repetition';
+import { measureStarPoints } from './star-points';
 import { measureTextLines } from './text-lines';
 
 /**
@@ -47,6 +48,8 @@ export interface SceneCues {
   letteringBands: number;
   /** Share of pixels at the page tone (text-lines.ts). */
   page: number;
+  /** Points of light on a smooth background spread over the frame, per 10 000 px (star-points.ts), 0 when not measured. */
+  starPoints: number;
   /** How strongly a motif repeats across the image, 0..1 (repetition.ts): drawn patterns ≥ 0.87. */
   repetition: number;
   /** Share of pixels on a strong local edge (grad > 12 L*). */
@@ -101,7 +104,7 @@ const SPAN_TAIL = 0.001;
 
 /**
  * Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text);
- * `mid` (the ≤ 320 px thumbnail) adds the text-line count.
+ * `mid` (the ≤ 320 px thumbnail) adds the text-line count and the star points.
  */
 export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
   const lines = mid ? measureTextLines(mid) : { lines: 0, letteringInk: 0, letteringBands: 0, page: 0 };
@@ -177,6 +180,7 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     letteringInk: lines.letteringInk,
     letteringBands: lines.letteringBands,
     page: lines.page,
+    starPoints: mid ? measureStarPoints(mid) : 0,
     repetition: measureRepetition(f),
     edges: edges / n,
     straightEdges: straight.all,
