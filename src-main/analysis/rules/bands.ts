@@ -255,6 +255,7 @@ export const TESTS = {
   'snow.setting': { of: 'snow', above: 0.3, why: '"in the snow": snow on a third of the lower half' },
   'vegetation.setting': { of: 'vegetation', above: 0.25, why: '"in a grassy area": a quarter of the image green' },
   'text.little': { of: 'text', below: 0.3, why: 'hardly text' },
+  'text.present': { of: 'text', min: 0.5, why: 'writing: with page.yes a page of text, whose dark paper is no dark scene' },
   // Sky and light.
   'sky.none': { of: 'sky', below: 0.03, why: 'no sky: a wall fills the frame' },
   'sky.little': { of: 'sky', below: 0.05, why: 'hardly any sky' },

@@ -61,7 +61,10 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
   { name: 'building_stair', score: [{ term: 'building' }, 'horizontalShare.stair'] },
   { name: 'building_street', score: [{ term: 'building' }, 'any:street'] },
   // dark_: dark photos; fire = warm glow, fireworks = colourful bright spots, light = other lights.
-  { name: 'dark_', score: ['photo', 'dark.scene', { when: 'brightness.dim' }] },
+  {
+    name: 'dark_',
+    score: ['photo', 'dark.scene', { when: 'brightness.dim' }, { when: { all: ['page.yes', 'text.present'] }, then: 0, else: 1 }],
+  },
   { name: 'dark_fire', score: ['night', 'warmGlow.fire'] },
   { name: 'dark_fireworks', score: ['night', 'brightSpots.fireworks', 'colorfulness.fireworks'] },
   { name: 'dark_light', score: ['night', 'brightSpots.lights', 0.8] },

@@ -204,21 +204,6 @@ export function derive(evidence: Evidence): Derived {
     if (OUTDOOR_OBJECTS.has(label)) outdoorObj = Math.max(outdoorObj, c);
     if (INDOOR_OBJECTS.has(label)) indoorObj = Math.max(indoorObj, c);
   }
-  // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
-  // alone stays below 0.5 ("night" needs a night sky or lights). A green scene is not night
-  // however dark: foliage keeps its colour only in daylight (a shaded forest's trunks pass for a
-  // night sky and its sunlit leaves for lights; at night a camera sees little chroma in leaves).
-  // The dark behind a portrait face is a backdrop (a dim room, a studio), not a night sky: only
-  // lights make such a photo a night scene (a flash portrait outdoors at night looks the same and
-  // is not called night either). So is the dark top of a photo taken far too dark (few levels):
-  // a cat in a dim room looks the same as one under the night sky.
-  const portrait = holds('face.portrait', largestFaceShare);
-  const skyDark = portrait || holds('levelSpan.few', s.levelSpan) ? s.skyDark : 0;
-  const nightSkyOrLights = holds('skyPixels.night', s.sky - skyDark) || holds('brightSpots.pointLights', s.brightSpots);
-  const night =
-    (1 - frameFill) *
-    (1 - band('vegetation.green', s.vegetation)) *
-    (holds('brightness.dim', s.brightness) ? band('dark.night', s.dark) * (nightSkyOrLights ? 1 : NIGHT_WITHOUT_SKY_OR_LIGHTS) * photo : 0);
   // Text: many text-like blocks, or several lines of writing on a plain page.
   // Text blocks count on a page-like image (test 'page.yes'): grass, gravel or stone also make
   // bimodal blocks, but most of their pixels sit well below the bright specks around them.
@@ -237,7 +222,26 @@ export function derive(evidence: Evidence): Derived {
   // Bright grey at the top is overcast sky in a B&W landscape but paper on a page of text. On a
   // page-like image that reads as text (the caption's "a page of text") it is all paper, however
   // few its lines (a handwritten list on ruled paper: text 0.63); elsewhere the text discounts it.
-  const paper = page && text >= PRESENT ? 1 : text;
+  const pageOfText = page && text >= PRESENT;
+  const paper = pageOfText ? 1 : text;
+  // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
+  // alone stays below 0.5 ("night" needs a night sky or lights). A green scene is not night
+  // however dark: foliage keeps its colour only in daylight (a shaded forest's trunks pass for a
+  // night sky and its sunlit leaves for lights; at night a camera sees little chroma in leaves).
+  // The dark behind a portrait face is a backdrop (a dim room, a studio), not a night sky: only
+  // lights make such a photo a night scene (a flash portrait outdoors at night looks the same and
+  // is not called night either). So is the dark top of a photo taken far too dark (few levels):
+  // a cat in a dim room looks the same as one under the night sky.
+  const portrait = holds('face.portrait', largestFaceShare);
+  // The smooth dark top of a dark page of writing (a dark-mode screenshot, a code editor) is its
+  // paper, not a night sky, and such a page is no night scene.
+  const skyDark = portrait || holds('levelSpan.few', s.levelSpan) || pageOfText ? s.skyDark : 0;
+  const nightSkyOrLights = holds('skyPixels.night', s.sky - skyDark) || holds('brightSpots.pointLights', s.brightSpots);
+  const night =
+    (pageOfText ? 0 : 1) *
+    (1 - frameFill) *
+    (1 - band('vegetation.green', s.vegetation)) *
+    (holds('brightness.dim', s.brightness) ? band('dark.night', s.dark) * (nightSkyOrLights ? 1 : NIGHT_WITHOUT_SKY_OR_LIGHTS) * photo : 0);
   const G = GREY_SKY_WEIGHT;
   const greyWeight = (e.color.isBWImg ? G.bw : portrait ? G.portrait : G.colour) * (1 - paper);
   const sky = s.sky - skyDark - s.skyGrey + s.skyGrey * greyWeight;
