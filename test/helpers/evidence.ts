@@ -29,6 +29,8 @@ export function plainEvidence(): Evidence {
       textLines: 0,
       page: 0,
       starPoints: 0,
+      qrCode: 0,
+      barcode: 0,
       repetition: 0,
       letteringInk: 0,
       letteringBands: 0,

@@ -122,6 +122,19 @@ export const BANDS = {
     to: 0.9,
     why: 'most of the ink is lettering: word marks and banners 0.98–1; a drawing with a title well below',
   },
+  // QR codes.
+  'qrCode.main': {
+    of: 'qrCode',
+    from: 0.05,
+    to: 0.15,
+    why: 'the code is what the image shows: a code alone 0.15–0.7 (on a wide white canvas the least), one in a photo a few %',
+  },
+  'barcode.main': {
+    of: 'barcode',
+    from: 0.15,
+    to: 0.3,
+    why: 'the barcode is what the image shows: a code alone 0.34–0.62; a drawn label with a barcode under its picture 0.13',
+  },
   // Star fields.
   'starPoints.field': {
     of: 'starPoints',
@@ -255,6 +268,8 @@ export const TESTS = {
   'snow.setting': { of: 'snow', above: 0.3, why: '"in the snow": snow on a third of the lower half' },
   'vegetation.setting': { of: 'vegetation', above: 0.25, why: '"in a grassy area": a quarter of the image green' },
   'text.little': { of: 'text', below: 0.3, why: 'hardly text' },
+  'qrCode.found': { of: 'qrCode', above: 0, why: 'a QR code: three finder patterns at right angles with timing patterns between them' },
+  'barcode.found': { of: 'barcode', above: 0, why: 'an upright barcode: a block of alike rows of ≥ 15 bars of mixed widths in two tones' },
   'text.present': { of: 'text', min: 0.5, why: 'writing: with page.yes a page of text, whose dark paper is no dark scene' },
   // Sky and light.
   'sky.none': { of: 'sky', below: 0.03, why: 'no sky: a wall fills the frame' },

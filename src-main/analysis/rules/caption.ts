@@ -17,7 +17,7 @@ interface Phrase {
   text: string;
   conf: number;
   /** Scenes and phrases already placed ("… on a couch") take no setting words. */
-  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank' | 'pattern' | 'lettering';
+  kind: 'people' | 'thing' | 'placed' | 'scene' | 'chart' | 'blank' | 'pattern' | 'lettering' | 'code';
   /** A thing that lives in water (WATER_LIFE): no setting words either. */
   inWater?: boolean;
 }
@@ -331,6 +331,16 @@ function letteringPhrase(e: Evidence, d: Derived, named: Phrase | undefined): Ph
 }
 
 /**
+ * "a QR code" or "a barcode": a machine-readable code is what the image shows (Derived.qrCode,
+ * Derived.barcode) unless people or a thing are named surer.
+ */
+function codePhrase(d: Derived, named: Phrase | undefined): Phrase | undefined {
+  const [text, conf] = d.qrCode >= d.barcode ? ['a QR code', d.qrCode] : ['a barcode', d.barcode];
+  if (conf < PRESENT || (named && named.conf > conf)) return undefined;
+  return { text, conf, kind: 'code' };
+}
+
+/**
  * "a starry sky": a photo of the night sky full of stars (Derived.starField) unless people or a
  * thing are named surer.
  */
@@ -347,7 +357,7 @@ function blankPhrase(e: Evidence): Phrase | undefined {
 
 /**
  * The Description caption: one English sentence from detected and classified things only.
- * Subject = a blank image, a chart (rules/charts.ts), a drawn pattern or lettering, a starry sky, people (count, gender/age words, smiling) or the main thing, detected or classified
+ * Subject = a blank image, a chart (rules/charts.ts), a QR code or barcode, a drawn pattern or lettering, a starry sky, people (count, gender/age words, smiling) or the main thing, detected or classified
  * (with "lying on"/"on" when it rests on furniture, or "and" a second thing; a classified place far
  * surer than it wins, PLACE_OVER_THING) or a scene phrase (a classified place, then colour-cue scenes); wrapped as "… drawn in black and white" (B&W line
  * drawings), "a drawing of …", "a clip art image of …", "a black and white photo of …" by style; followed by a setting ("outdoors",
@@ -360,6 +370,7 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
   const subject =
     blankPhrase(e) ??
     chart ??
+    codePhrase(d, named) ??
     patternPhrase(e, d, named) ??
     letteringPhrase(e, d, named) ??
     starFieldPhrase(d, named) ??
@@ -391,9 +402,10 @@ export function buildCaption(e: Evidence, d: Derived, categories: ReadonlyMap<st
       subject.kind === 'chart' ||
       subject.kind === 'blank' ||
       subject.kind === 'pattern' ||
-      subject.kind === 'lettering'
+      subject.kind === 'lettering' ||
+      subject.kind === 'code'
     ) {
-      // A page of writing, a chart, a blank image, a pattern and lettering are described as such, whatever their colours and style.
+      // A page of writing, a chart, a blank image, a pattern, lettering and a code are described as such, whatever their colours and style.
     } else if (d.lineDrawing) text = e.color.isBWImg ? `${text} drawn in black and white` : `a drawing of ${text}`;
     else if (d.clipArt) text = `a clip art image of ${text}`;
     else if (e.color.isBWImg) text = `a black and white photo of ${text}`;

@@ -133,6 +133,10 @@ export interface Derived {
    * a glowing nebula as a nematode or a jellyfish: its words count at TEXT_PAGE_CLASS_FACTOR.
    */
   starField: number;
+  /** 0..1: a QR code is what the image shows (band qrCode.main); a QR code anywhere is test qrCode.found. */
+  qrCode: number;
+  /** 0..1: a one-dimensional barcode is what the image shows (band barcode.main); one anywhere is test barcode.found. */
+  barcode: number;
   /** The chart the reference charts name (rules/charts.ts), if any, unless a page of text is surer. */
   chart?: AcceptedChart;
   /** The classifier's words, categories and subjects (empty when it did not run, or on a chart). */
@@ -212,10 +216,15 @@ export function derive(evidence: Evidence): Derived {
     lineDrawing || !page
       ? 0
       : band('textBlocks.page', s.textBlocks) * (holds('colorfulness.plainPage', s.colorfulness) ? 1 : TEXT_WEIGHT.colourfulBlocks);
-  // Rows of stars pass for lines of writing (a deep-sky photo was "a page of text" at 0.95).
+  // Rows of stars pass for lines of writing (a deep-sky photo was "a page of text" at 0.95), and
+  // so do the bars of a barcode lying on its side.
   const starField = band('starPoints.field', s.starPoints) * band('dark.starField', s.dark);
+  const barcode = band('barcode.main', s.barcode);
+  const qrCode = band('qrCode.main', s.qrCode);
   const text =
-    Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage)) * (1 - starField);
+    Math.max(blocks, band('textLines.page', s.textLines) * (page ? TEXT_WEIGHT.linesOnPage : TEXT_WEIGHT.linesOffPage)) *
+    (1 - starField) *
+    (1 - barcode);
   // A page of writing surer than the chart reading is a page (a handwritten page sits near the
   // reference charts: chart 0.53, text 1.0); charts' axis labels and titles keep text low.
   const chart = chartSeen && (text < PRESENT || chartSeen.conf >= text) ? chartSeen : undefined;
@@ -223,7 +232,8 @@ export function derive(evidence: Evidence): Derived {
   // page-like image that reads as text (the caption's "a page of text") it is all paper, however
   // few its lines (a handwritten list on ruled paper: text 0.63); elsewhere the text discounts it.
   const pageOfText = page && text >= PRESENT;
-  const paper = pageOfText ? 1 : text;
+  // A printed code's white is paper too (a barcode's quiet zone read as overcast sky).
+  const paper = pageOfText || Math.max(qrCode, barcode) >= PRESENT ? 1 : text;
   // Night: a dark photo whose dark part is sky or which has point lights; a dark indoor portrait
   // alone stays below 0.5 ("night" needs a night sky or lights). A green scene is not night
   // however dark: foliage keeps its colour only in daylight (a shaded forest's trunks pass for a
@@ -277,6 +287,8 @@ export function derive(evidence: Evidence): Derived {
     pattern: drawing * band('repetition.pattern', s.repetition),
     lettering: drawing * band('letteringInk.most', s.letteringInk),
     starField,
+    qrCode,
+    barcode,
     chart,
     classes,
     frameFill,

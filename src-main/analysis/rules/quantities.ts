@@ -54,6 +54,8 @@ export const QUANTITIES = {
   night: { of: (_e, d) => d.night, what: 'night score' },
   text: { of: (_e, d) => d.text, what: 'text score' },
   pattern: { of: (_e, d) => d.pattern, what: 'drawn pattern score (drawing × band repetition.pattern)' },
+  qrCodeMain: { of: (_e, d) => d.qrCode, what: 'a QR code is what the image shows (band qrCode.main)' },
+  barcodeMain: { of: (_e, d) => d.barcode, what: 'a barcode is what the image shows (band barcode.main)' },
   starField: { of: (_e, d) => d.starField, what: 'star field score (band starPoints.field × band dark.starField)' },
   lettering: { of: (_e, d) => d.lettering, what: 'drawn lettering score (drawing × band letteringInk.most)' },
   openSky: { of: (_e, d) => d.sky * (1 - d.frameFill), what: 'sky × (1 − frameFill): sky not hidden by a close-up thing' },
@@ -80,6 +82,8 @@ export const QUANTITIES = {
     what: 'share of the ink in bands of lettering too tall for lines of a page, 0..1 (scene/text-lines.ts)',
   },
   page: { of: (e) => e.scene.page, what: 'pixels at the local paper tone' },
+  qrCode: { of: (e) => e.scene.qrCode, what: 'share of the image a QR code covers, 0..1 (scene/qr-code.ts)' },
+  barcode: { of: (e) => e.scene.barcode, what: 'share of the image an upright one-dimensional barcode covers, 0..1 (scene/barcode.ts)' },
   starPoints: {
     of: (e) => e.scene.starPoints,
     what: 'points of light on a smooth background spread over the frame, per 10 000 px (scene/star-points.ts)',

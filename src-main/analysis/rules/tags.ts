@@ -25,6 +25,20 @@ export function labelWord(label: CocoLabel): string {
  */
 const NOT_BLANK = { when: 'uniform.blank', then: 0, else: 1 } as const;
 
+/**
+ * Confidence of the `qr code` tag when a code is found: three finder patterns at right angles with
+ * alternating timing patterns between them are no accident (none in 1 353 Open Clip Art drawings
+ * and 700 photos, scene/qr-code.ts).
+ */
+export const QR_CODE_TAG_CONF = 0.95;
+
+/**
+ * Confidence of the `barcode` tag when an upright one-dimensional barcode is found (scene/barcode.ts:
+ * none in 1 353 Open Clip Art drawings and 1 000 photos; a photographed facade of slanted stripes
+ * came closest).
+ */
+export const BARCODE_TAG_CONF = 0.9;
+
 /** One image-level tag: its confidence as a product over named quantities, bands and tests (score.ts). */
 export interface TagRule {
   tag: string;
@@ -47,6 +61,8 @@ export const TAG_RULES: readonly TagRule[] = [
   { tag: 'snow', score: ['photo', 'snow.cover', { when: 'outdoor.sure' }, { when: 'figure.isolated', then: 0, else: 1 }] },
   { tag: 'night', score: [{ max: [['night'], ['starField']] }, NOT_BLANK] },
   { tag: 'star', score: ['starField'] },
+  { tag: 'qr code', score: [{ when: 'qrCode.found', then: QR_CODE_TAG_CONF, else: 0 }] },
+  { tag: 'barcode', score: [{ when: 'barcode.found', then: BARCODE_TAG_CONF, else: 0 }] },
   { tag: 'text', score: [{ max: [['text'], ['lettering']] }] },
   { tag: 'pattern', score: ['pattern'] },
   {
@@ -110,7 +126,7 @@ export const GROUP_TAG = { minPeople: 3, base: 0.6, perPerson: 0.05, upTo: 7 } a
  * - objects: calibrated detector confidence (derive.ts `objectConfidence`), hypernyms (animal,
  *   vehicle, food) at HYPERNYM_FACTOR × the best member;
  * - classifier: specific names, display words and WordNet general tags (classes.ts), merged with
- *   the detector's words by maximum; on a page of text, lettering or a star field at TEXT_PAGE_CLASS_FACTOR;
+ *   the detector's words by maximum; on a page of text, lettering, a star field, a QR code or a barcode at TEXT_PAGE_CLASS_FACTOR;
  * - people: person from faces or person boxes; man/woman per adult face (face × gender
  *   confidence), child, group, smiling and glasses from attributes;
  * - scene and style: TAG_RULES.
@@ -124,7 +140,10 @@ export function buildTags(e: Evidence, d: Derived): Tag[] {
     put(labelWord(label), c);
     for (const h of HYPERNYM_TAGS) if (LABEL_GROUPS[h.group].has(label)) put(h.tag, HYPERNYM_FACTOR * c);
   }
-  const classFactor = d.text >= PRESENT || d.lettering >= PRESENT || d.starField >= PRESENT ? TEXT_PAGE_CLASS_FACTOR : 1;
+  const classFactor =
+    d.text >= PRESENT || d.lettering >= PRESENT || d.starField >= PRESENT || d.qrCode >= PRESENT || d.barcode >= PRESENT
+      ? TEXT_PAGE_CLASS_FACTOR
+      : 1;
   for (const [word, c] of d.classes.words) put(word, c * classFactor);
   if (d.chart) {
     put('chart', d.chart.conf);

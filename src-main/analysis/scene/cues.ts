@@ -2,6 +2,8 @@ import { FIELD_SIDE_PX, type PixelField } from '../pixels/pixel-field';
 import { histogramQuantile } from '../pixels/histogram';
 import type { RgbImage } from '../../inference';
 import { measureRepetition } from './repetition';
+import { measureBarcode } from './barcode';
+import { measureQrCode } from './qr-code';
 import { measureStarPoints } from './star-points';
 import { measureTextLines } from './text-lines';
 
@@ -50,6 +52,10 @@ export interface SceneCues {
   page: number;
   /** Points of light on a smooth background spread over the frame, per 10 000 px (star-points.ts), 0 when not measured. */
   starPoints: number;
+  /** Share of the image a QR code covers, 0..1 (qr-code.ts), 0 when none is found or not measured. */
+  qrCode: number;
+  /** Share of the image an upright one-dimensional barcode covers, 0..1 (barcode.ts), 0 when none is found or not measured. */
+  barcode: number;
   /** How strongly a motif repeats across the image, 0..1 (repetition.ts): drawn patterns ≥ 0.87. */
   repetition: number;
   /** Share of pixels on a strong local edge (grad > 12 L*). */
@@ -104,7 +110,7 @@ const SPAN_TAIL = 0.001;
 
 /**
  * Measures all scene cues in one pass over the field (plus one pass of 8×8 blocks for text);
- * `mid` (the ≤ 320 px thumbnail) adds the text-line count and the star points.
+ * `mid` (the ≤ 320 px thumbnail) adds the text-line count, the star points, a QR code and a barcode.
  */
 export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
   const lines = mid ? measureTextLines(mid) : { lines: 0, letteringInk: 0, letteringBands: 0, page: 0 };
@@ -181,6 +187,8 @@ export function measureScene(f: PixelField, mid?: RgbImage): SceneCues {
     letteringBands: lines.letteringBands,
     page: lines.page,
     starPoints: mid ? measureStarPoints(mid) : 0,
+    qrCode: mid ? measureQrCode(mid) : 0,
+    barcode: mid ? measureBarcode(mid) : 0,
     repetition: measureRepetition(f),
     edges: edges / n,
     straightEdges: straight.all,
