@@ -103,6 +103,8 @@ export interface Derived {
    * underwater (× 1 − its "underwater" word: a coral reef's algae and green water are no grass).
    */
   vegetation: number;
+  /** Blue/teal share of the lower half (the water cue); 0 on a page of writing, whose background is paper. */
+  water: number;
   /**
    * Sky share that counts as evidence: blue sky fully; bright-grey "overcast" sky fully in B&W
    * photos, × 0.8 otherwise and × 0.3 behind a portrait face (studio backdrops are white too).
@@ -254,12 +256,16 @@ export function derive(evidence: Evidence): Derived {
     (holds('brightness.dim', s.brightness) ? band('dark.night', s.dark) * (nightSkyOrLights ? 1 : NIGHT_WITHOUT_SKY_OR_LIGHTS) * photo : 0);
   const G = GREY_SKY_WEIGHT;
   const greyWeight = (e.color.isBWImg ? G.bw : portrait ? G.portrait : G.colour) * (1 - paper);
-  const sky = s.sky - skyDark - s.skyGrey + s.skyGrey * greyWeight;
+  // The background of a page of writing is paper whatever its colour: a presentation slide's blue
+  // gradient was sky and water ("outdoor" 1.0), a green one would be grass.
+  const sky = pageOfText ? 0 : s.sky - skyDark - s.skyGrey + s.skyGrey * greyWeight;
+  const water = pageOfText ? 0 : s.water;
+  const greenery = pageOfText ? 0 : s.vegetation;
   // Colour cues of a natural setting; a thing filling the frame (a green apple) is not one. The
   // white of a page of writing (a typed page, a screenshot, a table) is paper, not snow.
   const snow = band('snow.natural', s.snow) * (1 - paper);
   const natural =
-    (1 - frameFill) * Math.max(band('sky.natural', sky), band('vegetation.natural', s.vegetation), band('water.body', s.water), snow);
+    (1 - frameFill) * Math.max(band('sky.natural', sky), band('vegetation.natural', greenery), band('water.body', water), snow);
   const outdoor = photo * Math.max(natural, outdoorObj);
   const indoor = photo * Math.max(0, indoorObj - INDOOR_NATURAL_PENALTY * natural);
   return {
@@ -270,7 +276,8 @@ export function derive(evidence: Evidence): Derived {
     personConf,
     largestFaceShare,
     sky,
-    vegetation: s.vegetation * (1 - (classes.words.get('underwater') ?? 0)),
+    vegetation: greenery * (1 - (classes.words.get('underwater') ?? 0)),
+    water,
     men: adults.filter((f) => f.gender === 'Male').length,
     women: adults.filter((f) => f.gender === 'Female').length,
     children: faces.filter((f) => f.age < AGE_YEARS.child).length,

@@ -65,7 +65,7 @@ export const QUANTITIES = {
     of: (_e, d) => d.vegetation,
     what: 'green vegetation pixels, × (1 − the classifier\'s "underwater" confidence): underwater green is no grass',
   },
-  water: { of: (e) => e.scene.water, what: 'blue/teal pixels in the lower half' },
+  water: { of: (_e, d) => d.water, what: 'blue/teal pixels in the lower half (0 on a page of writing: derive.ts)' },
   snow: { of: (e) => e.scene.snow, what: 'smooth very bright grey pixels in the lower half' },
   brightness: { of: (e) => e.scene.brightness, what: 'mean L*/100' },
   dark: { of: (e) => e.scene.dark, what: 'pixels with L* < 20' },
