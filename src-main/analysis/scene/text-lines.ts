@@ -1,6 +1,7 @@
 import { histogramQuantile } from '../pixels/histogram';
 import { maxFilter } from '../pixels/window-filters';
 import { toGray } from '../pixels/thumbnail';
+import { levelled, skewDegrees } from './skew';
 import type { RgbImage } from '../../inference';
 
 /** Line structure of text: what makes a page of print or handwriting differ from line art. */
@@ -29,6 +30,12 @@ export interface TextLines {
 
 /** Ink: a pixel at least this many grey levels (0..255) from the page tone. */
 const INK_CONTRAST = 45;
+
+/**
+ * Pages (share of pixels at the paper tone, `TextLines.page`) from which lines are looked for at
+ * the page's skew too: the rules' page test (page.yes). A photo is never turned.
+ */
+const SKEW_MIN_PAGE = 0.65;
 
 /** Half-size of the neighbourhood the local paper tone is taken from, px of the ≤ 320 px thumbnail. */
 const PAPER_RADIUS = 4;
@@ -68,15 +75,19 @@ const LETTERING = { minLength: 2.5, minGlyphs: 5, minGlyphWidth: 0.2, maxGlyphWi
  * height and width fit a line of writing.
  */
 export function measureTextLines(mid: RgbImage): TextLines {
-  const g = toGray(mid);
+  const grey = toGray(mid);
   const w = mid.width;
   const h = mid.height;
   const hist = new Uint32Array(256);
-  for (let i = 0; i < g.length; i++) {
-    const v = Math.round(g[i]!);
+  for (let i = 0; i < grey.length; i++) {
+    const v = Math.round(grey[i]!);
     hist[v] = hist[v]! + 1;
   }
   const median = histogramQuantile(hist, 0.5);
+  const page = paperShare(grey, w, h, median);
+  // A page turned a few degrees is read level (skew.ts); a photo is read as it is.
+  const skew = page >= SKEW_MIN_PAGE ? skewDegrees(w, h, (i) => Math.abs(grey[i]! - median) >= INK_CONTRAST) : 0;
+  const g = skew ? levelled(grey, w, h, skew, median) : grey;
   const rowInk = new Float32Array(h);
   const rowMin = new Int32Array(h).fill(w);
   const rowMax = new Int32Array(h).fill(-1);
@@ -122,7 +133,7 @@ export function measureTextLines(mid: RgbImage): TextLines {
       for (let r = start; r < y; r++) letteringInk += rowInk[r]!;
     }
   }
-  return { lines, letteringInk: allInk > 0 ? letteringInk / allInk : 0, letteringBands, page: paperShare(g, w, h, median) };
+  return { lines, letteringInk: allInk > 0 ? letteringInk / allInk : 0, letteringBands, page };
 }
 
 /** A band of `height` rows with this ink per column reads as lettering (`LETTERING`). */
