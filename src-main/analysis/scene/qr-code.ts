@@ -49,8 +49,8 @@ export function measureQrCode(mid: RgbImage): number {
   if (!split) return 0;
   const { threshold } = split;
   const finders: Finder[] = [];
-  // The last five runs of the row, oldest first (scalars: every row of every image is scanned).
-  const widths = new Float64Array(5);
+  // The widths (w0 oldest … w4 newest) of the last five runs of the row and the starts of the
+  // last three (scalars: every row of every image is scanned).
   for (let y = 0; y < h; y++) {
     const row = y * w;
     let runs = 0;
@@ -60,25 +60,26 @@ export function measureQrCode(mid: RgbImage): number {
       w1 = 0,
       w2 = 0,
       w3 = 0,
-      middleStart = 0,
+      w4 = 0,
+      s2 = 0,
       s3 = 0,
       s4 = 0;
     for (let x = 1; x <= w; x++) {
       if (x < w && g[row + x]! < threshold === runDark) continue;
-      const width = x - start;
-      [w0, w1, w2, w3] = [w1, w2, w3, widths[4]!];
-      [middleStart, s3, s4] = [s3, s4, start];
-      widths[4] = width;
+      w0 = w1;
+      w1 = w2;
+      w2 = w3;
+      w3 = w4;
+      w4 = x - start;
+      s2 = s3;
+      s3 = s4;
+      s4 = start;
       runs++;
       // Five runs ending in a dark one start with a dark one: dark, light, dark, light, dark.
       if (runs >= 5 && runDark && w2 >= 3 * QR_FINDER.minModulePx * (1 - QR_FINDER.tolerance)) {
-        widths[0] = w0;
-        widths[1] = w1;
-        widths[2] = w2;
-        widths[3] = w3;
-        const module = finderModule(widths);
+        const module = finderModule([w0, w1, w2, w3, w4]);
         if (module !== undefined) {
-          const cx = middleStart + w2 / 2;
+          const cx = s2 + w2 / 2;
           const cy = verticalCentre(g, threshold, w, h, Math.floor(cx), y, module);
           if (cy !== undefined) addFinder(finders, { x: cx, y: cy, module, rows: 1 });
         }
